@@ -1,0 +1,42 @@
+//! The exact rules of three two-row mancala games with relay sowing — Hoyito II and
+//! Hoyito III (Dominican Republic) and Ayoayo (Yoruba, Nigeria) — as ruled by the project's
+//! `RULES.md`, with their notation: move names, a one-line position text, game records and
+//! the JSON machine state.
+//!
+//! No I/O and no panics on input. [`Position`] is a small `Copy` value for search;
+//! [`Game`] keeps history, undo/redo and the repetition rule.
+//!
+//! ```
+//! use sowing::{Game, Move, Rules, Variant};
+//!
+//! let mut game = Game::new(Rules::new(Variant::Ayoayo));
+//! for token in ["C", "b", "F"] {
+//!     game.play(game.parse_move(token)?)?;
+//! }
+//! println!("{}", game.position());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+mod game;
+#[cfg(feature = "serde")]
+mod json;
+mod moves;
+mod position;
+mod record;
+mod rules;
+mod side;
+mod tables;
+mod text;
+
+pub use game::Game;
+#[cfg(feature = "serde")]
+pub use json::{JsonError, State};
+pub use moves::{Move, MoveList, MoveName, ParseMoveError, Pit};
+pub use position::{
+    End, Event, Illegal, Outcome, PlayError, Position, PositionError, Report, TakeReason,
+};
+pub use record::{Record, RecordError};
+pub use rules::{CasaRows, FinalFour, Leftover, Rules, RulesError, Variant};
+pub use side::{BySide, ParseSideError, Side};
+pub use text::ParsePositionError;

@@ -1,0 +1,5 @@
+//! Game records.
+/// x
+pub struct Record;
+/// x
+pub struct RecordError;
