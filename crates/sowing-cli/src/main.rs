@@ -1,1 +1,48 @@
-fn main(){}
+//! `sow`: play Hoyito II, Hoyito III and Ayoayo in the terminal, and drive the rules from
+//! other programs (`replay`, `perft`, `bench`).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod options;
+mod perft;
+mod play;
+mod replay;
+
+/// Hoyito II, Hoyito III and Ayoayo: two-row mancala games with relay sowing.
+///
+/// Start with `sow play` to play in the terminal; `sow play --help` lists the games and
+/// options. The rules are in docs/rules.md.
+#[derive(Parser)]
+#[command(name = "sow", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Play(play::Args),
+    Replay(replay::Args),
+    Perft(perft::Args),
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(args) => play::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("sow: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -40,3 +40,24 @@ pub use record::{Record, RecordError};
 pub use rules::{CasaRows, FinalFour, Leftover, Rules, RulesError, Variant};
 pub use side::{BySide, ParseSideError, Side};
 pub use text::ParsePositionError;
+
+/// The number of move sequences of length `depth` from `position`: every sowing move (extra
+/// turns included) and every pass is one ply, a finished position has no moves, and
+/// repetition (C.3) is ignored, since perft is about positions.
+///
+/// ```
+/// use sowing::{perft, Position, Rules, Variant};
+///
+/// assert_eq!(perft(&Position::start(Rules::new(Variant::HoyitoII)), 1), 6);
+/// ```
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => position.successors().len() as u64,
+        _ => position
+            .successors()
+            .iter()
+            .map(|(_, next)| perft(next, depth - 1))
+            .sum(),
+    }
+}

@@ -1,0 +1,20 @@
+//! Computer players for the three games, behind one interface, [`Player`]: given a game and
+//! limits, choose a move, reporting progress along the way.
+//!
+//! ```
+//! use sowing::{Game, Rules, Variant};
+//! use sowing_engine::{Limits, PlayerSpec};
+//!
+//! let game = Game::new(Rules::new(Variant::HoyitoII));
+//! let mut player = "greedy".parse::<PlayerSpec>()?.build(7);
+//! let mv = player.choose(&game, &Limits::default(), &mut |_| {});
+//! assert!(game.legal_moves().contains(&mv));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+mod baseline;
+mod player;
+
+pub use baseline::{Greedy, RandomPlayer};
+pub use player::{Info, Limits, Player, PlayerSpec, Score, SpecError};
