@@ -28,6 +28,7 @@ enum Command {
     Replay(replay::Args),
     Perft(perft::Args),
     Bench(bench::Args),
+    Serve(sowing_web::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Serve(args) => sowing_web::run(args).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
