@@ -122,7 +122,7 @@ function buildBoard(rules) {
     const seeds = el('g', { class: 'seeds' }, group);
     const label = el('text', { class: 'store-label', x: box.x + box.w / 2, y: box.y + 22 }, group);
     label.textContent = ayoayo ? `${side === 'south' ? 'South' : 'North'} store` : `${side === 'south' ? 'South' : 'North'} took`;
-    const count = el('text', { class: 'store-count', x: box.x + box.w / 2, y: box.y + box.h - 14 }, group);
+    const count = el('text', { class: 'store-count', x: box.x + box.w / 2, y: box.y + 52 }, group);
     g.stores[side] = { group, seeds, count, box };
   }
   g.pits = [];
@@ -171,8 +171,8 @@ function drawStoreSeeds(store, count, salt) {
     const col = k % cols, row = Math.floor(k / cols);
     const j = ((k * 13 + salt) % 5) / 5 - 0.5;
     const cx = x + 10 + cell * (col + 0.5) + j * 2;
-    const cy = y + h - 34 - row * (cell * 0.9) - j;
-    if (cy < y + 34) break;
+    const cy = y + h - 16 - row * (cell * 0.9) - j;
+    if (cy < y + 66) break;
     el('circle', { class: `seed s${(k + salt) & 3}`, cx: cx.toFixed(1), cy: cy.toFixed(1), r: 5 }, group);
   }
 }
