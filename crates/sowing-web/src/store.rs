@@ -341,6 +341,16 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(db)
     }
 
+    /// SQLite's own check of the file: `ok` when every page and index is sound.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn integrity_check(&self) -> StoreResult<String> {
+        self.conn()
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(db)
+    }
+
     /// Counts the moves stored for a game (for checks and the load generator).
     ///
     /// # Errors
