@@ -252,8 +252,9 @@ impl App {
         Ok(value)
     }
 
-    /// Plays `mv` (checking the expected ply), saves it, and answers with the trace and view.
-    async fn play(&self, id: &str, mv: MoveRequest) -> ApiResult<Value> {
+    /// Plays `mv` (checking the expected ply), saves it, and answers with the trace and view
+    /// (or, `brief`, only the state: for clients that keep their own history).
+    async fn play(&self, id: &str, mv: MoveRequest, brief: bool) -> ApiResult<Value> {
         let mut guard = self.lock(id).await?;
         let loaded = guard.as_mut().expect("locked games are loaded");
         check_ply(&loaded.game, mv.ply)?;
@@ -262,6 +263,15 @@ impl App {
             Err(e) => return Err(illegal(&loaded.game, e.to_string())),
         };
         let trace = self.play_and_save(loaded, chosen).await?;
+        if brief {
+            let game = &loaded.game;
+            return Ok(json!({
+                "trace": trace,
+                "ply": game.moves().len(),
+                "state": sowing::State::of(game),
+                "end": game.end().map(end_reason),
+            }));
+        }
         Ok(json!({ "trace": trace, "game": self.view(loaded).await? }))
     }
 
@@ -585,9 +595,17 @@ struct MoveRequest {
     ply: Option<usize>,
 }
 
+/// `?brief=true` answers a move with the state alone.
+#[derive(Deserialize)]
+pub(crate) struct MoveQuery {
+    #[serde(default)]
+    brief: bool,
+}
+
 pub(crate) async fn play_move(
     State(app): Shared,
     Path(id): Path<String>,
+    Query(query): Query<MoveQuery>,
     JsonBody(body): JsonBody<MoveBody>,
 ) -> ApiResult<Json<Value>> {
     app.play(
@@ -596,6 +614,7 @@ pub(crate) async fn play_move(
             token: body.mv,
             ply: body.ply,
         },
+        query.brief,
     )
     .await
     .map(Json)

@@ -29,7 +29,12 @@ fn temp_db(name: &str) -> PathBuf {
     dir.join("games.db")
 }
 
-async fn call(router: &axum::Router, method: Method, path: &str, body: Value) -> (StatusCode, Value) {
+async fn call(
+    router: &axum::Router,
+    method: Method,
+    path: &str,
+    body: Value,
+) -> (StatusCode, Value) {
     let request = Request::builder()
         .method(method)
         .uri(path)
@@ -38,8 +43,13 @@ async fn call(router: &axum::Router, method: Method, path: &str, body: Value) ->
         .unwrap();
     let response = router.clone().oneshot(request).await.unwrap();
     let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 #[tokio::test]
@@ -49,7 +59,8 @@ async fn a_restarted_server_has_every_game_and_move() {
     {
         let server = router(Arc::new(App::new(Store::open(&path).unwrap(), 1)));
         for game in ["hoyito-ii", "hoyito-iii", "ayoayo"] {
-            let (status, view) = call(&server, Method::POST, "/api/games", json!({"game": game})).await;
+            let (status, view) =
+                call(&server, Method::POST, "/api/games", json!({"game": game})).await;
             assert_eq!(status, StatusCode::CREATED);
             let id = view["id"].clone();
             let mut last = view;
@@ -73,7 +84,13 @@ async fn a_restarted_server_has_every_game_and_move() {
     } // The server and its database connection are gone.
     let server = router(Arc::new(App::new(Store::open(&path).unwrap(), 1)));
     for (id, before) in expected {
-        let (status, after) = call(&server, Method::GET, &format!("/api/games/{id}"), Value::Null).await;
+        let (status, after) = call(
+            &server,
+            Method::GET,
+            &format!("/api/games/{id}"),
+            Value::Null,
+        )
+        .await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(after["state"], before["state"]);
         assert_eq!(after["history"], before["history"]);
@@ -128,7 +145,9 @@ fn a_crash_mid_write_loses_no_acknowledged_move() {
         let mut seen = 0;
         while seen < kill_after {
             let line = lines.next().expect("the writer stopped early").unwrap();
-            let Some(rest) = line.strip_prefix("ack ") else { continue };
+            let Some(rest) = line.strip_prefix("ack ") else {
+                continue;
+            };
             let (id, ply) = rest.split_once(' ').unwrap();
             acked.insert(id.parse().unwrap(), ply.parse().unwrap());
             seen += 1;
@@ -139,10 +158,25 @@ fn a_crash_mid_write_loses_no_acknowledged_move() {
         let store = Store::open(&path).unwrap();
         assert_eq!(store.integrity_check().unwrap(), "ok");
         for (&id, &ply) in &acked {
-            let (row, game) = store.load(id).unwrap().expect("an acknowledged game is there");
-            assert!(game.moves().len() >= ply, "game {id}: {} of {ply} moves", game.moves().len());
-            assert_eq!(game.moves().len(), store.stored_moves(id).unwrap(), "every stored move replays");
-            assert_eq!(row.plies, game.moves().len(), "the summary agrees with the moves");
+            let (row, game) = store
+                .load(id)
+                .unwrap()
+                .expect("an acknowledged game is there");
+            assert!(
+                game.moves().len() >= ply,
+                "game {id}: {} of {ply} moves",
+                game.moves().len()
+            );
+            assert_eq!(
+                game.moves().len(),
+                store.stored_moves(id).unwrap(),
+                "every stored move replays"
+            );
+            assert_eq!(
+                row.plies,
+                game.moves().len(),
+                "the summary agrees with the moves"
+            );
         }
         drop(store);
         std::fs::remove_dir_all(path.parent().unwrap()).ok();
