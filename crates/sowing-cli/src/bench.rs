@@ -36,7 +36,9 @@ pub fn run(args: Args) -> Result<()> {
     let mut rows = Vec::new();
     for (variant, pits) in BOARDS {
         let rules = Rules::new(variant).with_pits(pits)?;
-        let games = args.games.unwrap_or(if pits == 12 { 2_000 } else { 20_000 });
+        let games = args
+            .games
+            .unwrap_or(if pits == 12 { 2_000 } else { 20_000 });
         let mut rng = SmallRng::seed_from_u64(args.seed);
         let mut game = Game::new(rules);
         let start = Position::start(rules);
@@ -86,7 +88,8 @@ pub fn play_random_game(game: &mut Game, start: Position, rng: &mut SmallRng) ->
             .fold(0, |bits, column| bits | 1 << column);
         loop {
             if candidates == 0 {
-                game.play(Move::Pass).expect("no sowing move, so pass is legal");
+                game.play(Move::Pass)
+                    .expect("no sowing move, so pass is legal");
                 break;
             }
             let mut pick = rng.gen_range(0..candidates.count_ones());

@@ -6,7 +6,8 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use crate::tables::{
-    ring_slot, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS, RING_KEYS, RUN_KEYS, RUN_MASKS,
+    ring_slot, KEEP_MASKS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS, RING_KEYS, RUN_KEYS,
+    RUN_MASKS,
 };
 use crate::{BySide, CasaRows, FinalFour, Leftover, Move, MoveList, Pit, Rules, Side, Variant};
 
@@ -246,8 +247,14 @@ impl Position {
     pub fn start(rules: Rules) -> Position {
         let mut pits = [0; MAX_PITS];
         pits[..rules.pit_count()].fill(4);
-        Position::from_parts(rules, &pits[..rules.pit_count()], BySide::default(), Side::South, None)
-            .expect("the start position is valid")
+        Position::from_parts(
+            rules,
+            &pits[..rules.pit_count()],
+            BySide::default(),
+            Side::South,
+            None,
+        )
+        .expect("the start position is valid")
     }
 
     /// A position from its parts (pits in ring order, captures as [South, North]), settled
@@ -338,11 +345,9 @@ impl Position {
 
     /// The hash computed from scratch; always equal to [`Position::hash`].
     pub fn compute_hash(&self) -> u64 {
-        let mut hash = self
-            .pits()
-            .iter()
-            .zip(PIT_KEYS)
-            .fold(0u64, |h, (&s, key)| h.wrapping_add(u64::from(s).wrapping_mul(key)));
+        let mut hash = self.pits().iter().zip(PIT_KEYS).fold(0u64, |h, (&s, key)| {
+            h.wrapping_add(u64::from(s).wrapping_mul(key))
+        });
         if self.to_move == Side::North {
             hash = hash.wrapping_add(NORTH_KEY);
         }
@@ -690,20 +695,25 @@ impl Position {
         let mover = self.to_move;
 
         let mut from = origin;
-        let mut seeds = self.lift(from);
-        trace.event(Event::Lift {
-            pit: Pit::new(from),
-            seeds,
-            relay: false,
-        });
+        let mut relay = false;
         let mut laps = 0u32;
         let mut saved_pits = [0u8; MAX_PITS];
         let mut saved_end = usize::MAX;
         let (mut power, mut since_saved) = (1u32, 0u32);
         loop {
             laps += 1;
+            let seeds = self.pits[from];
             let count = usize::from(seeds);
+            self.hash = self
+                .hash
+                .wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]));
             let end = if T::ENABLED {
+                self.pits[from] = 0;
+                trace.event(Event::Lift {
+                    pit: Pit::new(from),
+                    seeds,
+                    relay,
+                });
                 let mut pit = from;
                 for _ in 0..count {
                     pit = if pit + 1 == ring { 0 } else { pit + 1 };
@@ -722,24 +732,27 @@ impl Position {
                 } else {
                     (count / turn, count % turn)
                 };
+                let start = if from + 1 == ring { 0 } else { from + 1 };
+                // Lift and sow in one vector operation.
+                let keep = &KEEP_MASKS[from];
+                let run = &RUN_MASKS[slot][start][rest];
+                for ((pit, keep), add) in self.pits.iter_mut().zip(keep).zip(run) {
+                    *pit = (*pit & keep) + add;
+                }
+                self.hash = self.hash.wrapping_add(RUN_KEYS[slot][start][rest]);
                 if rounds > 0 {
+                    // Rare: a lap of a whole turn of the ring or more. Ayoayo skips `from`.
                     let r = rounds as u8;
                     for pit in &mut self.pits[..ring] {
                         *pit += r;
                     }
-                    self.pits[from] -= if hoyito { 0 } else { r };
                     let mut keys = RING_KEYS[slot];
                     if !hoyito {
+                        self.pits[from] = 0;
                         keys = keys.wrapping_sub(PIT_KEYS[from]);
                     }
                     self.hash = self.hash.wrapping_add((rounds as u64).wrapping_mul(keys));
                 }
-                let start = if from + 1 == ring { 0 } else { from + 1 };
-                let mask = &RUN_MASKS[slot][start][rest];
-                for (pit, add) in self.pits.iter_mut().zip(mask) {
-                    *pit += add;
-                }
-                self.hash = self.hash.wrapping_add(RUN_KEYS[slot][start][rest]);
                 if rest == 0 {
                     // The lap's last seed went round to the pit before the start of the run.
                     (from + turn) % ring
@@ -762,12 +775,7 @@ impl Position {
                 since_saved = 0;
             }
             from = end;
-            seeds = self.lift(from);
-            trace.event(Event::Lift {
-                pit: Pit::new(from),
-                seeds,
-                relay: true,
-            });
+            relay = true;
         }
     }
 }
