@@ -10,7 +10,7 @@
 //! use sowing::{Game, Move, Rules, Variant};
 //!
 //! let mut game = Game::new(Rules::new(Variant::Ayoayo));
-//! for token in ["C", "b", "F"] {
+//! for token in ["C", "a"] {
 //!     game.play(game.parse_move(token)?)?;
 //! }
 //! println!("{}", game.position());
