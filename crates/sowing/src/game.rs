@@ -140,15 +140,12 @@ impl Game {
         mv: Move,
         trace: Option<&mut Vec<Event>>,
     ) -> Result<Report, PlayError> {
-        let mut next = *self.position();
         if self.is_over() {
             // The position may not show it (repetition): refuse as the position would.
             return Err(PlayError::new(mv, Illegal::GameOver, self.rules()));
         }
-        let mut report = match trace {
-            Some(trace) => next.play_traced(mv, trace)?,
-            None => next.play(mv)?,
-        };
+        let mut next = *self.position();
+        let mut report = next.play_on_copy(mv, trace)?;
         if next.captured() != self.position().captured() {
             self.seen.clear();
         } else if report.end.is_none() && self.seen.contains(&self.positions, &next) {
