@@ -215,6 +215,14 @@ await check('clicking a move in the list shows the position then', async () => {
   assert(await page.locator('#viewing').isVisible(), 'the page says it shows an earlier position');
   equal((await drawn()).pits, view.history[0].after.pits, 'pits after move 1');
   equal(await page.$$eval('#board .pit.legal', (g) => g.length), 0, 'no pit playable there');
+  // Replay: from the start, the next move is played again with the animation.
+  await page.click('#moves button[data-ply="0"]');
+  equal((await drawn()).pits, view.start.pits, 'the start');
+  const before = await counters();
+  await page.click('#btn-step');
+  await page.waitForFunction((n) => window.sowing.animations > n && document.body.dataset.busy === '0', before.animations);
+  equal((await drawn()).pits, view.history[0].after.pits, 'pits after the replayed move 1');
+  equal((await counters()).mismatches, 0, 'replay animations that missed');
   await page.click('#btn-live');
   await humanTurn();
   await matchesServer(id);

@@ -620,6 +620,43 @@ pub(crate) async fn play_move(
     .map(Json)
 }
 
+/// `GET /api/games/{id}/moves/{ply}`: move `ply` (from 1) again, with its trace, for
+/// replaying a game with the animation.
+pub(crate) async fn move_trace(
+    State(app): Shared,
+    Path((id, ply)): Path<(String, String)>,
+) -> ApiResult<Json<Value>> {
+    let guard = app.lock(&id).await?;
+    let game = &guard.as_ref().expect("locked games are loaded").game;
+    let no_move = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("game {id} has no move {ply:?}"),
+        )
+    };
+    let index = ply
+        .parse::<usize>()
+        .ok()
+        .filter(|&p| (1..=game.moves().len()).contains(&p))
+        .ok_or_else(no_move)?;
+    let mv = game.moves()[index - 1];
+    let before = *game.position_at(index - 1).ok_or_else(no_move)?;
+    let mut position = before;
+    let mut trace = Vec::new();
+    position
+        .play_traced(mv, &mut trace)
+        .map_err(|e| ApiError::internal(format!("a stored move does not replay: {e}")))?;
+    let n = game.rules().pits_per_row();
+    Ok(Json(json!({
+        "ply": index,
+        "move": mv.name(n).to_string(),
+        "side": before.to_move().name(),
+        "before": snapshot(&before),
+        "after": snapshot(game.position_at(index).ok_or_else(no_move)?),
+        "trace": trace.iter().map(|e| event(*e, n)).collect::<Vec<_>>(),
+    })))
+}
+
 /// Undo and redo take an optional expected ply.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]

@@ -143,6 +143,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games", get(api::list_games).post(api::create_game))
         .route("/games/{id}", get(api::get_game))
         .route("/games/{id}/moves", post(api::play_move))
+        .route("/games/{id}/moves/{ply}", get(api::move_trace))
         .route("/games/{id}/undo", post(api::undo))
         .route("/games/{id}/redo", post(api::redo))
         .route("/games/{id}/engine", post(api::engine))

@@ -632,6 +632,20 @@ function hint() {
   });
 }
 
+// Replays the move after the one looked at, animated, from the server's trace.
+function stepForward() {
+  const v = S.view;
+  if (!v || S.viewPly === null) return;
+  run(async () => {
+    const from = S.viewPly;
+    const r = await api('GET', `/games/${v.id}/moves/${from + 1}`);
+    render();
+    const reached = await animate(r.before, r.trace, cap(r.side));
+    if (!sameBoard(reached, r.after)) window.sowing.mismatches += 1;
+    S.viewPly = from + 1 >= v.ply ? null : from + 1;
+  });
+}
+
 function lookAt(ply) {
   const v = S.view;
   if (!v || S.busy) return;
@@ -810,6 +824,7 @@ function init() {
   $('btn-flip').addEventListener('click', flip);
   $('btn-skip').addEventListener('click', () => { S.skip = true; });
   $('btn-live').addEventListener('click', () => lookAt(S.view.ply));
+  $('btn-step').addEventListener('click', stepForward);
   $('eval-on').addEventListener('change', () => {
     localStorage.setItem('sowing.eval', $('eval-on').checked ? '1' : '0');
     refreshEval();
