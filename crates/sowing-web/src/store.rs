@@ -3,7 +3,7 @@
 //! half-done write is rolled back rather than left behind.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{mpsc, Mutex};
 
 use rusqlite::{params, Connection, OptionalExtension};
 use sowing::{Game, Move, Position};
@@ -55,6 +55,104 @@ pub struct MatchRow {
 /// call is short (callers run it off the async runtime).
 pub struct Store {
     conn: Mutex<Connection>,
+    /// Writes waiting for the next group commit.
+    queue: Mutex<Vec<Job>>,
+}
+
+/// A change to the database, applied inside a transaction.
+enum Write {
+    Match {
+        rounds: u32,
+    },
+    Game {
+        game: Game,
+        south: String,
+        north: String,
+        match_round: Option<(i64, u32)>,
+    },
+    Move {
+        id: i64,
+        game: Game,
+    },
+    Truncate {
+        id: i64,
+        game: Game,
+    },
+}
+
+struct Job {
+    write: Write,
+    reply: mpsc::SyncSender<StoreResult<i64>>,
+}
+
+impl Write {
+    /// Applies the change; the new row's id (or the game's).
+    fn apply(&self, tx: &Connection) -> StoreResult<i64> {
+        match self {
+            Write::Match { rounds } => {
+                tx.execute("INSERT INTO matches (rounds) VALUES (?1)", [rounds])
+                    .map_err(db)?;
+                Ok(tx.last_insert_rowid())
+            }
+            Write::Game {
+                game,
+                south,
+                north,
+                match_round,
+            } => {
+                let rules = game.rules();
+                tx.execute(
+                    "INSERT INTO games (variant, pits, start, south, north, match_id, round)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![
+                        rules.variant().name(),
+                        rules.pits_per_row() as i64,
+                        game.start().to_string(),
+                        south,
+                        north,
+                        match_round.map(|(m, _)| m),
+                        match_round.map(|(_, r)| r),
+                    ],
+                )
+                .map_err(db)?;
+                let id = tx.last_insert_rowid();
+                let n = rules.pits_per_row();
+                for (ply, mv) in game.moves().iter().enumerate() {
+                    tx.execute(
+                        "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                        params![id, ply as i64, mv.name(n).to_string()],
+                    )
+                    .map_err(db)?;
+                }
+                update_summary(tx, id, game)?;
+                Ok(id)
+            }
+            Write::Move { id, game } => {
+                let ply = game.moves().len() - 1;
+                let mv = game.moves()[ply];
+                tx.execute(
+                    "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                    params![
+                        id,
+                        ply as i64,
+                        mv.name(game.rules().pits_per_row()).to_string()
+                    ],
+                )
+                .map_err(db)?;
+                update_summary(tx, *id, game)?;
+                Ok(*id)
+            }
+            Write::Truncate { id, game } => {
+                tx.execute(
+                    "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                    params![id, game.moves().len() as i64],
+                )
+                .map_err(db)?;
+                update_summary(tx, *id, game)?;
+                Ok(*id)
+            }
+        }
+    }
 }
 
 const SCHEMA: &str = "
@@ -137,6 +235,7 @@ impl Store {
         conn.execute_batch(SCHEMA).map_err(db)?;
         Ok(Store {
             conn: Mutex::new(conn),
+            queue: Mutex::new(Vec::new()),
         })
     }
 
@@ -146,15 +245,63 @@ impl Store {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Runs a write in a transaction shared with the writes queued meanwhile (group commit):
+    /// whoever holds the connection commits every queued write at once, each inside its own
+    /// savepoint so that one failure undoes only itself, and every caller gets its answer
+    /// only after that commit. Durability is that of one transaction per write, with one
+    /// sync for many.
+    fn write(&self, write: Write) -> StoreResult<i64> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        self.queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Job { write, reply });
+        let mut conn = self.conn();
+        // A writer that held the connection before us may have committed our write too.
+        if let Ok(result) = answer.try_recv() {
+            return result;
+        }
+        let jobs = std::mem::take(&mut *self.queue.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut results = Vec::with_capacity(jobs.len());
+        let committed = (|| -> StoreResult<()> {
+            let mut tx = conn.transaction().map_err(db)?;
+            for job in &jobs {
+                let mut sp = tx.savepoint().map_err(db)?;
+                let result = job.write.apply(&sp);
+                if result.is_ok() {
+                    sp.commit().map_err(db)?;
+                } else {
+                    sp.rollback().map_err(db)?;
+                }
+                results.push(result);
+            }
+            tx.commit().map_err(db)
+        })();
+        for (job, result) in jobs.into_iter().zip(
+            results
+                .into_iter()
+                .map(Some)
+                .chain(std::iter::repeat_with(|| None)),
+        ) {
+            let result = match (&committed, result) {
+                (Ok(()), Some(result)) => result,
+                (Err(e), _) => Err(e.clone()),
+                (Ok(()), None) => Err("database: write skipped".to_owned()),
+            };
+            let _ = job.reply.send(result);
+        }
+        drop(conn);
+        answer
+            .recv()
+            .unwrap_or_else(|_| Err("database: the write was lost".to_owned()))
+    }
+
     /// Creates a match of `rounds` rounds; its id.
     ///
     /// # Errors
     /// On a database failure.
     pub fn create_match(&self, rounds: u32) -> StoreResult<i64> {
-        let conn = self.conn();
-        conn.execute("INSERT INTO matches (rounds) VALUES (?1)", [rounds])
-            .map_err(db)?;
-        Ok(conn.last_insert_rowid())
+        self.write(Write::Match { rounds })
     }
 
     /// A match by id.
@@ -189,35 +336,12 @@ impl Store {
         north: &str,
         match_round: Option<(i64, u32)>,
     ) -> StoreResult<i64> {
-        let mut conn = self.conn();
-        let tx = conn.transaction().map_err(db)?;
-        let rules = game.rules();
-        tx.execute(
-            "INSERT INTO games (variant, pits, start, south, north, match_id, round)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                rules.variant().name(),
-                rules.pits_per_row() as i64,
-                game.start().to_string(),
-                south,
-                north,
-                match_round.map(|(m, _)| m),
-                match_round.map(|(_, r)| r),
-            ],
-        )
-        .map_err(db)?;
-        let id = tx.last_insert_rowid();
-        let n = rules.pits_per_row();
-        for (ply, mv) in game.moves().iter().enumerate() {
-            tx.execute(
-                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-                params![id, ply as i64, mv.name(n).to_string()],
-            )
-            .map_err(db)?;
-        }
-        update_summary(&tx, id, game)?;
-        tx.commit().map_err(db)?;
-        Ok(id)
+        self.write(Write::Game {
+            game: game.clone(),
+            south: south.to_owned(),
+            north: north.to_owned(),
+            match_round,
+        })
     }
 
     /// Records the move `game` has just played (its last), with the new result, in one
@@ -226,21 +350,11 @@ impl Store {
     /// # Errors
     /// On a database failure or a conflicting write; nothing is then saved.
     pub fn append_move(&self, id: i64, game: &Game) -> StoreResult<()> {
-        let ply = game.moves().len() - 1;
-        let mv = game.moves()[ply];
-        let mut conn = self.conn();
-        let tx = conn.transaction().map_err(db)?;
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-            params![
-                id,
-                ply as i64,
-                mv.name(game.rules().pits_per_row()).to_string()
-            ],
-        )
-        .map_err(db)?;
-        update_summary(&tx, id, game)?;
-        tx.commit().map_err(db)
+        self.write(Write::Move {
+            id,
+            game: game.clone(),
+        })
+        .map(drop)
     }
 
     /// Forgets the moves after the first `game.moves().len()` (an undo), in one transaction.
@@ -248,15 +362,11 @@ impl Store {
     /// # Errors
     /// On a database failure; nothing is then changed.
     pub fn truncate(&self, id: i64, game: &Game) -> StoreResult<()> {
-        let mut conn = self.conn();
-        let tx = conn.transaction().map_err(db)?;
-        tx.execute(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-            params![id, game.moves().len() as i64],
-        )
-        .map_err(db)?;
-        update_summary(&tx, id, game)?;
-        tx.commit().map_err(db)
+        self.write(Write::Truncate {
+            id,
+            game: game.clone(),
+        })
+        .map(drop)
     }
 
     /// A game's row.
@@ -366,7 +476,7 @@ impl Store {
 }
 
 /// Keeps the game row's move count and result in step with its moves.
-fn update_summary(tx: &rusqlite::Transaction<'_>, id: i64, game: &Game) -> StoreResult<()> {
+fn update_summary(tx: &Connection, id: i64, game: &Game) -> StoreResult<()> {
     tx.execute(
         "UPDATE games SET plies = ?2, result = ?3, termination = ?4, updated = datetime('now')
          WHERE id = ?1",
@@ -404,6 +514,36 @@ mod tests {
         let (_, loaded) = store.load(id).unwrap().unwrap();
         assert_eq!(loaded.moves().len(), 2);
         assert_eq!(store.stored_moves(id).unwrap(), 2);
+    }
+
+    #[test]
+    fn concurrent_writers_share_commits_and_keep_every_move() {
+        let store = std::sync::Arc::new(Store::in_memory().unwrap());
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let store = store.clone();
+                std::thread::spawn(move || {
+                    let mut game = Game::new(Rules::new(Variant::ALL[t % 3]));
+                    let id = store.create_game(&game, "human", "human", None).unwrap();
+                    for _ in 0..30 {
+                        let Some(&mv) = game.legal_moves().first() else {
+                            break;
+                        };
+                        game.play(mv).unwrap();
+                        store.append_move(id, &game).unwrap();
+                        // A stale duplicate in the same batch fails alone.
+                        assert!(store.append_move(id, &game).is_err());
+                    }
+                    (id, game)
+                })
+            })
+            .collect();
+        for thread in threads {
+            let (id, game) = thread.join().unwrap();
+            let (row, loaded) = store.load(id).unwrap().unwrap();
+            assert_eq!(loaded.moves(), game.moves());
+            assert_eq!(row.plies, game.moves().len());
+        }
     }
 
     #[test]
