@@ -148,12 +148,12 @@ impl Game {
         let mut report = next.play_on_copy(mv, trace)?;
         if next.captured() != self.position().captured() {
             self.seen.clear();
-        } else if report.end.is_none() && self.seen.contains(&self.positions, &next) {
+        }
+        if self.seen.add(&self.positions, &next) && report.end.is_none() {
             report.end = Some(End::Repetition);
         }
         self.end = report.end;
         self.positions.push(next);
-        self.seen.insert(&self.positions, self.positions.len() - 1);
         self.moves.push(mv);
         if self.redo.last() == Some(&mv) {
             self.redo.pop();
