@@ -683,8 +683,8 @@ impl Position {
     /// A pit of four that the mover may capture (H2.5, option `casa-rows`).
     #[inline]
     fn is_casa(&self, pit: usize, mover: Side) -> bool {
-        self.rules.casa_rows == CasaRows::Any
-            || Pit::new(pit).owner(self.rules.pits_per_row()) != mover
+        (self.rules.casa_rows == CasaRows::Any)
+            | (Pit::new(pit).owner(self.rules.pits_per_row()) != mover)
     }
 
     /// H2.7 / H3.3: after a capture, an empty board or the last four end the game.
@@ -831,7 +831,8 @@ impl Position {
                 }
             };
             let held = self.pits[end];
-            if held == 1 || (hoyito && held == 4 && self.is_casa(end, mover)) {
+            // One branch, not three: where a lap ends is as good as random.
+            if (held == 1) | (hoyito & (held == 4) & self.is_casa(end, mover)) {
                 return Ok((end, laps));
             }
             if laps < QUIET_LAPS {
