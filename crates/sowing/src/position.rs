@@ -294,7 +294,7 @@ impl Position {
             pits: [0; MAX_PITS],
             hash: 0,
             captured,
-            rules,
+            rules: rules.normalized(),
             to_move,
             last_sower,
         };
