@@ -639,43 +639,40 @@ impl Position {
             ..Report::default()
         };
         self.set_last_sower(mover);
-        match rules.variant() {
-            Variant::HoyitoII | Variant::HoyitoIII if HOYITO => {
-                if self.pits[end_pit] == 4 && self.is_casa(end_pit, mover) {
-                    report.captured = self.take(end_pit, mover, TakeReason::Capture, trace);
-                    if rules.variant() == Variant::HoyitoII {
-                        let ring = rules.pit_count();
-                        let mut chain = (end_pit + ring - 1) % ring;
-                        while self.pits[chain] == 4 && self.is_casa(chain, mover) {
-                            report.captured += self.take(chain, mover, TakeReason::Capture, trace);
-                            chain = (chain + ring - 1) % ring;
-                        }
+        if HOYITO {
+            if self.pits[end_pit] == 4 && self.is_casa(end_pit, mover) {
+                report.captured = self.take(end_pit, mover, TakeReason::Capture, trace);
+                if rules.variant() == Variant::HoyitoII {
+                    // H2.5: the chain backwards along the ring, wrapping past pit 0.
+                    let mut chain = (end_pit + RING - 1) % RING;
+                    while self.pits[chain] == 4 && self.is_casa(chain, mover) {
+                        report.captured += self.take(chain, mover, TakeReason::Capture, trace);
+                        chain = (chain + RING - 1) % RING;
                     }
-                    report.end = self.after_hoyito_capture(mover, trace);
-                    report.extra_turn = report.end.is_none();
-                    if report.extra_turn {
-                        trace.event(Event::ExtraTurn);
-                    }
-                } else {
-                    self.set_to_move(!mover);
                 }
-            }
-            _ => {
-                let opposite = Pit::new(end_pit).opposite(n).index();
-                if Pit::new(end_pit).owner(n) == mover && self.pits[opposite] > 0 {
-                    report.captured = self.take(opposite, mover, TakeReason::Capture, trace)
-                        + self.take(end_pit, mover, TakeReason::Capture, trace);
+                report.end = self.after_hoyito_capture(mover, trace);
+                report.extra_turn = report.end.is_none();
+                if report.extra_turn {
+                    trace.event(Event::ExtraTurn);
                 }
-                if must_feed && self.row_is_empty(!mover) {
-                    return Err(Illegal::DoesNotFeed);
-                }
+            } else {
                 self.set_to_move(!mover);
-                report.end = if self.is_over() {
-                    Some(End::BoardCleared)
-                } else {
-                    self.settle(trace)
-                };
             }
+        } else {
+            let opposite = Pit::new(end_pit).opposite(n).index();
+            if Pit::new(end_pit).owner(n) == mover && self.pits[opposite] > 0 {
+                report.captured = self.take(opposite, mover, TakeReason::Capture, trace)
+                    + self.take(end_pit, mover, TakeReason::Capture, trace);
+            }
+            if must_feed && self.row_is_empty(!mover) {
+                return Err(Illegal::DoesNotFeed);
+            }
+            self.set_to_move(!mover);
+            report.end = if self.is_over() {
+                Some(End::BoardCleared)
+            } else {
+                self.settle(trace)
+            };
         }
         Ok(report)
     }
