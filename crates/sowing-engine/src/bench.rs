@@ -1,0 +1,82 @@
+//! The search benchmark behind `sow bench --search`: a fixed set of middle-game positions,
+//! each searched to a fixed number of nodes on one thread. The total node count is a
+//! signature (it changes only when the search changes); nodes per second measure speed.
+
+use std::time::Instant;
+
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use sowing::{Game, Rules, Variant};
+
+use crate::search::{Noise, Searcher};
+use crate::Limits;
+
+/// One searched position.
+#[derive(Clone, Debug)]
+pub struct BenchRow {
+    /// The position text.
+    pub position: String,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Depth completed.
+    pub depth: u32,
+    /// Time taken, in microseconds.
+    pub micros: u64,
+}
+
+/// The benchmark positions: for each game and board, the games after 8, 16, 24 and 32
+/// random moves from a fixed seed (shorter when a game would end first).
+pub fn positions() -> Vec<Game> {
+    let boards = [
+        (Variant::HoyitoII, 6),
+        (Variant::HoyitoII, 12),
+        (Variant::HoyitoIII, 6),
+        (Variant::Ayoayo, 6),
+    ];
+    let mut games = Vec::new();
+    for (b, (variant, pits)) in boards.into_iter().enumerate() {
+        let rules = Rules::new(variant).with_pits(pits).expect("a board of the game");
+        for (k, plies) in [8, 16, 24, 32].into_iter().enumerate() {
+            let mut rng = SmallRng::seed_from_u64(1000 + 10 * b as u64 + k as u64);
+            let mut game = Game::new(rules);
+            for _ in 0..plies {
+                let legal = game.legal_moves();
+                let Some(&mv) = legal.choose(&mut rng) else {
+                    break;
+                };
+                game.play(mv).expect("a legal move");
+                if game.is_over() {
+                    game.undo();
+                    break;
+                }
+            }
+            games.push(game);
+        }
+    }
+    games
+}
+
+/// Searches every benchmark position to `nodes` nodes with a table of `hash_mib` MiB,
+/// calling `row` after each.
+pub fn search_bench(nodes: u64, hash_mib: usize, row: &mut dyn FnMut(&BenchRow)) -> Vec<BenchRow> {
+    let mut searcher = Searcher::new(hash_mib);
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut rows = Vec::new();
+    for game in positions() {
+        let clock = Instant::now();
+        let result = searcher.search(&game, &limits, Noise::default(), &mut |_| {});
+        let out = BenchRow {
+            position: game.position().to_string(),
+            nodes: result.nodes,
+            depth: result.depth,
+            micros: clock.elapsed().as_micros() as u64,
+        };
+        row(&out);
+        rows.push(out);
+    }
+    rows
+}
