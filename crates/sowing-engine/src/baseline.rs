@@ -70,6 +70,8 @@ impl Player for Greedy {
             .filter(|(_, next)| gain(next) == best)
             .map(|&(mv, _)| mv)
             .collect();
-        *choices.choose(&mut self.rng).expect("at least the best move")
+        *choices
+            .choose(&mut self.rng)
+            .expect("at least the best move")
     }
 }

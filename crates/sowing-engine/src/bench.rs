@@ -36,7 +36,9 @@ pub fn positions() -> Vec<Game> {
     ];
     let mut games = Vec::new();
     for (b, (variant, pits)) in boards.into_iter().enumerate() {
-        let rules = Rules::new(variant).with_pits(pits).expect("a board of the game");
+        let rules = Rules::new(variant)
+            .with_pits(pits)
+            .expect("a board of the game");
         for (k, plies) in [8, 16, 24, 32].into_iter().enumerate() {
             let mut rng = SmallRng::seed_from_u64(1000 + 10 * b as u64 + k as u64);
             let mut game = Game::new(rules);

@@ -168,7 +168,8 @@ impl MctsPlayer {
             let before = pos;
             loop {
                 if candidates == 0 {
-                    pos.play(Move::Pass).expect("no sowing move, so pass is legal");
+                    pos.play(Move::Pass)
+                        .expect("no sowing move, so pass is legal");
                     break;
                 }
                 let mut pick = rng.gen_range(0..candidates.count_ones());

@@ -78,6 +78,8 @@ pub struct Searcher {
     pub quiescence: bool,
     /// Use the tuned features (otherwise the captured margin alone).
     pub use_features: bool,
+    /// Use the transposition table (off only to compare with plain minimax in tests).
+    pub use_tt: bool,
 }
 
 fn noise_slot(mv: Move) -> usize {
@@ -114,6 +116,7 @@ impl Searcher {
             root_best: None,
             quiescence: true,
             use_features: true,
+            use_tt: true,
         }
     }
 
@@ -204,7 +207,9 @@ impl Searcher {
                 }
                 break;
             }
-            let (mv, _) = self.root_best.expect("a completed iteration has a best move");
+            let (mv, _) = self
+                .root_best
+                .expect("a completed iteration has a best move");
             best = mv;
             best_value = value;
             best_depth = depth;
@@ -307,17 +312,26 @@ impl Searcher {
                 return base;
             }
         }
+        // The seeds on the board bound what is still to be won or lost: a window outside
+        // those bounds is decided without search (and without estimates).
+        let reach = 100 * pos.seeds_on_board() as i32;
+        if base + reach <= alpha {
+            return base + reach;
+        }
+        if base - reach >= beta {
+            return base - reach;
+        }
         if depth <= 0 {
             return if self.quiescence {
                 self.quiesce(pos, alpha, beta, 0)
             } else {
                 self.estimated += 1;
-                self.evaluate(pos)
+                self.evaluate(pos).clamp(base - reach, base + reach)
             };
         }
         let key = pos.hash();
         let mut tt_move = None;
-        if let Some(entry) = self.tt.probe(key) {
+        if let Some(entry) = self.tt.probe(key).filter(|_| self.use_tt) {
             tt_move = entry.mv;
             if ply > 0 && (entry.proven || i32::from(entry.depth) >= depth) {
                 let value = entry.value + base;
@@ -340,6 +354,9 @@ impl Searcher {
         let mut keys = [0i32; 12];
         for (i, (mv, child)) in successors.iter().enumerate() {
             keys[i] = ordering::key(pos, *mv, child, tt_move, &self.history);
+            if depth > 1 {
+                self.tt.prefetch(child.hash());
+            }
         }
         let me = pos.to_move();
         let index = self.stack.len();
@@ -386,12 +403,20 @@ impl Searcher {
                         break;
                     }
                 }
+                if value >= base + reach {
+                    // Nothing can do better than winning every seed left.
+                    break;
+                }
             }
         }
         self.stack.pop();
         let path_dependent = self.rep_low < index;
         self.rep_low = self.rep_low.min(outer_rep);
-        if !self.stopped && !path_dependent && !(ply == 0 && self.root_noise != [0; 25]) {
+        if self.use_tt
+            && !self.stopped
+            && !path_dependent
+            && !(ply == 0 && self.root_noise != [0; 25])
+        {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_before {
@@ -413,11 +438,13 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
+        let base = eval::margin(pos);
         if pos.is_over() {
-            return eval::margin(pos);
+            return base;
         }
+        let reach = 100 * pos.seeds_on_board() as i32;
         self.estimated += 1;
-        let stand = self.evaluate(pos);
+        let stand = self.evaluate(pos).clamp(base - reach, base + reach);
         if stand >= beta || qply >= QUIESCENCE_PLIES {
             return stand;
         }

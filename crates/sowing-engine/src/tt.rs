@@ -90,6 +90,20 @@ impl Tt {
         self.slots.fill(Slot::default());
     }
 
+    /// Asks the processor to fetch the slot of `key` ahead of a probe: the table is larger
+    /// than the caches, and children are known before they are searched.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot = &self.slots[key as usize & self.mask] as *const Slot as *const i8;
+            // SAFETY: a prefetch is only a hint; the pointer is to an element of `slots`.
+            unsafe { std::arch::x86_64::_mm_prefetch(slot, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
@@ -114,7 +128,15 @@ impl Tt {
     /// Stores a result, replacing a shallower or different entry; proven entries are kept
     /// over unproven ones of the same position.
     #[inline]
-    pub fn store(&mut self, key: u64, value: i32, depth: u32, bound: Bound, proven: bool, mv: Move) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        value: i32,
+        depth: u32,
+        bound: Bound,
+        proven: bool,
+        mv: Move,
+    ) {
         let slot = &mut self.slots[key as usize & self.mask];
         let depth = depth.min(250) as u8;
         if slot.key == key && slot.flags & 4 != 0 && !proven {
@@ -149,7 +171,10 @@ mod tests {
         let mv = Move::Sow(Pit::new(7));
         tt.store(12345, -250, 6, Bound::Lower, false, mv);
         let e = tt.probe(12345).expect("stored");
-        assert_eq!((e.value, e.depth, e.bound, e.proven, e.mv), (-250, 6, Bound::Lower, false, Some(mv)));
+        assert_eq!(
+            (e.value, e.depth, e.bound, e.proven, e.mv),
+            (-250, 6, Bound::Lower, false, Some(mv))
+        );
         assert!(tt.probe(12346).is_none());
         tt.store(12345, 300, 3, Bound::Exact, true, Move::Pass);
         let e = tt.probe(12345).expect("replaced by a proven entry");
