@@ -7,12 +7,17 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sowing::{Game, Move, Pit, Position, Rules, Variant};
 
+use crate::options::GameOptions;
+
 /// Play random games (full rules, repetition included) on one thread with a fixed seed and
 /// print games and moves per second for each game and board.
 ///
 /// With --json: an array of {"game","pits_per_row","games_per_sec","moves_per_sec"}.
 #[derive(clap::Args)]
 pub struct Args {
+    /// Only this game (with its options) rather than every game and board.
+    #[command(flatten)]
+    options: GameOptions,
     /// Print one line of JSON.
     #[arg(long)]
     json: bool,
@@ -33,10 +38,19 @@ const BOARDS: [(Variant, usize); 4] = [
 ];
 
 pub fn run(args: Args) -> Result<()> {
+    let boards: Vec<Rules> = match args.options.game {
+        Some(_) => vec![args.options.rules()?],
+        None => BOARDS
+            .iter()
+            .map(|&(variant, pits)| Rules::new(variant).with_pits(pits))
+            .collect::<Result<_, _>>()?,
+    };
     let mut rows = Vec::new();
-    for (variant, pits) in BOARDS {
-        let rules = Rules::new(variant).with_pits(pits)?;
-        let games = args.games.unwrap_or(if pits == 12 { 2_000 } else { 20_000 });
+    for rules in boards {
+        let (variant, pits) = (rules.variant(), rules.pits_per_row());
+        let games = args
+            .games
+            .unwrap_or(if pits == 12 { 2_000 } else { 20_000 });
         let mut rng = SmallRng::seed_from_u64(args.seed);
         let mut game = Game::new(rules);
         let start = Position::start(rules);
@@ -81,25 +95,27 @@ pub fn play_random_game(game: &mut Game, start: Position, rng: &mut SmallRng) ->
     while !game.is_over() {
         let position = game.position();
         let side = position.to_move();
-        let mut candidates: u32 = (0..n)
-            .filter(|&column| position.seeds(Pit::of(side, column, n)) > 0)
-            .fold(0, |bits, column| bits | 1 << column);
+        let mut candidates = [0u8; Rules::MAX_PITS_PER_ROW];
+        let mut count = 0;
+        for column in 0..n {
+            if position.seeds(Pit::of(side, column, n)) > 0 {
+                candidates[count] = column as u8;
+                count += 1;
+            }
+        }
         loop {
-            if candidates == 0 {
-                game.play(Move::Pass).expect("no sowing move, so pass is legal");
+            if count == 0 {
+                game.play(Move::Pass)
+                    .expect("no sowing move, so pass is legal");
                 break;
             }
-            let mut pick = rng.gen_range(0..candidates.count_ones());
-            let mut bits = candidates;
-            while pick > 0 {
-                bits &= bits - 1;
-                pick -= 1;
-            }
-            let column = bits.trailing_zeros() as usize;
-            if game.play(Move::Sow(Pit::of(side, column, n))).is_ok() {
+            let pick = rng.gen_range(0..count);
+            let pit = Pit::of(side, candidates[pick].into(), n);
+            if game.play(Move::Sow(pit)).is_ok() {
                 break;
             }
-            candidates &= !(1 << column);
+            count -= 1;
+            candidates.swap(pick, count);
         }
         moves += 1;
     }

@@ -25,7 +25,10 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let rules = args.options.rules()?;
     if args.depth > 64 {
-        bail!("--depth {} is far beyond what perft can count; use at most 64", args.depth);
+        bail!(
+            "--depth {} is far beyond what perft can count; use at most 64",
+            args.depth
+        );
     }
     let nodes = perft(&Position::start(rules), args.depth);
     if args.json {

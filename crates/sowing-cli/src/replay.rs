@@ -40,7 +40,11 @@ pub fn run(args: Args) -> Result<()> {
             let game = State::from_json(&text)?.to_game(rules)?;
             let from = game.rules();
             if from.variant() != rules.variant() {
-                bail!("the state is a {} game, but --game is {}", from.variant(), rules.variant());
+                bail!(
+                    "the state is a {} game, but --game is {}",
+                    from.variant(),
+                    rules.variant()
+                );
             }
             if args.options.pits.is_some() && from.pits_per_row() != rules.pits_per_row() {
                 bail!(
@@ -57,10 +61,16 @@ pub fn run(args: Args) -> Result<()> {
         let ply = index + 1;
         let mv = match game.parse_move(token) {
             Ok(mv) => mv,
-            Err(error) => bail!("ply {ply}, token {token:?}: {error}; legal moves: {}", legal(&game)),
+            Err(error) => bail!(
+                "ply {ply}, token {token:?}: {error}; legal moves: {}",
+                legal(&game)
+            ),
         };
         if let Err(error) = game.play(mv) {
-            bail!("ply {ply}, token {token:?}: {error}; legal moves: {}", legal(&game));
+            bail!(
+                "ply {ply}, token {token:?}: {error}; legal moves: {}",
+                legal(&game)
+            );
         }
     }
     println!("{}", State::of(&game).to_json());

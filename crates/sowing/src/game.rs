@@ -1,5 +1,6 @@
 //! A game: the positions played through, undo and redo, and the repetition rule (C.3).
 
+use crate::repetition::Seen;
 use crate::{
     End, Event, Illegal, Move, MoveList, Outcome, ParseMoveError, PlayError, Position, Report,
     Rules,
@@ -8,7 +9,7 @@ use crate::{
 /// A game in progress or finished: its start, its moves and every position on the way.
 ///
 /// Besides the rules of [`Position`], it ends the game when a position recurs (C.3).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Game {
     /// `positions[0]` is the start; `positions[i]` follows `moves[i − 1]`.
     positions: Vec<Position>,
@@ -18,6 +19,8 @@ pub struct Game {
     start_end: Option<End>,
     /// Moves taken back, the most recent last.
     redo: Vec<Move>,
+    /// The positions since the last capture, for the repetition rule.
+    seen: Seen,
 }
 
 impl Game {
@@ -35,13 +38,16 @@ impl Game {
     /// A game from a given position that is already over for a reason the position does not
     /// show (repetition): for reading saved states.
     pub fn from_ended(start: Position, end: Option<End>) -> Game {
-        Game {
+        let mut game = Game {
             positions: vec![start],
             moves: Vec::new(),
             end,
             start_end: end,
             redo: Vec::new(),
-        }
+            seen: Seen::default(),
+        };
+        game.seen.insert(&game.positions, 0);
+        game
     }
 
     /// Starts again from `start`, keeping the allocated history: for playing many games.
@@ -52,6 +58,8 @@ impl Game {
         self.redo.clear();
         self.end = start.is_over().then_some(End::BoardCleared);
         self.start_end = self.end;
+        self.seen.clear();
+        self.seen.insert(&self.positions, 0);
     }
 
     /// The rules.
@@ -127,21 +135,25 @@ impl Game {
         self.play_inner(mv, Some(trace))
     }
 
-    fn play_inner(&mut self, mv: Move, trace: Option<&mut Vec<Event>>) -> Result<Report, PlayError> {
-        let mut next = *self.position();
+    fn play_inner(
+        &mut self,
+        mv: Move,
+        trace: Option<&mut Vec<Event>>,
+    ) -> Result<Report, PlayError> {
         if self.is_over() {
             // The position may not show it (repetition): refuse as the position would.
             return Err(PlayError::new(mv, Illegal::GameOver, self.rules()));
         }
-        let mut report = match trace {
-            Some(trace) => next.play_traced(mv, trace)?,
-            None => next.play(mv)?,
-        };
-        if report.end.is_none() && self.recurs(&next) {
+        let mut next = *self.position();
+        let mut report = next.play_on_copy(mv, trace)?;
+        if next.captured() != self.position().captured() {
+            self.seen.clear();
+        } else if report.end.is_none() && self.seen.contains(&self.positions, &next) {
             report.end = Some(End::Repetition);
         }
         self.end = report.end;
         self.positions.push(next);
+        self.seen.insert(&self.positions, self.positions.len() - 1);
         self.moves.push(mv);
         if self.redo.last() == Some(&mv) {
             self.redo.pop();
@@ -151,20 +163,23 @@ impl Game {
         Ok(report)
     }
 
-    /// Whether `next` repeats a position of this game (C.3). Seeds leave the board only by
-    /// capture, so only the positions since the last capture need a look.
-    fn recurs(&self, next: &Position) -> bool {
-        self.positions
-            .iter()
-            .rev()
-            .take_while(|p| p.captured() == next.captured())
-            .any(|p| p.repeats(next))
-    }
-
     /// Takes back the last move; it can be redone until another move is played.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
+        self.seen.pop();
+        if self.seen.len() == 0 {
+            // The move taken back was a capture: gather the positions since the one before.
+            let captured = self.position().captured();
+            let first = self
+                .positions
+                .iter()
+                .rposition(|p| p.captured() != captured)
+                .map_or(0, |i| i + 1);
+            for index in first..self.positions.len() {
+                self.seen.insert(&self.positions, index);
+            }
+        }
         self.end = if self.moves.is_empty() {
             self.start_end
         } else {
@@ -185,3 +200,16 @@ impl Game {
         self.redo.iter().rev().copied()
     }
 }
+
+/// Games are equal when they have the same positions, moves, ending and moves to redo.
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        self.positions == other.positions
+            && self.moves == other.moves
+            && self.end == other.end
+            && self.start_end == other.start_end
+            && self.redo == other.redo
+    }
+}
+
+impl Eq for Game {}

@@ -119,7 +119,10 @@ impl State {
         let &[south, north] = self.captured.as_slice() else {
             return Err(bad(
                 "captured",
-                format!("expected [South, North], found {} values", self.captured.len()),
+                format!(
+                    "expected [South, North], found {} values",
+                    self.captured.len()
+                ),
             ));
         };
         let side = |field: &str, text: &str| -> Result<Side, JsonError> {

@@ -10,7 +10,7 @@
 //! use sowing::{Game, Move, Rules, Variant};
 //!
 //! let mut game = Game::new(Rules::new(Variant::Ayoayo));
-//! for token in ["C", "b", "F"] {
+//! for token in ["C", "a"] {
 //!     game.play(game.parse_move(token)?)?;
 //! }
 //! println!("{}", game.position());
@@ -24,6 +24,8 @@ mod json;
 mod moves;
 mod position;
 mod record;
+mod repetition;
+mod rounds;
 mod rules;
 mod side;
 mod tables;
@@ -37,6 +39,7 @@ pub use position::{
     End, Event, Illegal, Outcome, PlayError, Position, PositionError, Report, TakeReason,
 };
 pub use record::{Record, RecordError};
+pub use rounds::Match;
 pub use rules::{CasaRows, FinalFour, Leftover, Rules, RulesError, Variant};
 pub use side::{BySide, ParseSideError, Side};
 pub use text::ParsePositionError;

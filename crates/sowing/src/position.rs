@@ -6,7 +6,8 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use crate::tables::{
-    ring_slot, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS, RING_KEYS, RUN_KEYS, RUN_MASKS,
+    ring_slot, KEEP_MASKS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS, RING_KEYS, RUN_KEYS,
+    RUN_MASKS,
 };
 use crate::{BySide, CasaRows, FinalFour, Leftover, Move, MoveList, Pit, Rules, Side, Variant};
 
@@ -217,6 +218,9 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// Laps sown before endless-sowing detection starts saving states (C.1).
+const QUIET_LAPS: u32 = 8;
+
 /// Receives the steps of a move; the untraced path compiles every call away.
 trait Trace {
     const ENABLED: bool;
@@ -246,8 +250,14 @@ impl Position {
     pub fn start(rules: Rules) -> Position {
         let mut pits = [0; MAX_PITS];
         pits[..rules.pit_count()].fill(4);
-        Position::from_parts(rules, &pits[..rules.pit_count()], BySide::default(), Side::South, None)
-            .expect("the start position is valid")
+        Position::from_parts(
+            rules,
+            &pits[..rules.pit_count()],
+            BySide::default(),
+            Side::South,
+            None,
+        )
+        .expect("the start position is valid")
     }
 
     /// A position from its parts (pits in ring order, captures as [South, North]), settled
@@ -338,11 +348,9 @@ impl Position {
 
     /// The hash computed from scratch; always equal to [`Position::hash`].
     pub fn compute_hash(&self) -> u64 {
-        let mut hash = self
-            .pits()
-            .iter()
-            .zip(PIT_KEYS)
-            .fold(0u64, |h, (&s, key)| h.wrapping_add(u64::from(s).wrapping_mul(key)));
+        let mut hash = self.pits().iter().zip(PIT_KEYS).fold(0u64, |h, (&s, key)| {
+            h.wrapping_add(u64::from(s).wrapping_mul(key))
+        });
         if self.to_move == Side::North {
             hash = hash.wrapping_add(NORTH_KEY);
         }
@@ -454,6 +462,26 @@ impl Position {
         result
     }
 
+    /// For [`Game`](crate::Game), which plays on a copy of its own: no second copy here.
+    /// On an error `self` is left half-played and the trace as it was.
+    pub(crate) fn play_on_copy(
+        &mut self,
+        mv: Move,
+        trace: Option<&mut Vec<Event>>,
+    ) -> Result<Report, PlayError> {
+        match trace {
+            None => self.play_in_place(mv, &mut NoTrace),
+            Some(trace) => {
+                let mark = trace.len();
+                let result = self.play_in_place(mv, trace);
+                if result.is_err() {
+                    trace.truncate(mark);
+                }
+                result
+            }
+        }
+    }
+
     /// Plays a sowing move that might be illegal, the fast way: for random playouts, where the
     /// caller picks a pit and tries another when this one is refused.
     ///
@@ -475,16 +503,20 @@ impl Position {
     }
 
     fn play_with<T: Trace>(&mut self, mv: Move, trace: &mut T) -> Result<Report, PlayError> {
+        let mut next = *self;
+        let report = next.play_in_place(mv, trace)?;
+        *self = next;
+        Ok(report)
+    }
+
+    /// Plays `mv` on `self`; on an error `self` is left half-played, so callers play on a
+    /// copy they can drop.
+    fn play_in_place<T: Trace>(&mut self, mv: Move, trace: &mut T) -> Result<Report, PlayError> {
         if self.is_over() {
             return Err(self.error(mv, Illegal::GameOver));
         }
         match mv {
-            Move::Sow(pit) => {
-                let mut next = *self;
-                let report = next.play_sow(pit, trace).map_err(|r| self.error(mv, r))?;
-                *self = next;
-                Ok(report)
-            }
+            Move::Sow(pit) => self.play_sow(pit, trace).map_err(|r| self.error(mv, r)),
             Move::Pass => {
                 if self.has_sowing_move() {
                     return Err(self.error(mv, Illegal::CannotPass));
@@ -681,29 +713,52 @@ impl Position {
     /// (pit counts, end pit) after each lap: one saved state, no allocation, no lap cap.
     #[inline]
     fn sow<T: Trace>(&mut self, origin: usize, trace: &mut T) -> Result<(usize, u32), Illegal> {
-        let rules = self.rules;
-        let ring = rules.pit_count();
-        let slot = ring_slot(ring);
-        let hoyito = rules.variant().is_hoyito();
+        // One copy of the loop per game kind and ring size, so that both are constants.
+        match (self.rules.variant().is_hoyito(), self.rules.pit_count()) {
+            (true, 12) => self.sow_laps::<T, true, 12>(origin, trace),
+            (true, _) => self.sow_laps::<T, true, 24>(origin, trace),
+            (false, 12) => self.sow_laps::<T, false, 12>(origin, trace),
+            (false, _) => self.sow_laps::<T, false, 24>(origin, trace),
+        }
+    }
+
+    #[inline(always)]
+    fn sow_laps<T: Trace, const HOYITO: bool, const RING: usize>(
+        &mut self,
+        origin: usize,
+        trace: &mut T,
+    ) -> Result<(usize, u32), Illegal> {
+        let ring = RING;
+        let slot = ring_slot(RING);
+        let hoyito = HOYITO;
         // Ayoayo laps skip the pit they were lifted from, so a turn of the ring is 2N−1 pits.
         let turn = if hoyito { ring } else { ring - 1 };
+        // The bytes the vector operations touch: one 16-byte register covers 2×6.
+        let lanes = if RING <= 16 { 16 } else { MAX_PITS };
         let mover = self.to_move;
 
         let mut from = origin;
-        let mut seeds = self.lift(from);
-        trace.event(Event::Lift {
-            pit: Pit::new(from),
-            seeds,
-            relay: false,
-        });
+        let mut relay = false;
         let mut laps = 0u32;
-        let mut saved_pits = [0u8; MAX_PITS];
+        // Brent's state: the saved (pits, end) and when to save next. Saving starts only
+        // after a few laps, since nearly every move ends before; any start finds the cycle.
+        let mut saved_pits = self.pits;
         let mut saved_end = usize::MAX;
         let (mut power, mut since_saved) = (1u32, 0u32);
         loop {
             laps += 1;
+            let seeds = self.pits[from];
             let count = usize::from(seeds);
+            self.hash = self
+                .hash
+                .wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]));
             let end = if T::ENABLED {
+                self.pits[from] = 0;
+                trace.event(Event::Lift {
+                    pit: Pit::new(from),
+                    seeds,
+                    relay,
+                });
                 let mut pit = from;
                 for _ in 0..count {
                     pit = if pit + 1 == ring { 0 } else { pit + 1 };
@@ -722,34 +777,43 @@ impl Position {
                 } else {
                     (count / turn, count % turn)
                 };
+                let start = if from + 1 == ring { 0 } else { from + 1 };
+                // Lift and sow in one vector operation.
+                let keep = &KEEP_MASKS[from];
+                let run = &RUN_MASKS[slot][start][rest];
+                for ((pit, keep), add) in self.pits[..lanes].iter_mut().zip(keep).zip(run) {
+                    *pit = (*pit & keep) + add;
+                }
+                self.hash = self.hash.wrapping_add(RUN_KEYS[slot][start][rest]);
                 if rounds > 0 {
+                    // Rare: a lap of a whole turn of the ring or more. Ayoayo skips `from`.
                     let r = rounds as u8;
                     for pit in &mut self.pits[..ring] {
                         *pit += r;
                     }
-                    self.pits[from] -= if hoyito { 0 } else { r };
                     let mut keys = RING_KEYS[slot];
                     if !hoyito {
+                        self.pits[from] = 0;
                         keys = keys.wrapping_sub(PIT_KEYS[from]);
                     }
                     self.hash = self.hash.wrapping_add((rounds as u64).wrapping_mul(keys));
                 }
-                let start = if from + 1 == ring { 0 } else { from + 1 };
-                let mask = &RUN_MASKS[slot][start][rest];
-                for (pit, add) in self.pits.iter_mut().zip(mask) {
-                    *pit += add;
-                }
-                self.hash = self.hash.wrapping_add(RUN_KEYS[slot][start][rest]);
-                if rest == 0 {
-                    // The lap's last seed went round to the pit before the start of the run.
-                    (from + turn) % ring
+                // Below two turns of the ring: wrap by subtraction, not division.
+                let end = from + if rest == 0 { turn } else { rest };
+                if end >= ring {
+                    end - ring
                 } else {
-                    (from + rest) % ring
+                    end
                 }
             };
             let held = self.pits[end];
             if held == 1 || (hoyito && held == 4 && self.is_casa(end, mover)) {
                 return Ok((end, laps));
+            }
+            if laps < QUIET_LAPS {
+                from = end;
+                relay = true;
+                continue;
             }
             if end == saved_end && self.pits == saved_pits {
                 return Err(Illegal::Endless);
@@ -762,12 +826,7 @@ impl Position {
                 since_saved = 0;
             }
             from = end;
-            seeds = self.lift(from);
-            trace.event(Event::Lift {
-                pit: Pit::new(from),
-                seeds,
-                relay: true,
-            });
+            relay = true;
         }
     }
 }

@@ -45,7 +45,11 @@ pub struct RecordError {
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "record, line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "record, line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
@@ -125,7 +129,9 @@ impl Record {
         };
 
         let variant: Variant = match find("Game") {
-            Some((_, value, ..)) => value.parse().map_err(|e| tag_error("Game", format!("{e}")))?,
+            Some((_, value, ..)) => value
+                .parse()
+                .map_err(|e| tag_error("Game", format!("{e}")))?,
             None => return Err(scanner.error_at(1, 1, "missing the Game tag".to_owned())),
         };
         let mut rules = Rules::new(variant);
@@ -193,9 +199,9 @@ impl Record {
                 continue;
             }
             let ply = game.moves().len() + 1;
-            let mv = game.parse_move(&token).map_err(|e| {
-                scanner.error_at(line, column, format!("move {ply}: {e}"))
-            })?;
+            let mv = game
+                .parse_move(&token)
+                .map_err(|e| scanner.error_at(line, column, format!("move {ply}: {e}")))?;
             game.play(mv).map_err(|e| {
                 let legal: Vec<String> = game
                     .legal_moves()
@@ -226,7 +232,9 @@ impl Record {
                 return Err(scanner.error_at(
                     line,
                     column,
-                    format!("the result {claimed:?} does not match the moves, which give {actual:?}"),
+                    format!(
+                        "the result {claimed:?} does not match the moves, which give {actual:?}"
+                    ),
                 ));
             }
         }
@@ -243,7 +251,10 @@ impl Record {
 }
 
 fn quote(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', " ")
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', " ")
 }
 
 impl fmt::Display for Record {
@@ -297,7 +308,10 @@ impl fmt::Display for Record {
             let Some(&mv) = game.moves().get(ply) else {
                 break;
             };
-            let mover = game.position_at(ply).expect("a position per move").to_move();
+            let mover = game
+                .position_at(ply)
+                .expect("a position per move")
+                .to_move();
             if ply == 0 || game.position_at(ply - 1).map(|p| p.to_move()) != Some(mover) {
                 turn += 1;
                 emit(format!("{turn}."), f)?;
@@ -382,7 +396,10 @@ impl<'a> Scanner<'a> {
     fn tag(&mut self) -> Result<(String, String), RecordError> {
         self.bump();
         let mut name = String::new();
-        while let Some(ch) = self.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+        while let Some(ch) = self
+            .peek()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        {
             name.push(ch);
             self.bump();
         }
@@ -427,7 +444,9 @@ impl<'a> Scanner<'a> {
             match self.bump() {
                 Some('}') => return Ok(text.split_whitespace().collect::<Vec<_>>().join(" ")),
                 Some(ch) => text.push(ch),
-                None => return Err(self.error_at(line, column, "a comment is not closed".to_owned())),
+                None => {
+                    return Err(self.error_at(line, column, "a comment is not closed".to_owned()))
+                }
             }
         }
     }

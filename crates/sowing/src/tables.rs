@@ -101,3 +101,15 @@ pub(crate) const RING_KEYS: [u64; 2] = {
     }
     sums
 };
+
+/// `KEEP_MASKS[pit]`: all bits set but in `pit`, to empty a pit with the same vector
+/// operation that sows into the others (a byte store then a vector load would stall).
+pub(crate) static KEEP_MASKS: [[u8; MAX_PITS]; MAX_PITS] = {
+    let mut masks = [[0xFFu8; MAX_PITS]; MAX_PITS];
+    let mut pit = 0;
+    while pit < MAX_PITS {
+        masks[pit][pit] = 0;
+        pit += 1;
+    }
+    masks
+};

@@ -9,9 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{
-    BySide, CasaRows, FinalFour, Leftover, Position, Rules, Side, Variant,
-};
+use crate::{BySide, CasaRows, FinalFour, Leftover, Position, Rules, Side, Variant};
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -164,11 +162,16 @@ impl FromStr for Position {
 
         for (column, option) in fields {
             let (key, value) = option.split_once('=').ok_or_else(|| {
-                err(column, format!("{option:?} is not an option like key=value"))
+                err(
+                    column,
+                    format!("{option:?} is not an option like key=value"),
+                )
             })?;
             let bad = |e: crate::RulesError| err(column, e.to_string());
             match key {
-                "casa-rows" if variant.is_hoyito() => rules.casa_rows = value.parse().map_err(bad)?,
+                "casa-rows" if variant.is_hoyito() => {
+                    rules.casa_rows = value.parse().map_err(bad)?
+                }
                 "leftover" if variant == Variant::Ayoayo => {
                     rules.leftover = value.parse().map_err(bad)?
                 }
