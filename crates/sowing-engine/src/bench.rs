@@ -82,3 +82,46 @@ pub fn search_bench(nodes: u64, hash_mib: usize, row: &mut dyn FnMut(&BenchRow))
     }
     rows
 }
+
+/// Nodes per position in [`report`].
+pub const BENCH_NODES: u64 = 1_000_000;
+
+/// Runs [`search_bench`] with [`BENCH_NODES`] nodes and a 16 MiB table, and returns the
+/// report: a line per position and a total, or with `json` one line of JSON
+/// (`{"nodes":…,"micros":…,"nps":…,"positions":[…]}`).
+pub fn report(json: bool) -> String {
+    let rows = search_bench(BENCH_NODES, 16, &mut |_| {});
+    let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
+    let micros: u64 = rows.iter().map(|r| r.micros).sum::<u64>().max(1);
+    let nps = nodes * 1_000_000 / micros;
+    if json {
+        let positions: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"position\":\"{}\",\"nodes\":{},\"depth\":{},\"micros\":{}}}",
+                    r.position, r.nodes, r.depth, r.micros
+                )
+            })
+            .collect();
+        return format!(
+            "{{\"nodes\":{nodes},\"micros\":{micros},\"nps\":{nps},\"positions\":[{}]}}\n",
+            positions.join(",")
+        );
+    }
+    let mut out = String::new();
+    for r in &rows {
+        out.push_str(&format!(
+            "{:>9} nodes  depth {:>3}  {:>9} nps  {}\n",
+            r.nodes,
+            r.depth,
+            r.nodes * 1_000_000 / r.micros.max(1),
+            r.position
+        ));
+    }
+    out.push_str(&format!(
+        "search: {nodes} nodes in {:.2} s, {nps} nodes/s (one thread; signature {nodes})\n",
+        micros as f64 / 1e6
+    ));
+    out
+}

@@ -23,6 +23,7 @@ mod player;
 pub mod search;
 mod search_player;
 pub mod tt;
+pub mod tune;
 mod weights;
 
 pub use baseline::{Greedy, RandomPlayer};
