@@ -20,7 +20,7 @@ pub fn settings(level: u8) -> SearchSettings {
         2 => (Some(2), Some(1_000), 150, 1),
         3 => (Some(3), Some(5_000), 60, 1),
         4 => (Some(5), Some(30_000), 20, 4),
-        5 => (None, Some(300_000), 0, 16),
+        5 => (None, Some(100_000), 0, 16),
         6 => (None, None, 0, 64),
         _ => panic!("level {level} is not in 1-6"),
     };
