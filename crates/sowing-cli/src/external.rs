@@ -185,3 +185,68 @@ impl Drop for External {
         let _ = self.child.wait();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sowing::Variant;
+
+    /// A shell engine that shakes hands, then answers `go` with `answer` (or never).
+    fn fake(answer: &str) -> String {
+        format!(
+            "while read line; do case \"$line\" in ugi) echo ugiok;; isready) echo readyok;; \
+             go*) {answer};; quit) exit 0;; esac; done"
+        )
+    }
+
+    fn limits() -> Limits {
+        Limits {
+            time: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn an_engine_that_exits_at_once_is_a_crash() {
+        let fault = External::start("true", Rules::new(Variant::HoyitoII))
+            .err()
+            .expect("a fault");
+        assert!(fault.0.contains("crashed"), "{fault}");
+    }
+
+    #[test]
+    fn an_engine_that_never_answers_go_has_hung() {
+        let rules = Rules::new(Variant::HoyitoII);
+        let mut engine = External::start(&fake("true"), rules).expect("handshake");
+        let fault = engine
+            .choose(&Game::new(rules), &limits(), Duration::from_millis(300))
+            .expect_err("no bestmove");
+        assert!(fault.0.contains("hung"), "{fault}");
+    }
+
+    #[test]
+    fn an_illegal_or_unknown_move_is_a_fault() {
+        let rules = Rules::new(Variant::Ayoayo);
+        for (answer, word) in [
+            ("echo bestmove pass", "illegal"),
+            ("echo bestmove Q", "unknown"),
+        ] {
+            let mut engine = External::start(&fake(answer), rules).expect("handshake");
+            let fault = engine
+                .choose(&Game::new(rules), &limits(), Duration::from_secs(5))
+                .expect_err("a bad move");
+            assert!(fault.0.contains(word), "{fault}");
+        }
+    }
+
+    #[test]
+    fn a_legal_answer_is_played() {
+        let rules = Rules::new(Variant::HoyitoIII);
+        let mut engine =
+            External::start(&fake("echo info depth 1; echo bestmove C"), rules).expect("handshake");
+        let mv = engine
+            .choose(&Game::new(rules), &limits(), Duration::from_secs(5))
+            .unwrap();
+        assert_eq!(mv, Move::parse("C", 6).unwrap());
+    }
+}

@@ -443,3 +443,82 @@ fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played]) {
     }
     println!("records in {}", args.out.display());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crashing_engine_loses_the_game_and_the_match_carries_on() {
+        let rules = Rules::new(Variant::HoyitoII);
+        let crash = Entrant::External("exit 3".to_owned());
+        let greedy = Entrant::Builtin(PlayerSpec::Greedy);
+        let limits = Limits {
+            nodes: Some(100),
+            ..Limits::default()
+        };
+        for p1_south in [true, false] {
+            let played = play_game(
+                rules,
+                &[],
+                &crash,
+                &greedy,
+                p1_south,
+                1,
+                &limits,
+                Duration::from_secs(5),
+                0,
+            );
+            assert_eq!(played.score, 0.0);
+            assert!(
+                played.fault.as_deref().is_some_and(|f| f.contains("p1")),
+                "{:?}",
+                played.fault
+            );
+            assert!(played.records[0].to_string().contains("[Forfeit"));
+        }
+        let played = play_game(
+            rules,
+            &[],
+            &greedy,
+            &greedy,
+            true,
+            1,
+            &limits,
+            Duration::from_secs(5),
+            1,
+        );
+        assert!(played.fault.is_none() && played.plies > 0);
+    }
+
+    #[test]
+    fn hoyito_iii_rounds_alternate_the_starter() {
+        let rules = Rules::new(Variant::HoyitoIII);
+        let p = Entrant::Builtin(PlayerSpec::Random);
+        let limits = Limits::default();
+        let played = play_rounds(
+            rules,
+            4,
+            &[],
+            &p,
+            &p,
+            true,
+            7,
+            &limits,
+            Duration::from_secs(5),
+            0,
+        );
+        assert_eq!(played.records.len(), 4);
+        for (k, record) in played.records.iter().enumerate() {
+            let starter = record.game.start().to_move();
+            assert_eq!(starter, if k % 2 == 0 { Side::South } else { Side::North });
+        }
+    }
+
+    #[test]
+    fn elo_of_even_and_lopsided_scores() {
+        assert!(elo(0.5).abs() < 1e-9);
+        assert!((elo(0.75) - 190.8).abs() < 0.1);
+        assert!(elo(0.25) < 0.0);
+    }
+}

@@ -18,8 +18,8 @@ pub fn settings(level: u8) -> SearchSettings {
     let (depth, nodes, noise, hash) = match level {
         1 => (Some(1), Some(100), 300, 1),
         2 => (Some(2), Some(1_000), 150, 1),
-        3 => (Some(3), Some(5_000), 60, 1),
-        4 => (Some(5), Some(30_000), 20, 4),
+        3 => (Some(4), Some(6_000), 40, 1),
+        4 => (Some(7), Some(30_000), 0, 4),
         5 => (None, Some(100_000), 0, 16),
         6 => (None, None, 0, 64),
         _ => panic!("level {level} is not in 1-6"),

@@ -351,7 +351,7 @@ impl Player for MctsPlayer {
             if iterations.is_some_and(|n| done >= n) {
                 break;
             }
-            if done % 64 == 0 {
+            if done.is_multiple_of(64) {
                 if time.is_some_and(|t| start.elapsed() >= t) {
                     break;
                 }

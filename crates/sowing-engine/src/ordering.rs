@@ -4,16 +4,9 @@
 use sowing::{Move, Position};
 
 /// Cut-off statistics per side and pit.
+#[derive(Default)]
 pub struct History {
     table: [[u32; 25]; 2],
-}
-
-impl Default for History {
-    fn default() -> History {
-        History {
-            table: [[0; 25]; 2],
-        }
-    }
 }
 
 fn slot(mv: Move) -> usize {

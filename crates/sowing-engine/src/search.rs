@@ -415,7 +415,7 @@ impl Searcher {
         if self.use_tt
             && !self.stopped
             && !path_dependent
-            && !(ply == 0 && self.root_noise != [0; 25])
+            && (ply != 0 || self.root_noise == [0; 25])
         {
             let bound = if best >= beta {
                 Bound::Lower

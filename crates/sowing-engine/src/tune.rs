@@ -1,3 +1,5 @@
+// Small dense matrices: indices read more plainly than iterator chains here.
+#![allow(clippy::needless_range_loop)]
 //! Fitting the evaluation weights: a least-squares regression of the seeds still to be won
 //! (final margin minus current margin, for the side to move) on the board features, over
 //! positions from self-play games. `sow-tune` runs it; docs/engine.md gives the procedure.
