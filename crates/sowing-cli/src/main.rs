@@ -36,6 +36,7 @@ enum Command {
     Engine(engine::Args),
     Match(matches::Args),
     Analyze(analyze::Args),
+    Serve(sowing_web::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => engine::run(args),
         Command::Match(args) => matches::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Serve(args) => sowing_web::run(args).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -53,7 +53,7 @@ impl GameOptions {
     }
 
     /// Sets the options given on the command line (and only those) on `rules`, warning
-    /// about options the game does not have.
+    /// about options the game does not have (positions ignore those).
     pub fn apply_options(&self, rules: &mut Rules) {
         let variant = rules.variant();
         if let Some(casa_rows) = self.casa_rows {

@@ -144,16 +144,27 @@ impl Game {
             // The position may not show it (repetition): refuse as the position would.
             return Err(PlayError::new(mv, Illegal::GameOver, self.rules()));
         }
-        let mut next = *self.position();
-        let mut report = next.play_on_copy(mv, trace)?;
-        if next.captured() != self.position().captured() {
+        // Play on the copy that becomes the new last position: no second copy.
+        let current = *self.position();
+        self.positions.push(current);
+        let (next, earlier) = self
+            .positions
+            .split_last_mut()
+            .expect("just pushed a position");
+        let mut report = match next.play_on_copy(mv, trace) {
+            Ok(report) => report,
+            Err(error) => {
+                self.positions.pop();
+                return Err(error);
+            }
+        };
+        if next.captured() != current.captured() {
             self.seen.clear();
-        } else if report.end.is_none() && self.seen.contains(&self.positions, &next) {
+        }
+        if self.seen.add(earlier, next) && report.end.is_none() {
             report.end = Some(End::Repetition);
         }
         self.end = report.end;
-        self.positions.push(next);
-        self.seen.insert(&self.positions, self.positions.len() - 1);
         self.moves.push(mv);
         if self.redo.last() == Some(&mv) {
             self.redo.pop();

@@ -6,8 +6,8 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use crate::tables::{
-    ring_slot, KEEP_MASKS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS, RING_KEYS, RUN_KEYS,
-    RUN_MASKS,
+    ring_slot, KEEP_MASKS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS, RING_KEYS, ROW_MASKS,
+    RUN_KEYS, RUN_MASKS,
 };
 use crate::{BySide, CasaRows, FinalFour, Leftover, Move, MoveList, Pit, Rules, Side, Variant};
 
@@ -294,7 +294,7 @@ impl Position {
             pits: [0; MAX_PITS],
             hash: 0,
             captured,
-            rules,
+            rules: rules.normalized(),
             to_move,
             last_sower,
         };
@@ -380,6 +380,17 @@ impl Position {
     #[inline]
     pub fn seeds_in_row(&self, side: Side) -> usize {
         self.row(side).iter().map(|&s| usize::from(s)).sum()
+    }
+
+    /// Whether a side's row is empty: one vector operation, no loop with exits.
+    #[inline]
+    fn row_is_empty(&self, side: Side) -> bool {
+        let mask = &ROW_MASKS[ring_slot(self.rules.pit_count())][side.index()];
+        self.pits
+            .iter()
+            .zip(mask)
+            .fold(0, |any, (seeds, in_row)| any | (seeds & in_row))
+            == 0
     }
 
     fn row(&self, side: Side) -> &[u8] {
@@ -594,8 +605,23 @@ impl Position {
     /// Sows `pit` for the side to move: the laps, the capture, the turn and the end of game.
     /// On an error `self` is left half-played: callers play on a copy.
     fn play_sow<T: Trace>(&mut self, pit: Pit, trace: &mut T) -> Result<Report, Illegal> {
+        // One copy per game kind and ring size, so that both are constants in the loops.
+        match (self.rules.variant().is_hoyito(), self.rules.pit_count()) {
+            (true, 12) => self.play_sow_as::<T, true, 12>(pit, trace),
+            (true, _) => self.play_sow_as::<T, true, 24>(pit, trace),
+            (false, 12) => self.play_sow_as::<T, false, 12>(pit, trace),
+            (false, _) => self.play_sow_as::<T, false, 24>(pit, trace),
+        }
+    }
+
+    #[inline(always)]
+    fn play_sow_as<T: Trace, const HOYITO: bool, const RING: usize>(
+        &mut self,
+        pit: Pit,
+        trace: &mut T,
+    ) -> Result<Report, Illegal> {
         let rules = self.rules;
-        let n = rules.pits_per_row();
+        let n = RING / 2;
         let mover = self.to_move;
         if pit.index() >= rules.pit_count() {
             return Err(Illegal::NoSuchPit);
@@ -606,50 +632,47 @@ impl Position {
         if self.pits[pit.index()] == 0 {
             return Err(Illegal::EmptyPit);
         }
-        let must_feed = rules.variant() == Variant::Ayoayo && self.seeds_in_row(!mover) == 0;
-        let (end_pit, laps) = self.sow(pit.index(), trace)?;
+        let must_feed = !HOYITO && self.row_is_empty(!mover);
+        let (end_pit, laps) = self.sow_laps::<T, HOYITO, RING>(pit.index(), trace)?;
         let mut report = Report {
             laps,
             ..Report::default()
         };
         self.set_last_sower(mover);
-        match rules.variant() {
-            Variant::HoyitoII | Variant::HoyitoIII => {
-                if self.pits[end_pit] == 4 && self.is_casa(end_pit, mover) {
-                    report.captured = self.take(end_pit, mover, TakeReason::Capture, trace);
-                    if rules.variant() == Variant::HoyitoII {
-                        let ring = rules.pit_count();
-                        let mut chain = (end_pit + ring - 1) % ring;
-                        while self.pits[chain] == 4 && self.is_casa(chain, mover) {
-                            report.captured += self.take(chain, mover, TakeReason::Capture, trace);
-                            chain = (chain + ring - 1) % ring;
-                        }
+        if HOYITO {
+            if self.pits[end_pit] == 4 && self.is_casa(end_pit, mover) {
+                report.captured = self.take(end_pit, mover, TakeReason::Capture, trace);
+                if rules.variant() == Variant::HoyitoII {
+                    // H2.5: the chain backwards along the ring, wrapping past pit 0.
+                    let mut chain = (end_pit + RING - 1) % RING;
+                    while self.pits[chain] == 4 && self.is_casa(chain, mover) {
+                        report.captured += self.take(chain, mover, TakeReason::Capture, trace);
+                        chain = (chain + RING - 1) % RING;
                     }
-                    report.end = self.after_hoyito_capture(mover, trace);
-                    report.extra_turn = report.end.is_none();
-                    if report.extra_turn {
-                        trace.event(Event::ExtraTurn);
-                    }
-                } else {
-                    self.set_to_move(!mover);
                 }
-            }
-            Variant::Ayoayo => {
-                let opposite = Pit::new(end_pit).opposite(n).index();
-                if Pit::new(end_pit).owner(n) == mover && self.pits[opposite] > 0 {
-                    report.captured = self.take(opposite, mover, TakeReason::Capture, trace)
-                        + self.take(end_pit, mover, TakeReason::Capture, trace);
+                report.end = self.after_hoyito_capture(mover, trace);
+                report.extra_turn = report.end.is_none();
+                if report.extra_turn {
+                    trace.event(Event::ExtraTurn);
                 }
-                if must_feed && self.seeds_in_row(!mover) == 0 {
-                    return Err(Illegal::DoesNotFeed);
-                }
+            } else {
                 self.set_to_move(!mover);
-                report.end = if self.is_over() {
-                    Some(End::BoardCleared)
-                } else {
-                    self.settle(trace)
-                };
             }
+        } else {
+            let opposite = Pit::new(end_pit).opposite(n).index();
+            if Pit::new(end_pit).owner(n) == mover && self.pits[opposite] > 0 {
+                report.captured = self.take(opposite, mover, TakeReason::Capture, trace)
+                    + self.take(end_pit, mover, TakeReason::Capture, trace);
+            }
+            if must_feed && self.row_is_empty(!mover) {
+                return Err(Illegal::DoesNotFeed);
+            }
+            self.set_to_move(!mover);
+            report.end = if self.is_over() {
+                Some(End::BoardCleared)
+            } else {
+                self.settle(trace)
+            };
         }
         Ok(report)
     }
@@ -657,8 +680,8 @@ impl Position {
     /// A pit of four that the mover may capture (H2.5, option `casa-rows`).
     #[inline]
     fn is_casa(&self, pit: usize, mover: Side) -> bool {
-        self.rules.casa_rows == CasaRows::Any
-            || Pit::new(pit).owner(self.rules.pits_per_row()) != mover
+        (self.rules.casa_rows == CasaRows::Any)
+            | (Pit::new(pit).owner(self.rules.pits_per_row()) != mover)
     }
 
     /// H2.7 / H3.3: after a capture, an empty board or the last four end the game.
@@ -683,12 +706,21 @@ impl Position {
 
     /// A.5 / A.7: an Ayoayo player to move who cannot feed the opponent's empty row ends the
     /// game, and the seeds left are shared out under the `leftover` option.
+    #[inline]
     fn settle<T: Trace>(&mut self, trace: &mut T) -> Option<End> {
         if self.rules.variant() != Variant::Ayoayo
             || self.is_over()
-            || self.seeds_in_row(!self.to_move) > 0
-            || self.has_sowing_move()
+            || !self.row_is_empty(!self.to_move)
         {
+            return None;
+        }
+        self.settle_empty_row(trace)
+    }
+
+    /// [`Position::settle`] when the opponent of the player to move has an empty row.
+    #[cold]
+    fn settle_empty_row<T: Trace>(&mut self, trace: &mut T) -> Option<End> {
+        if self.has_sowing_move() {
             return None;
         }
         let n = self.rules.pits_per_row();
@@ -711,17 +743,6 @@ impl Position {
     ///
     /// Detects endless sowing exactly (C.1) with Brent's cycle finding over the state
     /// (pit counts, end pit) after each lap: one saved state, no allocation, no lap cap.
-    #[inline]
-    fn sow<T: Trace>(&mut self, origin: usize, trace: &mut T) -> Result<(usize, u32), Illegal> {
-        // One copy of the loop per game kind and ring size, so that both are constants.
-        match (self.rules.variant().is_hoyito(), self.rules.pit_count()) {
-            (true, 12) => self.sow_laps::<T, true, 12>(origin, trace),
-            (true, _) => self.sow_laps::<T, true, 24>(origin, trace),
-            (false, 12) => self.sow_laps::<T, false, 12>(origin, trace),
-            (false, _) => self.sow_laps::<T, false, 24>(origin, trace),
-        }
-    }
-
     #[inline(always)]
     fn sow_laps<T: Trace, const HOYITO: bool, const RING: usize>(
         &mut self,
@@ -807,7 +828,8 @@ impl Position {
                 }
             };
             let held = self.pits[end];
-            if held == 1 || (hoyito && held == 4 && self.is_casa(end, mover)) {
+            // One branch, not three: where a lap ends is as good as random.
+            if (held == 1) | (hoyito & (held == 4) & self.is_casa(end, mover)) {
                 return Ok((end, laps));
             }
             if laps < QUIET_LAPS {

@@ -163,7 +163,7 @@ impl Record {
                 let position: Position = value
                     .parse()
                     .map_err(|e| tag_error("Start", format!("{e}")))?;
-                if position.rules() != rules {
+                if position.rules() != rules.normalized() {
                     return Err(tag_error(
                         "Start",
                         "the start position's game or options differ from the tags".to_owned(),

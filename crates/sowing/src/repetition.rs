@@ -21,25 +21,33 @@ impl Seen {
         (mixed >> 32) as usize & (self.slots.len() - 1)
     }
 
-    /// Whether a position equal to `position` (C.3) is among `positions` in the set.
-    pub(crate) fn contains(&self, positions: &[Position], position: &Position) -> bool {
-        if self.slots.is_empty() {
-            return false;
-        }
+    /// Adds `next`, the position about to follow `positions`, and tells whether an equal
+    /// one (C.3) was there already: one probe serves both.
+    pub(crate) fn add(&mut self, positions: &[Position], next: &Position) -> bool {
+        self.grow(positions);
         let mask = self.slots.len() - 1;
-        let mut slot = self.home(position.hash());
-        loop {
-            match self.slots[slot] {
-                0 => return false,
-                entry if positions[entry as usize - 1].repeats(position) => return true,
-                _ => slot = (slot + 1) & mask,
-            }
+        let mut slot = self.home(next.hash());
+        let mut repeated = false;
+        while self.slots[slot] != 0 {
+            repeated |= positions[self.slots[slot] as usize - 1].repeats(next);
+            slot = (slot + 1) & mask;
+        }
+        self.slots[slot] = positions.len() as u32 + 1;
+        self.used.push(slot as u32);
+        repeated
+    }
+
+    /// Keeps the table at most half full.
+    #[inline]
+    fn grow(&mut self, positions: &[Position]) {
+        if 2 * (self.used.len() + 1) > self.slots.len() {
+            self.resize(positions);
         }
     }
 
-    /// Adds `positions[index]`.
-    pub(crate) fn insert(&mut self, positions: &[Position], index: usize) {
-        if 2 * (self.used.len() + 1) > self.slots.len() {
+    #[cold]
+    fn resize(&mut self, positions: &[Position]) {
+        {
             let size = (4 * (self.used.len() + 1)).next_power_of_two().max(64);
             let entries: Vec<u32> = self.used.iter().map(|&s| self.slots[s as usize]).collect();
             self.slots.clear();
@@ -49,6 +57,11 @@ impl Seen {
                 self.place(positions, entry);
             }
         }
+    }
+
+    /// Adds `positions[index]`.
+    pub(crate) fn insert(&mut self, positions: &[Position], index: usize) {
+        self.grow(positions);
         self.place(positions, index as u32 + 1);
     }
 

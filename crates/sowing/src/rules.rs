@@ -223,6 +223,21 @@ impl Rules {
         4 * self.pit_count()
     }
 
+    /// The same rules with the options the game does not have put back to their defaults,
+    /// so that equal games compare equal.
+    pub fn normalized(mut self) -> Rules {
+        if !self.variant.is_hoyito() {
+            self.casa_rows = CasaRows::default();
+        }
+        if self.variant != Variant::Ayoayo {
+            self.leftover = Leftover::default();
+        }
+        if self.variant != Variant::HoyitoIII {
+            self.final_four = FinalFour::default();
+        }
+        self
+    }
+
     /// Who takes the last four in this game: Hoyito II always gives them to the capturer.
     #[inline]
     pub const fn effective_final_four(self) -> FinalFour {

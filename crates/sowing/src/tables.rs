@@ -113,3 +113,19 @@ pub(crate) static KEEP_MASKS: [[u8; MAX_PITS]; MAX_PITS] = {
     }
     masks
 };
+
+/// `ROW_MASKS[slot][side]`: all bits set in the pits of one side's row.
+pub(crate) static ROW_MASKS: [[[u8; MAX_PITS]; 2]; 2] = {
+    let mut masks = [[[0u8; MAX_PITS]; 2]; 2];
+    let mut slot = 0;
+    while slot < 2 {
+        let n = RINGS[slot] / 2;
+        let mut pit = 0;
+        while pit < RINGS[slot] {
+            masks[slot][pit / n][pit] = 0xFF;
+            pit += 1;
+        }
+        slot += 1;
+    }
+    masks
+};

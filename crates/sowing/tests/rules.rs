@@ -610,3 +610,18 @@ fn a_8_the_last_sower_is_part_of_the_position() {
     assert!(!a.repeats(&b));
     assert_ne!(a.hash(), b.hash());
 }
+
+#[test]
+fn options_a_game_does_not_have_are_ignored() {
+    let mut odd = Rules::new(Variant::HoyitoII);
+    odd.final_four = sowing::FinalFour::To(Side::North);
+    odd.leftover = sowing::Leftover::Holder;
+    assert_eq!(
+        Position::start(odd),
+        Position::start(Rules::new(Variant::HoyitoII))
+    );
+    let mut odd = Rules::new(Variant::Ayoayo);
+    odd.casa_rows = sowing::CasaRows::Opponent;
+    let start = Position::start(odd);
+    assert_eq!(start.to_string().parse::<Position>(), Ok(start));
+}

@@ -1,0 +1,175 @@
+//! `sow serve`: the web app. One binary serves the page (embedded, no network at run time)
+//! and a JSON API (`docs/api.md`) over games kept in SQLite.
+//!
+//! ```no_run
+//! // Serves on loopback until Ctrl-C, keeping games in sowing.db.
+//! sowing_web::serve("127.0.0.1:8080", std::path::Path::new("sowing.db"))?;
+//! # Ok::<(), sowing_web::ServeError>(())
+//! ```
+#![warn(missing_docs)]
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderValue};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::Router;
+
+mod api;
+pub mod engine;
+pub mod matches;
+pub mod store;
+
+pub use api::App;
+use store::Store;
+
+/// The largest request body accepted: a record of a very long game fits many times over.
+pub const BODY_LIMIT: usize = 256 * 1024;
+
+/// Run the web app: play, watch and replay games in a browser.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on (loopback by default; port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// The SQLite database that keeps the games, created on first start.
+    #[arg(long, default_value = "sowing.db")]
+    pub db: PathBuf,
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug)]
+pub struct ServeError(String);
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// `sow serve` with its arguments.
+///
+/// # Errors
+/// See [`serve`].
+pub fn run(args: ServeArgs) -> Result<(), ServeError> {
+    serve(&args.addr, &args.db)
+}
+
+/// Serves the app on `addr` with games kept in `db_path` until Ctrl-C or SIGTERM.
+///
+/// # Errors
+/// When the address is not valid or taken, or the database cannot be opened.
+pub fn serve(addr: &str, db_path: &Path) -> Result<(), ServeError> {
+    let addr: SocketAddr = addr
+        .parse()
+        .map_err(|e| ServeError(format!("--addr {addr:?}: {e}")))?;
+    let store =
+        Store::open(db_path).map_err(|e| ServeError(format!("{}: {e}", db_path.display())))?;
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let app = Arc::new(App::new(store, cores));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ServeError(format!("runtime: {e}")))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| ServeError(e.to_string()))?;
+        println!(
+            "sow serve: open http://{local}/ in a browser (games kept in {}; Ctrl-C stops)",
+            db_path.display()
+        );
+        axum::serve(listener, router(app))
+            .with_graceful_shutdown(shutdown())
+            .await
+            .map_err(|e| ServeError(e.to_string()))
+    })
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    eprintln!("sow serve: stopping");
+}
+
+/// The page's files, compiled in.
+const INDEX_HTML: &str = include_str!("../static/index.html");
+const APP_JS: &str = include_str!("../static/app.js");
+const STYLE_CSS: &str = include_str!("../static/style.css");
+const ICON_SVG: &str = include_str!("../static/icon.svg");
+
+fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
+        ],
+        body,
+    )
+}
+
+/// The app's routes: the page, then the API under `/api`.
+pub fn router(app: Arc<App>) -> Router {
+    let api = Router::new()
+        .route("/games", get(api::list_games).post(api::create_game))
+        .route("/games/{id}", get(api::get_game))
+        .route("/games/{id}/moves", post(api::play_move))
+        .route("/games/{id}/moves/{ply}", get(api::move_trace))
+        .route("/games/{id}/undo", post(api::undo))
+        .route("/games/{id}/redo", post(api::redo))
+        .route("/games/{id}/engine", post(api::engine))
+        .route("/games/{id}/record", get(api::export_record))
+        .route("/records", post(api::import_record))
+        .route("/matches/{id}/next", post(api::next_round))
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed);
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+        )
+        .route(
+            "/icon.svg",
+            get(|| async { asset("image/svg+xml", ICON_SVG) }),
+        )
+        .nest("/api", api)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(app)
+}

@@ -1,0 +1,847 @@
+// The sowing page: plain JavaScript over the JSON API (docs/api.md), the board drawn in SVG.
+// Every change goes through the server; the page only draws and animates what it answers.
+'use strict';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const PLAYERS = [
+  ['human', 'Person at this screen'],
+  ['level:1', 'Computer, level 1'], ['level:2', 'Computer, level 2'],
+  ['level:3', 'Computer, level 3'], ['level:4', 'Computer, level 4'],
+  ['level:5', 'Computer, level 5'], ['level:6', 'Computer, level 6'],
+  ['greedy', 'Computer, greedy'], ['random', 'Computer, random'],
+];
+const GAME_NAMES = { 'hoyito-ii': 'Hoyito II', 'hoyito-iii': 'Hoyito III', ayoayo: 'Ayoayo' };
+// Milliseconds per sowing step at speeds 1 … 10.
+const STEP_MS = [700, 450, 300, 200, 140, 95, 60, 35, 15, 4];
+
+const S = {
+  view: null,          // the game as the server last gave it
+  viewPly: null,       // the ply being looked at, or null for the game as it stands
+  flipped: false,
+  busy: false,         // a request or animation is running
+  skip: false,         // finish the running animation at once
+  hint: null,          // pit index the engine suggested
+  thinkMs: 1000,
+  evalSeq: 0,
+};
+// Counters the browser tests read: animations played, steps drawn, animations whose
+// replay of the trace did not reach the server's position.
+window.sowing = { animations: 0, steps: 0, mismatches: 0, state: S };
+
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------- the API
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch('/api' + path, init);
+  let data = null;
+  try { data = await response.json(); } catch (_) { /* not JSON */ }
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+// ---------------------------------------------------------------- board geometry
+
+const PW = 100, R = 42, STORE_W = 96, TOP = 34, ROW_H = 112;
+
+function geometry(n) {
+  const x0 = STORE_W + 14;
+  return {
+    n, x0,
+    width: x0 * 2 + n * PW,
+    height: TOP * 2 + ROW_H * 2,
+  };
+}
+
+// The centre of pit `i` on the drawn board: South's row along the bottom from the left,
+// North's along the top from the right (sowing runs counter-clockwise), turned round when
+// the board is flipped.
+function pitCentre(g, i) {
+  const n = g.n;
+  let column, top;
+  if (i < n) { column = i; top = false; } else { column = 2 * n - 1 - i; top = true; }
+  if (S.flipped) { column = n - 1 - column; top = !top; }
+  return { x: g.x0 + column * PW + PW / 2, y: TOP + (top ? ROW_H / 2 : ROW_H * 1.5), top };
+}
+
+// South's store is on South's right; turned round, it is on the left.
+function storeBox(g, side) {
+  const right = (side === 'south') !== S.flipped;
+  return { x: right ? g.width - STORE_W - 6 : 6, y: TOP + 6, w: STORE_W, h: ROW_H * 2 - 12 };
+}
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function letter(i, n) {
+  return i < n ? String.fromCharCode(65 + i) : String.fromCharCode(97 + i - n);
+}
+
+// A fixed scatter of seeds: a sunflower spiral with a little jitter, the same every time.
+function seedSpots(count, radius, salt) {
+  const shown = Math.min(count, 48);
+  const spots = [];
+  const step = Math.min(6.8, (radius - 6) / Math.sqrt(Math.max(shown, 1)));
+  for (let k = 0; k < shown; k++) {
+    const a = k * 2.39996 + salt;
+    const r = step * Math.sqrt(k + (shown === 1 ? 0 : 0.6));
+    const j = ((salt * 31 + k * 17) % 7) / 7 - 0.5;
+    spots.push([Math.cos(a) * r + j * 1.5, Math.sin(a) * r - j * 1.5]);
+  }
+  return spots;
+}
+
+let G = null;   // the geometry and element handles of the board drawn now
+
+function buildBoard(rules) {
+  const n = rules.pits;
+  const g = geometry(n);
+  const svg = $('board');
+  svg.innerHTML = '';
+  svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
+  el('rect', { class: 'wood', x: 1, y: 1, width: g.width - 2, height: g.height - 2, rx: 30 }, svg);
+  const ayoayo = rules.game === 'ayoayo';
+  g.stores = {};
+  for (const side of ['south', 'north']) {
+    const box = storeBox(g, side);
+    const group = el('g', { class: `store ${ayoayo ? 'real' : 'heap'}`, 'data-store': side }, svg);
+    el('rect', { class: 'store-hole', x: box.x, y: box.y, width: box.w, height: box.h, rx: 40 }, group);
+    const seeds = el('g', { class: 'seeds' }, group);
+    const label = el('text', { class: 'store-label', x: box.x + box.w / 2, y: box.y + 22 }, group);
+    label.textContent = ayoayo ? `${side === 'south' ? 'South' : 'North'} store` : `${side === 'south' ? 'South' : 'North'} took`;
+    const count = el('text', { class: 'store-count', x: box.x + box.w / 2, y: box.y + 52 }, group);
+    g.stores[side] = { group, seeds, count, box };
+  }
+  g.pits = [];
+  for (let i = 0; i < 2 * n; i++) {
+    const c = pitCentre(g, i);
+    const name = letter(i, n);
+    const group = el('g', {
+      class: 'pit', 'data-pit': i, 'data-name': name,
+      transform: `translate(${c.x},${c.y})`, role: 'button',
+    }, svg);
+    el('circle', { class: 'hole', r: R }, group);
+    const seeds = el('g', { class: 'seeds' }, group);
+    const badge = el('g', { class: 'badge', transform: `translate(${R - 8},${c.top ? R - 8 : -(R - 8)})` }, group);
+    el('circle', { r: 14 }, badge);
+    const count = el('text', { class: 'count', y: 5 }, badge);
+    const label = el('text', { class: 'letter', y: c.top ? -R - 7 : R + 21 }, group);
+    label.textContent = name;
+    group.addEventListener('click', () => clickPit(i));
+    group.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); clickPit(i); }
+    });
+    g.pits.push({ group, seeds, count, centre: c, name, shown: -1 });
+  }
+  const hand = el('g', { id: 'hand', class: 'hand', visibility: 'hidden' }, svg);
+  el('circle', { r: 17 }, hand);
+  g.handText = el('text', { y: 6 }, hand);
+  g.hand = hand;
+  G = g;
+}
+
+function drawSeeds(group, count, radius, salt) {
+  group.innerHTML = '';
+  const rr = count > 24 ? 4.6 : 6;
+  for (const [x, y] of seedSpots(count, radius, salt)) {
+    el('circle', { class: `seed s${(salt + Math.round(x * 7 + y * 3)) & 3}`, cx: x.toFixed(1), cy: y.toFixed(1), r: rr }, group);
+  }
+}
+
+function drawStoreSeeds(store, count, salt) {
+  const group = store.seeds;
+  group.innerHTML = '';
+  const { x, y, w, h } = store.box;
+  const shown = Math.min(count, 96);
+  const cols = 6, cell = (w - 20) / cols;
+  for (let k = 0; k < shown; k++) {
+    const col = k % cols, row = Math.floor(k / cols);
+    const j = ((k * 13 + salt) % 5) / 5 - 0.5;
+    const cx = x + 10 + cell * (col + 0.5) + j * 2;
+    const cy = y + h - 16 - row * (cell * 0.9) - j;
+    if (cy < y + 66) break;
+    el('circle', { class: `seed s${(k + salt) & 3}`, cx: cx.toFixed(1), cy: cy.toFixed(1), r: 5 }, group);
+  }
+}
+
+// Draws counts and seeds; `marks` gives the classes of the moment (legal, hint, last …).
+function paint(pits, captured, marks) {
+  marks = marks || {};
+  pits.forEach((count, i) => {
+    const p = G.pits[i];
+    if (p.shown !== count) {
+      drawSeeds(p.seeds, count, R, i * 3 + 1);
+      p.count.textContent = String(count);
+      p.shown = count;
+    }
+    const legal = marks.legal && marks.legal.has(i);
+    p.group.classList.toggle('legal', !!legal);
+    p.group.classList.toggle('hint', marks.hint === i);
+    p.group.classList.toggle('last', marks.last === i);
+    p.group.classList.toggle('mover-row', !!(marks.moverRow && marks.moverRow(i)));
+    if (legal) {
+      p.group.setAttribute('tabindex', '0');
+      p.group.setAttribute('aria-label', `Pit ${p.name}, ${count} seeds: play it`);
+      p.group.removeAttribute('aria-disabled');
+    } else {
+      p.group.removeAttribute('tabindex');
+      p.group.setAttribute('aria-label', `Pit ${p.name}, ${count} seeds`);
+      p.group.setAttribute('aria-disabled', 'true');
+    }
+  });
+  ['south', 'north'].forEach((side, k) => {
+    const store = G.stores[side];
+    if (store.shown !== captured[k]) {
+      drawStoreSeeds(store, captured[k], k * 5);
+      store.shown = captured[k];
+    }
+    store.count.textContent = String(captured[k]);
+  });
+}
+
+function flash(i, kind) {
+  const group = i === 'south' || i === 'north' ? G.stores[i].group : G.pits[i].group;
+  group.classList.remove('flash-lift', 'flash-drop', 'flash-skip', 'flash-take', 'flash-relay');
+  void group.getBoundingClientRect();
+  group.classList.add(`flash-${kind}`);
+}
+
+function moveHand(i, seeds) {
+  if (seeds <= 0) { G.hand.setAttribute('visibility', 'hidden'); return; }
+  const c = G.pits[i].centre;
+  G.hand.setAttribute('visibility', 'visible');
+  G.hand.setAttribute('transform', `translate(${c.x - R + 6},${c.top ? c.y - R + 6 : c.y + R - 6})`);
+  G.handText.textContent = String(seeds);
+}
+
+// ---------------------------------------------------------------- animation
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Replays a move's trace on the drawn board, seed by seed, from the position `before`.
+// Returns the pits and captures it reached, which must be the server's.
+async function animate(before, trace, mover) {
+  S.skip = false;
+  document.body.dataset.animating = '1';
+  const n = G.n;
+  const pits = before.pits.slice();
+  const captured = before.captured.slice();
+  let hand = 0, laps = 0;
+  const say = (text) => { $('commentary').textContent = text; };
+  for (const ev of trace) {
+    const ms = STEP_MS[Number($('speed').value) - 1] || 60;
+    let wait = ms;
+    switch (ev.kind) {
+      case 'lift':
+        laps += 1;
+        hand = ev.seeds;
+        pits[ev.pit] = 0;
+        say(ev.relay ? `Lap ${laps}: relay — lift ${ev.seeds} from ${ev.name}` : `${mover} lifts ${ev.seeds} from ${ev.name}`);
+        if (!S.skip) { flash(ev.pit, ev.relay ? 'relay' : 'lift'); moveHand(ev.pit, hand); }
+        wait = ms * 2;
+        break;
+      case 'drop':
+        pits[ev.pit] += 1;
+        hand -= 1;
+        if (!S.skip) { flash(ev.pit, 'drop'); moveHand(ev.pit, hand); }
+        break;
+      case 'skip':
+        say(`Lap ${laps}: skips ${ev.name}, the pit it was lifted from`);
+        if (!S.skip) flash(ev.pit, 'skip');
+        break;
+      case 'take': {
+        pits[ev.pit] -= ev.seeds;
+        captured[ev.by === 'south' ? 0 : 1] += ev.seeds;
+        const why = { capture: 'captures', 'last-four': 'takes the last four from', leftover: 'takes the seeds left in' }[ev.why] || 'takes';
+        say(`${cap(ev.by)} ${why} ${ev.seeds} ${ev.why === 'capture' ? 'from ' : ''}${ev.name}`.replace('  ', ' '));
+        if (!S.skip) { flash(ev.pit, 'take'); flash(ev.by, 'take'); }
+        wait = ms * 3;
+        break;
+      }
+      case 'extra-turn':
+        say(`${mover} captured: another turn`);
+        wait = ms * 3;
+        break;
+      case 'pass':
+        say(`${mover} has no move and passes`);
+        wait = ms * 3;
+        break;
+      default:
+        break;
+    }
+    window.sowing.steps += 1;
+    if (!S.skip) {
+      paint(pits, captured, {});
+      await sleep(wait);
+    }
+  }
+  G.hand.setAttribute('visibility', 'hidden');
+  window.sowing.animations += 1;
+  document.body.dataset.animating = '0';
+  return { pits, captured };
+}
+
+function sameBoard(a, b) {
+  return a.pits.join() === b.pits.join() && a.captured.join() === b.captured.join();
+}
+
+// ---------------------------------------------------------------- drawing the game
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const isComputer = (spec) => spec && spec !== 'human';
+
+function playerName(spec) {
+  if (!isComputer(spec)) return 'person';
+  const m = /^level:(\d)$/.exec(spec);
+  return m ? `computer, level ${m[1]}` : `computer, ${spec}`;
+}
+
+function positionAt(view, ply) {
+  if (ply === 0) return view.start;
+  return view.history[ply - 1].after;
+}
+
+function render() {
+  const v = S.view;
+  if (!v) return;
+  if (!G || G.n !== v.rules.pits || G.game !== v.rules.game || G.flipped !== S.flipped) {
+    buildBoard(v.rules);
+    G.game = v.rules.game;
+    G.flipped = S.flipped;
+  }
+  const live = S.viewPly === null;
+  const ply = live ? v.ply : S.viewPly;
+  const pos = live ? { pits: v.state.pits, captured: v.state.captured, to_move: v.state.to_move } : positionAt(v, ply);
+  const n = v.rules.pits;
+  const humanTurn = live && !v.state.over && !isComputer(v.players[v.state.to_move]) && !S.busy;
+  const legal = new Set();
+  if (humanTurn) {
+    for (const name of v.state.legal) if (name !== 'pass') legal.add(nameToPit(name, n));
+  }
+  const lastMove = ply > 0 ? v.history[ply - 1].move : null;
+  const mover = pos.to_move;
+  paint(pos.pits, pos.captured, {
+    legal,
+    hint: live ? S.hint : null,
+    last: lastMove && lastMove !== 'pass' ? nameToPit(lastMove, n) : null,
+    moverRow: (i) => !v.state.over && ((i < n) === (mover === 'south')),
+  });
+
+  // Titles, players and whose turn it is.
+  let title = `${GAME_NAMES[v.rules.game]} 2×${n}`;
+  if (v.match) title += ` — match, round ${v.round} of ${v.match.rounds}`;
+  const opts = [];
+  if (v.rules.game !== 'ayoayo' && v.rules.casa_rows !== 'any') opts.push('casas on the opponent’s row only');
+  if (v.rules.game === 'ayoayo' && v.rules.leftover !== 'last-mover') opts.push('leftover to each row’s owner');
+  if (v.rules.game === 'hoyito-iii' && v.rules.final_four !== 'capturer') opts.push(`last four to ${v.rules.final_four}`);
+  $('title').textContent = `${title}${opts.length ? ' (' + opts.join(', ') + ')' : ''} · game ${v.id}`;
+  const label = (side) => {
+    const k = side === 'south' ? 0 : 1;
+    const turn = !v.state.over && pos.to_move === side ? ' ◀ to move' : '';
+    return `<b>${cap(side)}</b> — ${playerName(v.players[side])} · captured <b>${pos.captured[k]}</b>${turn}`;
+  };
+  $('player-top').innerHTML = label(S.flipped ? 'south' : 'north');
+  $('player-bottom').innerHTML = label(S.flipped ? 'north' : 'south');
+  document.body.dataset.turn = v.state.over ? 'over' : isComputer(v.players[v.state.to_move]) ? 'computer' : 'human';
+  document.body.dataset.ply = String(v.ply);
+  document.body.dataset.game = String(v.id);
+
+  if (S.note && !S.busy) {
+    setStatus(S.note.text, S.note.error);
+  } else if (!S.busy) {
+    if (v.state.over) setStatus(`Game over: ${resultText(v)}.`);
+    else if (!live) setStatus(`${cap(v.state.to_move)} is to move in the game.`);
+    else if (isComputer(v.players[v.state.to_move])) setStatus(`${cap(v.state.to_move)} (${playerName(v.players[v.state.to_move])}) to move.`);
+    else if (v.state.legal.length === 1 && v.state.legal[0] === 'pass') setStatus(`${cap(v.state.to_move)} has no sowing move and must pass.`);
+    else setStatus(`${cap(v.state.to_move)} to move: click a marked pit or type its letter.`);
+  }
+
+  $('viewing').hidden = live;
+  if (!live) $('viewing-text').textContent = ply === 0 ? 'Looking at the start.' : `Looking at the position after move ${ply} (${v.history[ply - 1].side} ${v.history[ply - 1].move}).`;
+  $('btn-pass').hidden = !(humanTurn && v.state.legal.includes('pass'));
+  $('btn-undo').disabled = S.busy || v.ply === 0;
+  $('btn-redo').disabled = S.busy || v.redo.length === 0;
+  $('btn-hint').disabled = S.busy || v.state.over || !live;
+  $('btn-skip').disabled = document.body.dataset.animating !== '1';
+  $('download').href = `/api/games/${v.id}/record`;
+
+  renderMoves(v, ply);
+  renderSummary(v);
+  renderMatch(v);
+}
+
+function nameToPit(name, n) {
+  const code = name.charCodeAt(0);
+  return code >= 97 ? n + code - 97 : code - 65;
+}
+
+function setStatus(text, error) {
+  const s = $('status');
+  s.textContent = text;
+  s.classList.toggle('error', !!error);
+}
+
+function resultText(v) {
+  const [south, north] = v.state.captured;
+  const who = v.state.winner === 'draw' ? 'a draw' : `${cap(v.state.winner)} wins`;
+  return `${who}, ${south}–${north}${v.end ? ' — ' + v.end.text : ''}`;
+}
+
+function renderMoves(v, ply) {
+  const list = $('moves');
+  list.innerHTML = '';
+  const start = document.createElement('li');
+  start.innerHTML = `<button type="button" data-ply="0">start</button>`;
+  list.appendChild(start);
+  let item = null, lastSide = null;
+  v.history.forEach((h) => {
+    if (h.side !== lastSide || !item) {
+      item = document.createElement('li');
+      item.className = `turn ${h.side}`;
+      item.innerHTML = `<span class="side">${h.side === 'south' ? 'S' : 'N'}</span>`;
+      list.appendChild(item);
+      lastSide = h.side;
+    }
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.ply = String(h.ply);
+    b.textContent = h.move;
+    b.title = `Move ${h.ply}: ${h.side} ${h.move}`;
+    item.appendChild(b);
+  });
+  for (const b of list.querySelectorAll('button')) {
+    if (Number(b.dataset.ply) === ply) { b.classList.add('current'); b.setAttribute('aria-current', 'step'); }
+    b.addEventListener('click', () => lookAt(Number(b.dataset.ply)));
+  }
+  const current = list.querySelector('.current');
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+}
+
+function renderSummary(v) {
+  const box = $('summary');
+  if (!v.state.over) { box.hidden = true; return; }
+  box.hidden = false;
+  const [south, north] = v.state.captured;
+  const headline = v.state.winner === 'draw' ? 'A draw' : `${cap(v.state.winner)} wins`;
+  const reasons = {
+    'last-four': `a capture left exactly four seeds, and ${v.end && v.end.to} took them`,
+    'board-cleared': 'a capture cleared the board',
+    'cannot-feed': 'the player to move could not feed the empty row, so the seeds left were shared out',
+    repetition: 'a position recurred, so the seeds on the board go to nobody',
+  };
+  box.innerHTML = `<h2>${headline}</h2><p>South ${south} – North ${north}. The game ended because ${
+    v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${v.ply} moves).</p>
+    <p><button type="button" id="btn-again">New game</button>
+    <a class="button" href="/api/games/${v.id}/record" download>Download record</a></p>`;
+  $('btn-again').addEventListener('click', openNewGame);
+}
+
+function renderMatch(v) {
+  const box = $('match');
+  const m = v.match;
+  if (!m) { box.hidden = true; return; }
+  box.hidden = false;
+  const rows = m.rows.map((r) => `<tr${r.game === v.id ? ' class="current"' : ''}>
+    <td><button type="button" data-game="${r.game}">${r.round}</button></td><td>${cap(r.starter)}</td><td>${r.final_four}</td>
+    <td>${r.captured[0]}</td><td>${r.captured[1]}</td><td>${r.winner ? cap(r.winner) : '…'}</td></tr>`).join('');
+  let footer = '';
+  if (m.winner) footer = `<p class="match-result"><b>Match over: ${m.winner === 'draw' ? 'a draw' : cap(m.winner) + ' wins the match'}</b> (rounds ${m.wins[0]}–${m.wins[1]}, seeds ${m.seeds[0]}–${m.seeds[1]}).</p>`;
+  else if (m.next_round_ready) footer = `<p><button type="button" id="btn-next-round">Start round ${m.rows.length + 1}</button></p>`;
+  box.innerHTML = `<h2>Match: ${m.rounds} rounds</h2>
+    <table class="score"><thead><tr><th>Round</th><th>Starts</th><th>Last four</th><th>South</th><th>North</th><th>Winner</th></tr></thead>
+    <tbody>${rows}</tbody>
+    <tfoot><tr><th colspan="3">Rounds won ${m.wins[0]}–${m.wins[1]}</th><th>${m.seeds[0]}</th><th>${m.seeds[1]}</th><th></th></tr></tfoot></table>${footer}`;
+  for (const b of box.querySelectorAll('button[data-game]')) b.addEventListener('click', () => load(Number(b.dataset.game)));
+  const next = $('btn-next-round');
+  if (next) next.addEventListener('click', nextRound);
+}
+
+// ---------------------------------------------------------------- evaluation bar
+
+async function refreshEval() {
+  const v = S.view;
+  const bar = $('evalbar');
+  bar.hidden = !$('eval-on').checked;
+  if (!v || bar.hidden) return;
+  const seq = ++S.evalSeq;
+  let south = null, text = '', title = '';
+  if (v.state.over) {
+    south = v.state.captured[0] - v.state.captured[1];
+    text = south === 0 ? '=' : (south > 0 ? '+' : '') + south;
+    title = 'final result';
+  } else {
+    try {
+      const r = await api('POST', `/games/${v.id}/engine`, { time_ms: 300, ply: v.ply });
+      if (seq !== S.evalSeq) return;
+      if (r.engine.score) {
+        south = r.engine.score.south;
+        text = r.engine.score.kind === 'proven' ? `#${south > 0 ? '+' : ''}${south}` : (south > 0 ? '+' : '') + south.toFixed(1);
+        title = `${r.engine.engine}: ${r.engine.score.text} for ${v.state.to_move}`;
+      } else {
+        south = v.state.captured[0] - v.state.captured[1];
+        text = (south > 0 ? '+' : '') + south;
+        title = `${r.engine.engine} gives no evaluation; the bar shows the captures`;
+      }
+    } catch (e) {
+      if (seq !== S.evalSeq) return;
+      south = v.state.captured[0] - v.state.captured[1];
+      text = (south > 0 ? '+' : '') + south;
+      title = `no evaluation (${e.message}); the bar shows the captures`;
+    }
+  }
+  const share = 0.5 + 0.5 * Math.tanh(south / 8);
+  $('eval-south').style.height = `${(share * 100).toFixed(1)}%`;
+  $('eval-north').style.height = `${((1 - share) * 100).toFixed(1)}%`;
+  $('eval-text').textContent = text;
+  bar.title = `Evaluation, South's point of view: ${title}`;
+  bar.setAttribute('aria-label', `Evaluation ${text} for South (${title})`);
+  bar.classList.toggle('flipped', S.flipped);
+}
+
+// ---------------------------------------------------------------- actions
+
+// Runs one action at a time; what it leaves in S.note stays on the status line until the
+// next action.
+async function run(action) {
+  if (S.busy) return;
+  S.busy = true;
+  S.note = null;
+  document.body.dataset.busy = '1';
+  try {
+    await action();
+  } catch (e) {
+    S.busy = false;
+    S.note = { text: e.message, error: true };
+    document.body.dataset.busy = '0';
+    render();
+    return;
+  }
+  S.busy = false;
+  document.body.dataset.busy = '0';
+  afterChange();
+}
+
+// Shows a move the server played: animated from the position before it, then the new view.
+async function showMove(response, mover) {
+  const before = S.view ? { pits: S.view.state.pits, captured: S.view.state.captured } : null;
+  S.hint = null;
+  if (before && S.viewPly === null) {
+    render();
+    $('btn-skip').disabled = false;
+    const reached = await animate(before, response.trace, mover);
+    const after = { pits: response.game.state.pits, captured: response.game.state.captured };
+    if (!sameBoard(reached, after)) {
+      window.sowing.mismatches += 1;
+      console.warn('animation reached', reached, 'server says', after);
+    }
+  }
+  S.view = response.game;
+}
+
+function afterChange() {
+  render();
+  const v = S.view;
+  if (!v) return;
+  refreshEval();
+  if (S.viewPly === null && !v.state.over && isComputer(v.players[v.state.to_move])) {
+    computerMove();
+  }
+}
+
+function computerMove() {
+  run(async () => {
+    const v = S.view;
+    const side = v.state.to_move;
+    setStatus(`${cap(side)} (${playerName(v.players[side])}) is thinking…`);
+    const r = await api('POST', `/games/${v.id}/engine`, { play: true, time_ms: S.thinkMs, ply: v.ply });
+    setStatus(`${cap(side)} plays ${r.engine.move}.`);
+    await showMove(r, cap(side));
+  });
+}
+
+function clickPit(i) {
+  const v = S.view;
+  if (!v || S.busy || S.viewPly !== null || v.state.over) return;
+  if (isComputer(v.players[v.state.to_move])) return;
+  const name = letter(i, v.rules.pits);
+  if (!v.state.legal.includes(name)) {
+    setStatus(`${name} cannot be played now: choose a marked pit.`, true);
+    return;
+  }
+  playMove(name);
+}
+
+function playMove(name) {
+  run(async () => {
+    const v = S.view;
+    const side = cap(v.state.to_move);
+    setStatus(`${side} plays ${name}.`);
+    const r = await api('POST', `/games/${v.id}/moves`, { move: name, ply: v.ply });
+    await showMove(r, side);
+  });
+}
+
+function undo() {
+  run(async () => {
+    let v = S.view;
+    let r = await api('POST', `/games/${v.id}/undo`, { ply: v.ply });
+    v = r.game;
+    // Against the computer, take back its replies too: back to a person's turn.
+    const someoneHuman = !isComputer(v.players.south) || !isComputer(v.players.north);
+    while (someoneHuman && v.ply > 0 && isComputer(v.players[v.state.to_move])) {
+      r = await api('POST', `/games/${v.id}/undo`, { ply: v.ply });
+      v = r.game;
+    }
+    S.view = v;
+    S.hint = null;
+    S.viewPly = null;
+    S.note = { text: `Taken back to move ${v.ply}: ${cap(v.state.to_move)} to move.` };
+  });
+}
+
+function redo() {
+  run(async () => {
+    const v = S.view;
+    const side = cap(v.state.to_move);
+    const r = await api('POST', `/games/${v.id}/redo`, { ply: v.ply });
+    await showMove(r, side);
+  });
+}
+
+function hint() {
+  run(async () => {
+    const v = S.view;
+    const r = await api('POST', `/games/${v.id}/engine`, { play: false, time_ms: S.thinkMs, ply: v.ply });
+    S.hint = r.engine.move === 'pass' ? null : nameToPit(r.engine.move, v.rules.pits);
+    const score = r.engine.score ? `, ${r.engine.score.text}` : '';
+    const note = r.engine.note ? ` — ${r.engine.engine} answered: the levels are not in this build yet` : '';
+    S.note = { text: `Hint: ${r.engine.move} (${r.engine.engine}${score})${note}.` };
+  });
+}
+
+// Replays the move after the one looked at, animated, from the server's trace.
+function stepForward() {
+  const v = S.view;
+  if (!v || S.viewPly === null) return;
+  run(async () => {
+    const from = S.viewPly;
+    const r = await api('GET', `/games/${v.id}/moves/${from + 1}`);
+    render();
+    const reached = await animate(r.before, r.trace, cap(r.side));
+    if (!sameBoard(reached, r.after)) window.sowing.mismatches += 1;
+    S.viewPly = from + 1 >= v.ply ? null : from + 1;
+  });
+}
+
+function lookAt(ply) {
+  const v = S.view;
+  if (!v || S.busy) return;
+  ply = Math.max(0, Math.min(v.ply, ply));
+  S.viewPly = ply === v.ply ? null : ply;
+  render();
+  if (S.viewPly === null) afterChange();
+}
+
+async function load(id) {
+  const v = await api('GET', `/games/${id}`);
+  S.view = v;
+  S.viewPly = null;
+  S.hint = null;
+  S.note = null;
+  if (location.hash !== `#game=${id}`) history.replaceState(null, '', `#game=${id}`);
+  localStorage.setItem('sowing.game', String(id));
+  $('summary').hidden = true;
+  afterChange();
+}
+
+function nextRound() {
+  run(async () => {
+    const v = await api('POST', `/matches/${S.view.match.id}/next`);
+    S.view = v;
+    S.viewPly = null;
+    history.replaceState(null, '', `#game=${v.id}`);
+    localStorage.setItem('sowing.game', String(v.id));
+    S.note = { text: `Round ${v.round} begins: ${cap(v.state.to_move)} starts.` };
+  });
+}
+
+// ---------------------------------------------------------------- new game, saved games, upload
+
+function fillPlayers() {
+  for (const select of document.querySelectorAll('.player-select')) {
+    select.innerHTML = PLAYERS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('');
+  }
+  $('f-north').value = 'level:3';
+}
+
+function showFormFields() {
+  const g = $('f-game').value;
+  const show = {
+    match: g === 'hoyito-iii:match',
+    hoyito: g.startsWith('hoyito'),
+    single3: g === 'hoyito-iii',
+    ayoayo: g === 'ayoayo',
+  };
+  for (const label of document.querySelectorAll('#new-form [data-for]')) label.hidden = !show[label.dataset.for];
+}
+
+function openNewGame() {
+  $('new-error').textContent = '';
+  showFormFields();
+  const d = $('new-game');
+  if (!d.open) d.showModal();
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const g = $('f-game').value;
+  const body = { south: $('f-south').value, north: $('f-north').value };
+  if (g.startsWith('hoyito-ii:')) { body.game = 'hoyito-ii'; body.pits = Number(g.split(':')[1]); } else if (g === 'hoyito-iii:match') { body.game = 'hoyito-iii'; body.rounds = Number($('f-rounds').value); } else body.game = g;
+  if (body.game !== 'ayoayo') body.casa_rows = $('f-casa').value;
+  if (body.game === 'ayoayo') body.leftover = $('f-leftover').value;
+  if (g === 'hoyito-iii') body.final_four = $('f-final').value;
+  S.thinkMs = Number($('f-time').value);
+  localStorage.setItem('sowing.think', String(S.thinkMs));
+  try {
+    const v = await api('POST', '/games', body);
+    $('new-game').close();
+    await load(v.id);
+  } catch (e) {
+    $('new-error').textContent = e.message + (/level:/.test(e.message) ? ' — the computer levels are not in this build yet: choose greedy or random.' : '');
+  }
+}
+
+async function openSaved() {
+  const d = $('saved');
+  const tbody = $('saved-body');
+  tbody.innerHTML = '<tr><td colspan="8">Loading…</td></tr>';
+  if (!d.open) d.showModal();
+  try {
+    const { games } = await api('GET', '/games?limit=200');
+    tbody.innerHTML = games.length ? '' : '<tr><td colspan="8">No games yet.</td></tr>';
+    for (const g of games) {
+      const tr = document.createElement('tr');
+      const result = g.result ? (g.result === 'draw' ? 'draw' : `${cap(g.result)} won`) : 'in play';
+      const name = `${GAME_NAMES[g.game] || g.game} 2×${g.pits}${g.match ? `, match ${g.match} round ${g.round}` : ''}`;
+      tr.innerHTML = `<td>${g.id}</td><td>${name}</td><td>${playerName(g.south)}</td><td>${playerName(g.north)}</td><td>${g.plies}</td><td>${result}</td><td>${g.updated}</td>
+        <td><button type="button">${g.result ? 'Replay' : 'Resume'}</button></td>`;
+      tr.querySelector('button').addEventListener('click', async () => {
+        d.close();
+        await load(g.id);
+        if (g.result) lookAt(0);
+      });
+      tbody.appendChild(tr);
+    }
+  } catch (e) {
+    tbody.innerHTML = `<tr><td colspan="8" class="error">${e.message}</td></tr>`;
+  }
+}
+
+async function upload(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  const text = await file.text();
+  event.target.value = '';
+  try {
+    const v = await api('POST', '/records', { record: text });
+    await load(v.id);
+    S.note = { text: `Record loaded as game ${v.id}: step through it in the move list, or play on.` };
+    render();
+  } catch (e) {
+    setStatus(`The record could not be read: ${e.message}`, true);
+  }
+}
+
+// ---------------------------------------------------------------- keyboard
+
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = (e.target.tagName || '').toLowerCase();
+  if (['input', 'select', 'textarea'].includes(tag) || document.querySelector('dialog[open]')) return;
+  const v = S.view;
+  if (e.key === ' ' && document.body.dataset.animating === '1') { e.preventDefault(); S.skip = true; return; }
+  if (e.key === 'n') { e.preventDefault(); openNewGame(); return; }
+  if (!v) return;
+  if (e.key === 'ArrowLeft') { e.preventDefault(); lookAt((S.viewPly === null ? v.ply : S.viewPly) - 1); return; }
+  if (e.key === 'ArrowRight') { e.preventDefault(); lookAt((S.viewPly === null ? v.ply : S.viewPly) + 1); return; }
+  if (e.key === 'Home') { e.preventDefault(); lookAt(0); return; }
+  if (e.key === 'End') { e.preventDefault(); lookAt(v.ply); return; }
+  if (e.key === 'u') { undo(); return; }
+  if (e.key === 'r') { redo(); return; }
+  if (e.key === 't') { flip(); return; }
+  if (e.key === '?') { hint(); return; }
+  if (e.key === 'p' && v.state.legal.includes('pass')) { playPass(); return; }
+  if (/^[a-lA-L]$/.test(e.key) && S.viewPly === null && !S.busy) {
+    const name = v.state.legal.find((m) => m.toLowerCase() === e.key.toLowerCase());
+    if (name) { e.preventDefault(); clickPit(nameToPit(name, v.rules.pits)); }
+  }
+}
+
+function playPass() {
+  const v = S.view;
+  if (!v || S.busy || isComputer(v.players[v.state.to_move])) return;
+  playMove('pass');
+}
+
+function flip() {
+  S.flipped = !S.flipped;
+  localStorage.setItem('sowing.flipped', S.flipped ? '1' : '0');
+  render();
+  refreshEval();
+}
+
+// ---------------------------------------------------------------- start
+
+function init() {
+  fillPlayers();
+  S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;
+  S.flipped = localStorage.getItem('sowing.flipped') === '1';
+  $('f-game').addEventListener('change', showFormFields);
+  $('new-form').addEventListener('submit', (e) => {
+    if (e.submitter && e.submitter.value === 'cancel') return;
+    startGame(e);
+  });
+  $('btn-new').addEventListener('click', openNewGame);
+  $('btn-saved').addEventListener('click', openSaved);
+  $('upload').addEventListener('change', upload);
+  $('btn-undo').addEventListener('click', undo);
+  $('btn-redo').addEventListener('click', redo);
+  $('btn-pass').addEventListener('click', playPass);
+  $('btn-hint').addEventListener('click', hint);
+  $('btn-flip').addEventListener('click', flip);
+  $('btn-skip').addEventListener('click', () => { S.skip = true; });
+  $('btn-live').addEventListener('click', () => lookAt(S.view.ply));
+  $('btn-step').addEventListener('click', stepForward);
+  $('eval-on').addEventListener('change', () => {
+    localStorage.setItem('sowing.eval', $('eval-on').checked ? '1' : '0');
+    refreshEval();
+  });
+  $('eval-on').checked = localStorage.getItem('sowing.eval') !== '0';
+  const speed = localStorage.getItem('sowing.speed');
+  if (speed) $('speed').value = speed;
+  $('speed').addEventListener('change', () => localStorage.setItem('sowing.speed', $('speed').value));
+  document.addEventListener('keydown', onKey);
+
+  const fromHash = /#game=(\d+)/.exec(location.hash);
+  const id = fromHash ? fromHash[1] : localStorage.getItem('sowing.game');
+  if (id) {
+    load(id).catch(() => { localStorage.removeItem('sowing.game'); openNewGame(); });
+  } else {
+    openNewGame();
+  }
+}
+
+document.addEventListener('DOMContentLoaded', init);

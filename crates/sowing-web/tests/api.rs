@@ -1,0 +1,513 @@
+//! Every API route in-process, with good and bad input.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use serde_json::{json, Value};
+use sowing::{Game, Record, Rules, State, Variant};
+use sowing_web::store::Store;
+use sowing_web::{router, App, BODY_LIMIT};
+use tower::ServiceExt;
+
+fn app() -> (Router, Arc<App>) {
+    let app = Arc::new(App::new(Store::in_memory().unwrap(), 2));
+    (router(app.clone()), app)
+}
+
+async fn send(
+    router: &Router,
+    method: Method,
+    path: &str,
+    body: Option<&str>,
+) -> (StatusCode, Value) {
+    let (status, text) = send_text(router, method, path, body).await;
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}
+
+async fn send_text(
+    router: &Router,
+    method: Method,
+    path: &str,
+    body: Option<&str>,
+) -> (StatusCode, String) {
+    let mut request = Request::builder().method(method).uri(path);
+    if body.is_some() {
+        request = request.header(header::CONTENT_TYPE, "application/json");
+    }
+    let request = request
+        .body(Body::from(body.unwrap_or("").to_owned()))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    (status, String::from_utf8(bytes.to_vec()).unwrap())
+}
+
+async fn create(router: &Router, body: Value) -> Value {
+    let (status, view) = send(router, Method::POST, "/api/games", Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::CREATED, "{view}");
+    view
+}
+
+fn error_of(value: &Value) -> &str {
+    value["error"]
+        .as_str()
+        .expect("an error body has an error message")
+}
+
+#[tokio::test]
+async fn create_then_read_gives_the_rules_md_state() {
+    let (router, _) = app();
+    let view = create(&router, json!({"game": "hoyito-ii", "pits": 12})).await;
+    let id = view["id"].as_i64().unwrap();
+    let (status, read) = send(&router, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let expected = State::of(&Game::new(
+        Rules::new(Variant::HoyitoII).with_pits(12).unwrap(),
+    ));
+    let state: State = serde_json::from_value(read["state"].clone()).unwrap();
+    assert_eq!(state, expected);
+    assert_eq!(read["history"], json!([]));
+    assert_eq!(read["players"], json!({"south": "human", "north": "human"}));
+}
+
+#[tokio::test]
+async fn playing_moves_matches_the_rules_crate_and_returns_the_trace() {
+    let (router, _) = app();
+    let view = create(&router, json!({"game": "ayoayo", "leftover": "holder"})).await;
+    let id = view["id"].as_i64().unwrap();
+    let mut game = Game::new({
+        let mut rules = Rules::new(Variant::Ayoayo);
+        rules.leftover = sowing::Leftover::Holder;
+        rules
+    });
+    let mut played = Vec::new();
+    for _ in 0..3 {
+        let mut trace = Vec::new();
+        let mv = *game.legal_moves().last().unwrap();
+        let token = mv.name(6).to_string();
+        game.play_traced(mv, &mut trace).unwrap();
+        played.push(token.clone());
+        let (status, answer) = send(
+            &router,
+            Method::POST,
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": token}).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(answer["trace"].as_array().unwrap().len(), trace.len());
+        assert_eq!(answer["trace"][0]["kind"], "lift");
+        let state: State = serde_json::from_value(answer["game"]["state"].clone()).unwrap();
+        assert_eq!(state, State::of(&game));
+    }
+    let (_, read) = send(&router, Method::GET, &format!("/api/games/{id}"), None).await;
+    let moves: Vec<&str> = read["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, played);
+    assert_eq!(
+        read["history"][2]["after"]["pits"],
+        json!(game.position().pits())
+    );
+}
+
+#[tokio::test]
+async fn an_illegal_move_is_a_422_naming_the_legal_moves() {
+    let (router, _) = app();
+    let id = create(&router, json!({"game": "hoyito-iii"})).await["id"].clone();
+    let path = format!("/api/games/{id}/moves");
+    let (status, body) = send(&router, Method::POST, &path, Some(r#"{"move":"a"}"#)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&body).contains("opponent"), "{body}");
+    assert_eq!(body["legal"], json!(["A", "B", "C", "D", "E", "F"]));
+    let (status, body) = send(&router, Method::POST, &path, Some(r#"{"move":"Q"}"#)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&body).contains("not a move"));
+    let (status, _) = send(&router, Method::POST, &path, Some(r#"{"move":"pass"}"#)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn unknown_games_are_404() {
+    let (router, _) = app();
+    for (method, path) in [
+        (Method::GET, "/api/games/42"),
+        (Method::GET, "/api/games/nonsense"),
+        (Method::GET, "/api/games/-1"),
+        (Method::POST, "/api/games/42/moves"),
+        (Method::POST, "/api/games/42/undo"),
+        (Method::POST, "/api/games/42/redo"),
+        (Method::POST, "/api/games/42/engine"),
+        (Method::GET, "/api/games/42/record"),
+        (Method::POST, "/api/matches/42/next"),
+    ] {
+        let body = (method == Method::POST).then_some(r#"{"move":"A"}"#);
+        let body = if path.ends_with("moves") { body } else { None };
+        let (status, value) = send(&router, method, path, body).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}: {value}");
+        assert!(error_of(&value).contains("unknown"), "{path}: {value}");
+    }
+    let (status, value) = send(&router, Method::GET, "/api/nothing/here", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(value["error"].is_string());
+}
+
+#[tokio::test]
+async fn malformed_json_is_a_400_and_wrong_fields_a_422() {
+    let (router, _) = app();
+    let (status, body) = send(&router, Method::POST, "/api/games", Some(r#"{"game": "#)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&body).contains("request body"));
+    let (status, body) = send(&router, Method::POST, "/api/games", Some("not json")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let (status, body) = send(
+        &router,
+        Method::POST,
+        "/api/games",
+        Some(r#"{"game":"hoyito-ii","colour":1}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&body).contains("colour"), "{body}");
+    let (status, body) = send(&router, Method::POST, "/api/games", Some(r#"{"pits":6}"#)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&body).contains("game"));
+}
+
+#[tokio::test]
+async fn bad_game_options_are_422_with_the_reason() {
+    let (router, _) = app();
+    for (body, says) in [
+        (json!({"game": "oware"}), "unknown game"),
+        (json!({"game": "ayoayo", "pits": 12}), "not played with 12"),
+        (
+            json!({"game": "ayoayo", "casa_rows": "any"}),
+            "does not apply",
+        ),
+        (
+            json!({"game": "hoyito-ii", "leftover": "holder"}),
+            "does not apply",
+        ),
+        (
+            json!({"game": "hoyito-ii", "casa_rows": "some"}),
+            "unknown casa-rows",
+        ),
+        (json!({"game": "hoyito-ii", "rounds": 3}), "does not apply"),
+        (json!({"game": "hoyito-iii", "rounds": 0}), "rounds"),
+        (
+            json!({"game": "hoyito-iii", "rounds": 3, "final_four": "south"}),
+            "does not apply",
+        ),
+        (
+            json!({"game": "hoyito-ii", "north": "superhuman"}),
+            "unknown player",
+        ),
+    ] {
+        let (status, answer) =
+            send(&router, Method::POST, "/api/games", Some(&body.to_string())).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert!(error_of(&answer).contains(says), "{body}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_refused_with_413() {
+    let (router, _) = app();
+    let huge = format!(r#"{{"record": "{}"}}"#, "x".repeat(BODY_LIMIT + 10));
+    let (status, body) = send(&router, Method::POST, "/api/records", Some(&huge)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(body["error"].is_string(), "{body}");
+}
+
+#[tokio::test]
+async fn undo_and_redo_move_through_the_game() {
+    let (router, app) = app();
+    let id = create(&router, json!({"game": "hoyito-ii"})).await["id"]
+        .as_i64()
+        .unwrap();
+    let undo = format!("/api/games/{id}/undo");
+    let redo = format!("/api/games/{id}/redo");
+    let (status, body) = send(&router, Method::POST, &undo, None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(error_of(&body).contains("no move to undo"));
+    let (status, _) = send(&router, Method::POST, &redo, None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    send(
+        &router,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"C"}"#),
+    )
+    .await;
+    let (status, body) = send(&router, Method::POST, &undo, Some(r#"{"ply": 1}"#)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["game"]["ply"], 0);
+    assert_eq!(body["game"]["redo"], json!(["C"]));
+    assert_eq!(app.store().stored_moves(id).unwrap(), 0);
+    let (status, body) = send(&router, Method::POST, &redo, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["game"]["ply"], 1);
+    assert!(!body["trace"].as_array().unwrap().is_empty());
+    assert_eq!(app.store().stored_moves(id).unwrap(), 1);
+    // A stale client (it saw 0 moves) is told to reload.
+    let (status, body) = send(&router, Method::POST, &undo, Some(r#"{"ply": 0}"#)).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(error_of(&body).contains("reload"));
+}
+
+#[tokio::test]
+async fn a_move_for_an_old_ply_is_refused() {
+    let (router, _) = app();
+    let id = create(&router, json!({"game": "hoyito-ii"})).await["id"].clone();
+    let path = format!("/api/games/{id}/moves");
+    let (status, _) = send(
+        &router,
+        Method::POST,
+        &path,
+        Some(r#"{"move":"A","ply":0}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = send(
+        &router,
+        Method::POST,
+        &path,
+        Some(r#"{"move":"a","ply":0}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn the_engine_hints_and_plays() {
+    let (router, _) = app();
+    let id = create(&router, json!({"game": "hoyito-ii", "north": "greedy"})).await["id"].clone();
+    let path = format!("/api/games/{id}/engine");
+    let (status, hint) = send(&router, Method::POST, &path, Some(r#"{"time_ms": 200}"#)).await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    let mv = hint["engine"]["move"].as_str().unwrap();
+    assert!(["A", "B", "C", "D", "E", "F"].contains(&mv));
+    assert!(hint.get("game").is_none(), "a hint plays nothing");
+    // North is greedy: after South's move, the engine plays for North.
+    send(
+        &router,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"A"}"#),
+    )
+    .await;
+    let (_, before) = send(&router, Method::GET, &format!("/api/games/{id}"), None).await;
+    if before["state"]["to_move"] == "north" {
+        let (status, played) = send(
+            &router,
+            Method::POST,
+            &path,
+            Some(r#"{"play": true, "time_ms": 200}"#),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{played}");
+        assert_eq!(played["engine"]["engine"], "greedy");
+        assert_eq!(played["game"]["ply"], before["ply"].as_i64().unwrap() + 1);
+        let last = played["game"]["history"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .clone();
+        assert_eq!(last["side"], "north");
+        assert_eq!(last["move"], played["engine"]["move"]);
+    }
+    let (status, body) = send(
+        &router,
+        Method::POST,
+        &path,
+        Some(r#"{"engine": "nonsense"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&body).contains("unknown player"));
+}
+
+#[tokio::test]
+async fn list_and_export_then_import_the_record() {
+    let (router, _) = app();
+    let id = create(&router, json!({"game": "ayoayo", "north": "random"})).await["id"].clone();
+    for token in ["C", "d"] {
+        let (status, _) = send(
+            &router,
+            Method::POST,
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": token}).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (status, list) = send(&router, Method::GET, "/api/games", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let listed = &list["games"][0];
+    assert_eq!(listed["id"], id);
+    assert_eq!(listed["game"], "ayoayo");
+    assert_eq!(listed["plies"], 2);
+    assert_eq!(listed["north"], "random");
+
+    let (status, text) = send_text(
+        &router,
+        Method::GET,
+        &format!("/api/games/{id}/record"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let record = Record::parse(&text).expect("the exported record reads back");
+    assert_eq!(record.game.moves().len(), 2);
+    assert_eq!(record.tag("North"), Some("random"));
+
+    let body = json!({"record": text, "north": "greedy"}).to_string();
+    let (status, imported) = send(&router, Method::POST, "/api/records", Some(&body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    assert_ne!(imported["id"], id);
+    assert_eq!(imported["ply"], 2);
+    assert_eq!(imported["players"]["north"], "greedy");
+
+    let bad = json!({"record": "[Game \"hoyito-ii\"]\n\n1. a *"}).to_string();
+    let (status, body) = send(&router, Method::POST, "/api/records", Some(&bad)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&body).contains("line 3"), "{body}");
+}
+
+/// Plays the round out with the first legal move each time.
+async fn finish(router: &Router, id: &Value) -> Value {
+    loop {
+        let (_, view) = send(router, Method::GET, &format!("/api/games/{id}"), None).await;
+        if view["state"]["over"] == true {
+            return view;
+        }
+        let mv = view["state"]["legal"][0].as_str().unwrap().to_owned();
+        let (status, body) = send(
+            router,
+            Method::POST,
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": mv}).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+}
+
+#[tokio::test]
+async fn h3_3_a_match_starts_each_round_as_the_rules_say() {
+    let (router, _) = app();
+    let first = create(&router, json!({"game": "hoyito-iii", "rounds": 3})).await;
+    let match_id = first["match"]["id"].clone();
+    assert_eq!(first["round"], 1);
+    assert_eq!(first["match"]["rows"][0]["starter"], "south");
+    let next = format!("/api/matches/{match_id}/next");
+    let (status, body) = send(&router, Method::POST, &next, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "round 1 is not over: {body}");
+
+    let mut id = first["id"].clone();
+    let mut previous_winner = Value::Null;
+    for round in 1..=3 {
+        let done = finish(&router, &id).await;
+        assert_eq!(done["match"]["rows"].as_array().unwrap().len(), round);
+        // Undo in a finished round is still allowed while it is the last round …
+        if round == 1 {
+            let undo = format!("/api/games/{id}/undo");
+            assert_eq!(
+                send(&router, Method::POST, &undo, None).await.0,
+                StatusCode::OK
+            );
+            finish(&router, &id).await;
+        }
+        let winner = done["state"]["winner"].clone();
+        if round == 3 {
+            let (status, _) = send(&router, Method::POST, &next, None).await;
+            assert_eq!(status, StatusCode::CONFLICT, "the match is over");
+            let table = &done["match"];
+            assert!(table["winner"].is_string(), "{table}");
+            let wins = table["wins"].as_array().unwrap();
+            let total: u64 = wins.iter().map(|w| w.as_u64().unwrap()).sum();
+            let draws = table["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|r| r["winner"] == "draw")
+                .count() as u64;
+            assert_eq!(total + draws, 3);
+            break;
+        }
+        let (status, view) = send(&router, Method::POST, &next, None).await;
+        assert_eq!(status, StatusCode::CREATED, "{view}");
+        let round_now = round + 1;
+        assert_eq!(view["round"], round_now);
+        let starter = if round_now % 2 == 1 { "south" } else { "north" };
+        assert_eq!(view["state"]["to_move"], starter);
+        let expected_four = if round_now >= 3 && winner != "draw" {
+            winner.as_str().unwrap().to_owned()
+        } else {
+            "capturer".to_owned()
+        };
+        assert_eq!(view["rules"]["final_four"], expected_four);
+        // … but not once the next round has started.
+        let (status, _) = send(
+            &router,
+            Method::POST,
+            &format!("/api/games/{id}/undo"),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CONFLICT);
+        previous_winner = winner;
+        id = view["id"].clone();
+    }
+    assert!(!previous_winner.is_null());
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served() {
+    let (router, _) = app();
+    for (path, kind, says) in [
+        ("/", "text/html", "<svg id=\"board\""),
+        ("/app.js", "text/javascript", "animate"),
+        ("/style.css", "text/css", ".pit"),
+        ("/icon.svg", "image/svg+xml", "<svg"),
+    ] {
+        let response = router
+            .clone()
+            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let content_type = response.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(content_type.starts_with(kind), "{path}: {content_type}");
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        assert!(String::from_utf8_lossy(&body).contains(says), "{path}");
+    }
+    // No route reads files: paths that look like files are just unknown.
+    let (status, _) = send(&router, Method::GET, "/api/../Cargo.toml", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = send(&router, Method::GET, "/etc/passwd", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_wrong_method_is_a_405_with_a_json_body() {
+    let (router, _) = app();
+    let (status, body) = send(&router, Method::DELETE, "/api/games", None).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(body["error"].is_string());
+}

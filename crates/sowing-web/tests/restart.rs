@@ -1,0 +1,184 @@
+//! Games survive a restart of the server and a crash in the middle of writing.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use serde_json::{json, Value};
+use sowing::{Game, Rules, Variant};
+use sowing_web::store::Store;
+use sowing_web::{router, App};
+use tower::ServiceExt;
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "sowing-web-test-{}-{}-{name}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.db")
+}
+
+async fn call(
+    router: &axum::Router,
+    method: Method,
+    path: &str,
+    body: Value,
+) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn a_restarted_server_has_every_game_and_move() {
+    let path = temp_db("restart");
+    let mut expected = Vec::new();
+    {
+        let server = router(Arc::new(App::new(Store::open(&path).unwrap(), 1)));
+        for game in ["hoyito-ii", "hoyito-iii", "ayoayo"] {
+            let (status, view) =
+                call(&server, Method::POST, "/api/games", json!({"game": game})).await;
+            assert_eq!(status, StatusCode::CREATED);
+            let id = view["id"].clone();
+            let mut last = view;
+            for _ in 0..12 {
+                if last["state"]["over"] == true {
+                    break;
+                }
+                let mv = last["state"]["legal"][0].clone();
+                let (status, answer) = call(
+                    &server,
+                    Method::POST,
+                    &format!("/api/games/{id}/moves"),
+                    json!({ "move": mv }),
+                )
+                .await;
+                assert_eq!(status, StatusCode::OK);
+                last = answer["game"].clone();
+            }
+            expected.push((id, last));
+        }
+    } // The server and its database connection are gone.
+    let server = router(Arc::new(App::new(Store::open(&path).unwrap(), 1)));
+    for (id, before) in expected {
+        let (status, after) = call(
+            &server,
+            Method::GET,
+            &format!("/api/games/{id}"),
+            Value::Null,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(after["state"], before["state"]);
+        assert_eq!(after["history"], before["history"]);
+    }
+    let (_, list) = call(&server, Method::GET, "/api/games", Value::Null).await;
+    assert_eq!(list["games"].as_array().unwrap().len(), 3);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+/// The writer that the crash test kills: plays random games into the database named by
+/// `SOWING_CRASH_DB`, printing `ack <game> <ply>` after each committed move.
+#[test]
+fn crash_writer() {
+    let Ok(path) = std::env::var("SOWING_CRASH_DB") else {
+        return; // Only runs as the crash test's child.
+    };
+    let store = Store::open(path.as_ref()).unwrap();
+    let mut rng = SmallRng::seed_from_u64(7);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for round in 0.. {
+        let variant = Variant::ALL[round % 3];
+        let mut game = Game::new(Rules::new(variant));
+        let id = store.create_game(&game, "random", "random", None).unwrap();
+        writeln!(out, "ack {id} 0").unwrap();
+        while !game.is_over() && game.moves().len() < 400 {
+            let mv = *game.legal_moves().choose(&mut rng).unwrap();
+            game.play(mv).unwrap();
+            store.append_move(id, &game).unwrap();
+            writeln!(out, "ack {id} {}", game.moves().len()).unwrap();
+            out.flush().unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_crash_mid_write_loses_no_acknowledged_move() {
+    if std::env::var("SOWING_CRASH_DB").is_ok() {
+        return;
+    }
+    for kill_after in [23, 140, 377] {
+        let path = temp_db("crash");
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "crash_writer", "--nocapture", "--test-threads=1"])
+            .env("SOWING_CRASH_DB", &path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut acked: std::collections::HashMap<i64, usize> = Default::default();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut seen = 0;
+        while seen < kill_after {
+            let line = lines.next().expect("the writer stopped early").unwrap();
+            let Some(rest) = line.strip_prefix("ack ") else {
+                continue;
+            };
+            let (id, ply) = rest.split_once(' ').unwrap();
+            acked.insert(id.parse().unwrap(), ply.parse().unwrap());
+            seen += 1;
+        }
+        child.kill().unwrap(); // SIGKILL: wherever the writer is, it stops there.
+        child.wait().unwrap();
+
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.integrity_check().unwrap(), "ok");
+        for (&id, &ply) in &acked {
+            let (row, game) = store
+                .load(id)
+                .unwrap()
+                .expect("an acknowledged game is there");
+            assert!(
+                game.moves().len() >= ply,
+                "game {id}: {} of {ply} moves",
+                game.moves().len()
+            );
+            assert_eq!(
+                game.moves().len(),
+                store.stored_moves(id).unwrap(),
+                "every stored move replays"
+            );
+            assert_eq!(
+                row.plies,
+                game.moves().len(),
+                "the summary agrees with the moves"
+            );
+        }
+        drop(store);
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Browser tests of `sow serve` in headless Chromium: starts the server on a free loopback
+# port with a fresh database, drives the page with playwright-core (Debian's chromium, no
+# browser download), kills and restarts the server once mid-way, and stops it at the end.
+# Installs chromium (apt-get) and playwright-core (npm, pinned by package-lock.json) when
+# missing. Prints "N passed, M failed" and exits non-zero on any failure.
+#
+#   scripts/browser-test.sh                         # build and test
+#   SHOT=docs/screenshot.png scripts/browser-test.sh  # also take the README's screenshot
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "browser-test: installing Debian's chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+if [ ! -d scripts/browser/node_modules/playwright-core ]; then
+  echo "browser-test: installing playwright-core (no browser download)"
+  (cd scripts/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
+fi
+
+if [ -z "${SOW_BIN:-}" ]; then
+  cargo build -q -p sowing-cli
+  SOW_BIN="$root/target/debug/sow"
+fi
+
+work=$(mktemp -d)
+db="$work/games.db"
+log="$work/serve.log"
+pidfile="$work/serve.pid"
+
+start_server() { # $1: address
+  "$SOW_BIN" serve --addr "$1" --db "$db" >>"$log" 2>&1 &
+  echo $! >"$pidfile"
+  disown # the restart kills it with -9: no job-control notice for that
+  for _ in $(seq 1 100); do
+    if grep -q "sow serve: open http://" "$log" 2>/dev/null && [ "$(grep -c 'sow serve: open' "$log")" -ge "${2:-1}" ]; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "browser-test: the server did not start"; cat "$log"; return 1
+}
+stop_server() {
+  if [ -f "$pidfile" ]; then
+    pid=$(cat "$pidfile")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+}
+trap 'stop_server; rm -rf "$work"' EXIT
+
+start_server 127.0.0.1:0 1
+url=$(grep -o 'http://[0-9.:]*' "$log" | head -1)
+addr=${url#http://}
+echo "browser-test: server at $url, database $db"
+
+# A hard kill (no shutdown at all) and a start on the same address and database.
+restart="kill -9 \$(cat '$pidfile'); sleep 0.3; '$SOW_BIN' serve --addr '$addr' --db '$db' >>'$log' 2>&1 & echo \$! >'$pidfile'; for i in \$(seq 1 100); do [ \$(grep -c 'sow serve: open' '$log') -ge 2 ] && break; sleep 0.1; done"
+
+status=0
+SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \
+  node scripts/browser/test.mjs || status=$?
+exit $status
