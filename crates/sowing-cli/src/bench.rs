@@ -27,6 +27,9 @@ pub struct Args {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 2026)]
     seed: u64,
+    /// Benchmark the search instead: fixed middle-game positions, fixed nodes, one thread.
+    #[arg(long)]
+    search: bool,
     /// Play the same games this many times and report the median time.
     #[arg(long, default_value_t = 5)]
     repeat: u32,
@@ -41,6 +44,10 @@ const BOARDS: [(Variant, usize); 4] = [
 ];
 
 pub fn run(args: Args) -> Result<()> {
+    if args.search {
+        print!("{}", sowing_engine::bench::report(args.json));
+        return Ok(());
+    }
     let boards: Vec<Rules> = match args.options.game {
         Some(_) => vec![args.options.rules()?],
         None => BOARDS

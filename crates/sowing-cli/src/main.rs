@@ -5,8 +5,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analyze;
 mod bench;
 mod board;
+mod engine;
+mod external;
+mod matches;
 mod options;
 mod perft;
 mod play;
@@ -29,6 +33,9 @@ enum Command {
     Replay(replay::Args),
     Perft(perft::Args),
     Bench(bench::Args),
+    Engine(engine::Args),
+    Match(matches::Args),
+    Analyze(analyze::Args),
     Serve(sowing_web::ServeArgs),
 }
 
@@ -39,6 +46,9 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Engine(args) => engine::run(args),
+        Command::Match(args) => matches::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => sowing_web::run(args).map_err(Into::into),
     };
     match result {

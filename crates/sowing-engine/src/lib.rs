@@ -14,7 +14,20 @@
 #![warn(missing_docs)]
 
 mod baseline;
+pub mod bench;
+pub mod eval;
+pub mod levels;
+mod mcts;
+mod ordering;
 mod player;
+pub mod search;
+mod search_player;
+pub mod tt;
+pub mod tune;
+mod weights;
 
 pub use baseline::{Greedy, RandomPlayer};
+pub use mcts::{MctsPlayer, MctsSettings};
 pub use player::{Info, Limits, Player, PlayerSpec, Score, SpecError};
+pub use search::{SearchResult, Searcher};
+pub use search_player::{SearchPlayer, SearchSettings};

@@ -1,0 +1,114 @@
+//! `sow analyze`: each move of a game record with the engine's value and best move, and
+//! mistakes marked.
+
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use sowing::{Game, Record};
+use sowing_engine::{Limits, PlayerSpec, Score};
+
+/// Show each move of a game record with the engine's evaluation and best move.
+///
+/// Values are for the player who moved, in seeds (an expected final margin, or a proven
+/// result). A move that loses 2 seeds or more against the best is marked `?`, 5 or more `??`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game record to analyse.
+    record: String,
+    /// The engine: level:1..6 or search[:settings].
+    #[arg(long, default_value = "level:6")]
+    engine: String,
+    /// Time a position in milliseconds (default when no limit is given: 200).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Nodes a position.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Depth a position.
+    #[arg(long)]
+    depth: Option<u32>,
+}
+
+/// A value in centiseeds, for comparing moves.
+fn centi(score: Score) -> i32 {
+    match score {
+        Score::Estimate(c) => c,
+        Score::Proven(m) => 100 * m,
+    }
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let text = std::fs::read_to_string(&args.record)
+        .with_context(|| format!("reading {}", args.record))?;
+    let record = Record::parse(&text)?;
+    let spec: PlayerSpec = args.engine.parse()?;
+    let Some(mut engine) = spec.build_search(0) else {
+        bail!("--engine must be level:1..6 or search[:settings]");
+    };
+    let mut limits = Limits {
+        time: args.movetime.map(Duration::from_millis),
+        nodes: args.nodes,
+        depth: args.depth,
+        stop: None,
+    };
+    if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
+        limits.time = Some(Duration::from_millis(200));
+    }
+    let full = &record.game;
+    let n = full.rules().pits_per_row();
+    let mut game = Game::from_position(*full.start());
+    println!(
+        "{:>4}  {:<6} {:<5} {:>10}  {:<5} {:>10}  mark",
+        "ply", "side", "move", "played", "best", "best value"
+    );
+    let (mut mistakes, mut blunders) = (0, 0);
+    for (ply, &mv) in full.moves().iter().enumerate() {
+        let mover = game.position().to_move();
+        let best = engine.analyse(&game, &limits, &mut |_| {});
+        let mut after = game.clone();
+        after
+            .play(mv)
+            .with_context(|| format!("move {}", ply + 1))?;
+        // The played move's value for the mover: the value of the position it leads to.
+        let played = if after.is_over() {
+            let c = after.position().captured();
+            Score::Proven(i32::from(c[mover]) - i32::from(c[!mover]))
+        } else {
+            let reply = engine.analyse(&after, &limits, &mut |_| {});
+            match (after.position().to_move() == mover, reply.score) {
+                (true, s) => s,
+                (false, Score::Estimate(c)) => Score::Estimate(-c),
+                (false, Score::Proven(m)) => Score::Proven(-m),
+            }
+        };
+        let loss = if mv == best.best {
+            0
+        } else {
+            (centi(best.score) - centi(played)).max(0)
+        };
+        let mark = if loss >= 500 {
+            blunders += 1;
+            "??"
+        } else if loss >= 200 {
+            mistakes += 1;
+            "?"
+        } else {
+            ""
+        };
+        println!(
+            "{:>4}  {:<6} {:<5} {:>10}  {:<5} {:>10}  {mark}",
+            ply + 1,
+            mover.name(),
+            mv.name(n).to_string(),
+            played.to_string(),
+            best.best.name(n).to_string(),
+            best.score.to_string()
+        );
+        game = after;
+    }
+    if let Some(outcome) = game.outcome() {
+        println!("result: {}", outcome.name());
+    }
+    println!("{mistakes} mistakes (?), {blunders} blunders (??)");
+    Ok(())
+}

@@ -1,0 +1,501 @@
+//! `sow engine`: the Universal Game Interface (UGI) on standard input and output, for
+//! tournament runners and GUIs. docs/protocol.md documents it with a transcript.
+//!
+//! The reader loop answers every command at once; `go` searches on its own thread, so
+//! `stop`, `isready` and `quit` are answered during a search. Bad input never stops the
+//! engine: it answers `info string error: …` and carries on.
+
+use std::io::{self, BufRead, Write};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use anyhow::Result;
+use sowing::{CasaRows, FinalFour, Game, Leftover, Move, Outcome, Position, Rules, Side, Variant};
+use sowing_engine::{levels, Info, Limits, Score, SearchPlayer};
+
+/// Speak UGI on standard input and output (for tournament runners such as cutegames).
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> Result<()> {
+    let out: Output = Arc::new(Mutex::new(Box::new(io::stdout())));
+    serve(io::stdin().lock(), out)?;
+    Ok(())
+}
+
+/// Where the engine writes; shared with the search thread.
+pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn say(out: &Output, line: &str) {
+    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+    // A closed output is the other side's business; nothing to do about it here.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// The engine's settings and position.
+struct Engine {
+    out: Output,
+    rules: Rules,
+    level: u8,
+    hash_mib: usize,
+    game: Game,
+    search: Option<(JoinHandle<()>, Arc<AtomicBool>)>,
+}
+
+/// Reads commands from `input` until `quit` or the end of input, answering on `out`.
+/// At the end of input a running search is finished (not stopped), then the engine exits.
+pub fn serve(input: impl BufRead, out: Output) -> io::Result<()> {
+    let rules = Rules::new(Variant::HoyitoII);
+    let mut engine = Engine {
+        out,
+        rules,
+        level: 6,
+        hash_mib: 64,
+        game: Game::new(rules),
+        search: None,
+    };
+    for line in input.lines() {
+        let line = line?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, rest)) = words.split_first() else {
+            continue;
+        };
+        if command == "quit" {
+            engine.stop_search();
+            return Ok(());
+        }
+        if let Err(message) = engine.command(command, rest) {
+            say(&engine.out, &format!("info string error: {message}"));
+        }
+    }
+    engine.wait_search();
+    Ok(())
+}
+
+impl Engine {
+    fn searching(&mut self) -> bool {
+        match &self.search {
+            Some((handle, _)) if !handle.is_finished() => true,
+            Some(_) => {
+                self.wait_search();
+                false
+            }
+            None => false,
+        }
+    }
+
+    fn wait_search(&mut self) {
+        if let Some((handle, _)) = self.search.take() {
+            let _ = handle.join();
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if let Some((_, stop)) = &self.search {
+            stop.store(true, Ordering::Relaxed);
+        }
+        self.wait_search();
+    }
+
+    fn command(&mut self, command: &str, rest: &[&str]) -> Result<(), String> {
+        match command {
+            "ugi" => {
+                self.identify();
+                Ok(())
+            }
+            "isready" => {
+                say(&self.out, "readyok");
+                Ok(())
+            }
+            "setoption" => {
+                self.busy()?;
+                self.set_option(rest)
+            }
+            "uginewgame" => {
+                self.busy()?;
+                self.game = Game::new(self.rules);
+                Ok(())
+            }
+            "position" => {
+                self.busy()?;
+                self.position(rest)
+            }
+            "go" => {
+                self.busy()?;
+                self.go(rest)
+            }
+            "stop" => {
+                self.stop_search();
+                Ok(())
+            }
+            "query" => self.query(rest),
+            _ => Err(format!("unknown command {command:?}")),
+        }
+    }
+
+    fn busy(&mut self) -> Result<(), String> {
+        if self.searching() {
+            Err("a search is running; send stop first".to_owned())
+        } else {
+            Ok(())
+        }
+    }
+
+    fn identify(&self) {
+        let lines = [
+            format!("id name sow {}", env!("CARGO_PKG_VERSION")),
+            "id author the sowing project".to_owned(),
+            "option name game type combo default hoyito-ii var hoyito-ii var hoyito-iii var ayoayo"
+                .to_owned(),
+            "option name pits type spin default 6 min 6 max 12".to_owned(),
+            "option name casa-rows type combo default any var any var opponent".to_owned(),
+            "option name leftover type combo default last-mover var last-mover var holder"
+                .to_owned(),
+            "option name final-four type combo default capturer var capturer var south var north"
+                .to_owned(),
+            "option name level type spin default 6 min 1 max 6".to_owned(),
+            "option name hash type spin default 64 min 1 max 4096".to_owned(),
+            "ugiok".to_owned(),
+        ];
+        for line in lines {
+            say(&self.out, &line);
+        }
+    }
+
+    /// `setoption name N value V`. A change of rules starts a new game from the start.
+    fn set_option(&mut self, rest: &[&str]) -> Result<(), String> {
+        let usage = "expected setoption name <name> value <value>";
+        let ["name", name, "value", value @ ..] = rest else {
+            return Err(usage.to_owned());
+        };
+        let value = value.join(" ");
+        fn parse<T: FromStr>(value: &str) -> Result<T, String>
+        where
+            T::Err: std::fmt::Display,
+        {
+            value.parse::<T>().map_err(|e| e.to_string())
+        }
+        let mut rules = self.rules;
+        match *name {
+            "game" => {
+                let variant: Variant = parse(&value)?;
+                let mut next = Rules::new(variant);
+                next.casa_rows = rules.casa_rows;
+                next.leftover = rules.leftover;
+                next.final_four = rules.final_four;
+                rules = next;
+            }
+            "pits" => {
+                let pits: usize = parse(&value)?;
+                rules = rules.with_pits(pits).map_err(|e| e.to_string())?;
+            }
+            "casa-rows" => rules.casa_rows = parse::<CasaRows>(&value)?,
+            "leftover" => rules.leftover = parse::<Leftover>(&value)?,
+            "final-four" => rules.final_four = parse::<FinalFour>(&value)?,
+            "level" => {
+                let level: u8 = parse(&value)?;
+                if !levels::LEVELS.contains(&level) {
+                    return Err(format!("level {level} is not in 1-6"));
+                }
+                self.level = level;
+                return Ok(());
+            }
+            "hash" => {
+                let mib: usize = parse(&value)?;
+                if !(1..=4096).contains(&mib) {
+                    return Err(format!("hash {mib} is not in 1-4096 MiB"));
+                }
+                self.hash_mib = mib;
+                return Ok(());
+            }
+            other => return Err(format!("unknown option {other:?}")),
+        }
+        if rules != self.rules {
+            self.rules = rules;
+            self.game = Game::new(rules);
+        }
+        Ok(())
+    }
+
+    /// `position startpos|fen <text> [moves M…]`: refused whole if anything is wrong.
+    fn position(&mut self, rest: &[&str]) -> Result<(), String> {
+        let split = rest.iter().position(|&w| w == "moves");
+        let (setup, moves) = match split {
+            Some(at) => (&rest[..at], &rest[at + 1..]),
+            None => (rest, &rest[rest.len()..]),
+        };
+        let mut game = match setup {
+            ["startpos"] => Game::new(self.rules),
+            ["fen", text @ ..] if !text.is_empty() => {
+                let position: Position = text.join(" ").parse().map_err(|e| format!("{e}"))?;
+                Game::from_position(position)
+            }
+            _ => return Err("expected position startpos|fen <position text> [moves M…]".into()),
+        };
+        for (i, token) in moves.iter().enumerate() {
+            let mv = game
+                .parse_move(token)
+                .map_err(|e| format!("move {}: {e}; position unchanged", i + 1))?;
+            game.play(mv)
+                .map_err(|e| format!("move {}: {e}; position unchanged", i + 1))?;
+        }
+        self.rules = game.rules();
+        self.game = game;
+        Ok(())
+    }
+
+    fn limits(&self, rest: &[&str]) -> Result<Limits, String> {
+        let mut limits = Limits::default();
+        let mut clock = [None::<u64>; 4];
+        let mut infinite = false;
+        let mut words = rest.iter();
+        while let Some(&word) = words.next() {
+            if word == "infinite" {
+                infinite = true;
+                continue;
+            }
+            let value = words
+                .next()
+                .ok_or_else(|| format!("go {word}: missing its number"))?;
+            let number: u64 = value
+                .parse()
+                .map_err(|_| format!("go {word} {value}: not a whole number"))?;
+            match word {
+                "movetime" => limits.time = Some(Duration::from_millis(number.max(1))),
+                "nodes" => limits.nodes = Some(number.max(1)),
+                "depth" => limits.depth = Some(number.clamp(1, 240) as u32),
+                "p1time" => clock[0] = Some(number),
+                "p2time" => clock[1] = Some(number),
+                "p1inc" => clock[2] = Some(number),
+                "p2inc" => clock[3] = Some(number),
+                _ => return Err(format!("unknown go parameter {word:?}")),
+            }
+        }
+        let side = self.game.position().to_move().index();
+        if let Some(left) = clock[side] {
+            let inc = clock[2 + side].unwrap_or(0);
+            // A twentieth of the time left plus most of the increment, never more than a
+            // third of what is left.
+            let budget = (left / 20 + inc * 3 / 4).min(left / 3).max(1);
+            limits.time = Some(Duration::from_millis(budget));
+        }
+        if infinite {
+            limits = Limits::default();
+        }
+        Ok(limits)
+    }
+
+    fn go(&mut self, rest: &[&str]) -> Result<(), String> {
+        let mut limits = self.limits(rest)?;
+        let infinite = rest.contains(&"infinite");
+        if self.game.is_over() {
+            say(&self.out, "info string error: the game is over");
+            say(&self.out, "bestmove none");
+            return Ok(());
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        limits.stop = Some(stop.clone());
+        let mut settings = levels::settings(self.level);
+        settings.hash_mib = if self.level == 6 {
+            self.hash_mib
+        } else {
+            settings.hash_mib.min(self.hash_mib)
+        };
+        if infinite {
+            // Until `stop`: no default time.
+            settings.time = Some(Duration::from_secs(365 * 24 * 3600));
+        }
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let level = self.level;
+        let handle = std::thread::spawn(move || {
+            let mut player = SearchPlayer::new(format!("level:{level}"), settings, 0);
+            let n = game.rules().pits_per_row();
+            let result = player.analyse(&game, &limits, &mut |info: &Info| {
+                say(&out, &info_line(info, n));
+            });
+            say(&out, &format!("bestmove {}", result.best.name(n)));
+        });
+        self.search = Some((handle, stop));
+        Ok(())
+    }
+
+    fn query(&self, rest: &[&str]) -> Result<(), String> {
+        let answer = match rest {
+            ["gameover"] => self.game.is_over().to_string(),
+            ["p1turn"] => (self.game.position().to_move() == Side::South).to_string(),
+            ["result"] => match self.game.outcome() {
+                None => "none",
+                Some(Outcome::Win(Side::South)) => "p1win",
+                Some(Outcome::Win(Side::North)) => "p2win",
+                Some(Outcome::Draw) => "draw",
+            }
+            .to_owned(),
+            _ => return Err("expected query gameover|p1turn|result".to_owned()),
+        };
+        say(&self.out, &format!("response {answer}"));
+        Ok(())
+    }
+}
+
+/// `info depth D score cp X|proven M nodes N nps N pv …`.
+pub fn info_line(info: &Info, pits_per_row: usize) -> String {
+    let score = match info.score {
+        Score::Estimate(centi) => format!("cp {centi}"),
+        Score::Proven(margin) => format!("proven {margin}"),
+    };
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .map(|mv: &Move| mv.name(pits_per_row).to_string())
+        .collect();
+    format!(
+        "info depth {} score {score} nodes {} nps {} pv {}",
+        info.depth,
+        info.nodes,
+        info.nps,
+        pv.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs the engine on `input` and returns its output lines.
+    fn session(input: &str) -> Vec<String> {
+        let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+                self.0.lock().unwrap().write(bytes)
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let out: Output = Arc::new(Mutex::new(Box::new(Shared(buffer.clone()))));
+        serve(io::Cursor::new(input.to_owned()), out).unwrap();
+        let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_owned).collect()
+    }
+
+    fn bestmove(lines: &[String]) -> &str {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .expect("a bestmove line")
+    }
+
+    #[test]
+    fn handshake_lists_every_option() {
+        let lines = session("ugi\nisready\n");
+        assert!(lines[0].starts_with("id name sow"));
+        for option in [
+            "game",
+            "pits",
+            "casa-rows",
+            "leftover",
+            "final-four",
+            "level",
+            "hash",
+        ] {
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("option name {option} type"))),
+                "{option} missing: {lines:?}"
+            );
+        }
+        assert_eq!(lines[lines.len() - 2], "ugiok");
+        assert_eq!(lines[lines.len() - 1], "readyok");
+    }
+
+    #[test]
+    fn go_depth_answers_a_legal_move_with_info() {
+        let lines =
+            session("setoption name game value ayoayo\nposition startpos moves C a\ngo depth 3\n");
+        let mv = bestmove(&lines);
+        let mut game = Game::new(Rules::new(Variant::Ayoayo));
+        for token in ["C", "a"] {
+            game.play(game.parse_move(token).unwrap()).unwrap();
+        }
+        assert!(
+            game.legal_moves().contains(&game.parse_move(mv).unwrap()),
+            "{lines:?}"
+        );
+        let info = lines
+            .iter()
+            .find(|l| l.starts_with("info depth 3 "))
+            .expect("depth 3 info");
+        assert!(info.contains(" score ") && info.contains(" nodes ") && info.contains(" pv "));
+    }
+
+    #[test]
+    fn stop_and_isready_are_answered_during_an_infinite_search() {
+        let lines = session("go infinite\nisready\nstop\nquery p1turn\n");
+        assert!(lines.iter().any(|l| l == "readyok"));
+        bestmove(&lines);
+        assert_eq!(lines.last().unwrap(), "response true");
+    }
+
+    #[test]
+    fn quit_stops_a_search() {
+        let lines = session("go infinite\nquit\nisready\n");
+        bestmove(&lines);
+        assert!(
+            !lines.iter().any(|l| l == "readyok"),
+            "nothing is read after quit"
+        );
+    }
+
+    #[test]
+    fn malformed_lines_get_an_error_and_the_engine_carries_on() {
+        let input = "hello\nsetoption name game value chess\nsetoption name level value 9\n\
+                     setoption name pits\nsetoption name colour value red\ngo movetime\n\
+                     go nodes x\ngo sideways 3\nposition\nposition fen hoyito-ii 4,4\n\
+                     query\nquery weather\nisready\n";
+        let lines = session(input);
+        let errors = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .count();
+        assert_eq!(errors, 12, "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "readyok");
+    }
+
+    #[test]
+    fn an_illegal_move_refuses_the_whole_position() {
+        // From a fen with North to move, a refused `position` must leave North to move.
+        let lines = session(
+            "position fen hoyito-ii 1,2,0,0,0,3/0,1,0,2,0,0 20-20 N -\nquery p1turn\n\
+             position startpos moves C pass\nquery p1turn\n\
+             position startpos moves C Z\nquery p1turn\n",
+        );
+        let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+        assert_eq!(errors.len(), 2, "{lines:?}");
+        assert!(
+            errors[0].contains("move 2") && errors[1].contains("move 2"),
+            "{errors:?}"
+        );
+        let responses: Vec<&String> = lines.iter().filter(|l| l.starts_with("response")).collect();
+        assert_eq!(responses, ["response false"; 3]);
+    }
+
+    #[test]
+    fn fen_positions_and_results() {
+        let lines = session(
+            "position fen hoyito-ii 0,0,0,1,3,1/3,0,0,0,0,5 20-16 S -\nquery result\ngo depth 2\n",
+        );
+        assert_eq!(lines[0], "response none");
+        assert!(["D", "F"].contains(&bestmove(&lines)), "{lines:?}");
+        let over = session(
+            "position fen ayoayo 0,0,0,0,0,0/0,0,0,0,0,0 30-18 S N\nquery gameover\nquery result\n",
+        );
+        assert_eq!(over, ["response true", "response p1win"]);
+    }
+}

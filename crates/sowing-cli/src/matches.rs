@@ -1,0 +1,524 @@
+//! `sow match`: N games between two players, in parallel, with paired random openings,
+//! ending with the score and an Elo difference with its 95% interval.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use sowing::{BySide, FinalFour, Game, Move, Outcome, Position, Record, Rules, Side, Variant};
+use sowing_engine::{Limits, Player, PlayerSpec};
+
+use crate::external::{External, Fault};
+use crate::options::GameOptions;
+
+/// Play a match between two players and report the score and Elo difference.
+///
+/// A player is a built-in spec (random, greedy, level:1..6, search[:settings],
+/// mcts[:settings]) or `engine:COMMAND`, a program that speaks UGI (docs/protocol.md).
+/// Games come in pairs: each random opening is played once with each player as South.
+/// An external engine that crashes, hangs or sends an illegal move loses that game.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    options: GameOptions,
+    /// The first player.
+    #[arg(long)]
+    p1: String,
+    /// The second player.
+    #[arg(long)]
+    p2: String,
+    /// Games to play (rounded up to an even number: openings come in pairs).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Time a move in milliseconds (default when no limit is given: 100).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Nodes a move (search nodes; MCTS playouts).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Depth a move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Random moves at the start of each pair of games.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: u32,
+    /// Hoyito III: play each game as a match of R rounds under H3.3.
+    #[arg(long)]
+    rounds: Option<u32>,
+    /// Seed of the openings and of the players' randomness.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Directory for the game records (created if missing).
+    #[arg(long, default_value = "match-records")]
+    out: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// One side of the match.
+#[derive(Clone)]
+enum Entrant {
+    Builtin(PlayerSpec),
+    External(String),
+}
+
+impl Entrant {
+    fn parse(text: &str) -> Result<Entrant> {
+        match text.strip_prefix("engine:") {
+            Some(command) if !command.trim().is_empty() => {
+                Ok(Entrant::External(command.to_owned()))
+            }
+            Some(_) => bail!("engine: needs a command, like engine:'sow engine'"),
+            None => Ok(Entrant::Builtin(text.parse()?)),
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            Entrant::Builtin(spec) => spec.to_string(),
+            Entrant::External(command) => format!("engine:{command}"),
+        }
+    }
+}
+
+/// A player ready to play one game.
+enum Seat {
+    Builtin(Box<dyn Player>),
+    External(Result<External, Fault>),
+}
+
+impl Seat {
+    fn new(entrant: &Entrant, rules: Rules, seed: u64) -> Seat {
+        match entrant {
+            Entrant::Builtin(spec) => Seat::Builtin(spec.build(seed)),
+            Entrant::External(command) => Seat::External(External::start(command, rules)),
+        }
+    }
+
+    fn choose(&mut self, game: &Game, limits: &Limits, timeout: Duration) -> Result<Move, Fault> {
+        match self {
+            Seat::Builtin(player) => Ok(player.choose(game, limits, &mut |_| {})),
+            Seat::External(Ok(engine)) => engine.choose(game, limits, timeout),
+            Seat::External(Err(fault)) => Err(fault.clone()),
+        }
+    }
+}
+
+/// How one game (or one H3.3 match of rounds) went, for player 1.
+struct Played {
+    /// 1, ½ or 0 for player 1.
+    score: f64,
+    plies: usize,
+    records: Vec<Record>,
+    fault: Option<String>,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let rules = args.options.rules_or(Variant::HoyitoII)?;
+    if args.rounds.is_some() && rules.variant() != Variant::HoyitoIII {
+        bail!("--rounds plays Hoyito III matches (H3.3): add --game hoyito-iii");
+    }
+    let p1 = Entrant::parse(&args.p1).context("--p1")?;
+    let p2 = Entrant::parse(&args.p2).context("--p2")?;
+    let mut limits = Limits {
+        time: args.movetime.map(Duration::from_millis),
+        nodes: args.nodes,
+        depth: args.depth,
+        stop: None,
+    };
+    if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
+        limits.time = Some(Duration::from_millis(100));
+    }
+    // An external engine may overrun a little; past this it has hung.
+    let timeout = limits
+        .time
+        .map_or(Duration::from_secs(60), |t| t * 3 + Duration::from_secs(2));
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let pairs = args.games.div_ceil(2).max(1);
+    let total = 2 * pairs;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed} / ~{eta}]")
+            .expect("a valid template"),
+    );
+    let points = AtomicU64::new(0);
+    let games: Vec<Played> = pool.install(|| {
+        (0..total)
+            .into_par_iter()
+            .map(|index| {
+                let pair = index / 2;
+                let p1_south = index % 2 == 0;
+                let opening = opening(
+                    rules,
+                    args.opening_plies,
+                    args.seed ^ pair.wrapping_mul(0x9E37_79B9),
+                );
+                let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(index);
+                let played = match args.rounds {
+                    None => play_game(
+                        rules, &opening, &p1, &p2, p1_south, seed, &limits, timeout, index,
+                    ),
+                    Some(rounds) => play_rounds(
+                        rules, rounds, &opening, &p1, &p2, p1_south, seed, &limits, timeout, index,
+                    ),
+                };
+                for (k, record) in played.records.iter().enumerate() {
+                    let name = match args.rounds {
+                        None => format!("game-{:04}.txt", index + 1),
+                        Some(_) => format!("game-{:04}-round-{}.txt", index + 1, k + 1),
+                    };
+                    if let Err(e) = std::fs::write(args.out.join(name), record.to_string()) {
+                        bar.println(format!("could not save a record: {e}"));
+                    }
+                }
+                if let Some(fault) = &played.fault {
+                    bar.println(format!(
+                        "game {}: {fault}; scored as lost for it",
+                        index + 1
+                    ));
+                }
+                let half_points = points.fetch_add((played.score * 2.0) as u64, Ordering::Relaxed)
+                    + (played.score * 2.0) as u64;
+                bar.inc(1);
+                bar.set_message(format!(
+                    "p1 {:.1}%",
+                    50.0 * half_points as f64 / bar.position().max(1) as f64
+                ));
+                played
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    report(&args, &p1, &p2, &games);
+    Ok(())
+}
+
+/// `plies` random legal moves from the start that do not end the game.
+fn opening(rules: Rules, plies: u32, seed: u64) -> Vec<Move> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut game = Game::new(rules);
+    for _ in 0..plies {
+        let legal = game.legal_moves();
+        let Some(&mv) = legal.choose(&mut rng) else {
+            break;
+        };
+        game.play(mv).expect("legal");
+        if game.is_over() {
+            game.undo();
+            break;
+        }
+    }
+    game.moves().to_vec()
+}
+
+/// Plays one game from `start` after `opening`; returns the game and a fault, if any,
+/// with the side at fault.
+#[allow(clippy::too_many_arguments)]
+fn play_one(
+    start: Position,
+    opening: &[Move],
+    seats: &mut BySide<Seat>,
+    limits: &Limits,
+    timeout: Duration,
+) -> (Game, Option<(Side, String)>) {
+    let mut game = Game::from_position(start);
+    for &mv in opening {
+        if game.play(mv).is_err() || game.is_over() {
+            break;
+        }
+    }
+    while !game.is_over() {
+        let side = game.position().to_move();
+        match seats[side].choose(&game, limits, timeout) {
+            Ok(mv) => {
+                if let Err(e) = game.play(mv) {
+                    return (game, Some((side, format!("illegal move: {e}"))));
+                }
+            }
+            Err(fault) => return (game, Some((side, fault.0))),
+        }
+    }
+    (game, None)
+}
+
+fn seats(p1: &Entrant, p2: &Entrant, p1_south: bool, rules: Rules, seed: u64) -> BySide<Seat> {
+    let (south, north) = if p1_south { (p1, p2) } else { (p2, p1) };
+    BySide::new(
+        Seat::new(south, rules, seed),
+        Seat::new(north, rules, seed ^ 0x5555),
+    )
+}
+
+fn record(game: Game, p1: &Entrant, p2: &Entrant, p1_south: bool, index: u64) -> Record {
+    let (south, north) = if p1_south { (p1, p2) } else { (p2, p1) };
+    let mut record = Record::new(game);
+    record.set_tag("Event", "sow match");
+    record.set_tag("Round", (index + 1).to_string());
+    record.set_tag("South", south.label());
+    record.set_tag("North", north.label());
+    record
+}
+
+#[allow(clippy::too_many_arguments)]
+fn play_game(
+    rules: Rules,
+    opening: &[Move],
+    p1: &Entrant,
+    p2: &Entrant,
+    p1_south: bool,
+    seed: u64,
+    limits: &Limits,
+    timeout: Duration,
+    index: u64,
+) -> Played {
+    let mut seats = seats(p1, p2, p1_south, rules, seed);
+    let (game, fault) = play_one(Position::start(rules), opening, &mut seats, limits, timeout);
+    let p1_side = if p1_south { Side::South } else { Side::North };
+    let score = match (&fault, game.outcome()) {
+        (Some((side, _)), _) => f64::from(u8::from(*side != p1_side)),
+        (None, Some(Outcome::Win(side))) => f64::from(u8::from(side == p1_side)),
+        _ => 0.5,
+    };
+    let plies = game.moves().len();
+    let mut record = record(game, p1, p2, p1_south, index);
+    let fault = fault.map(|(side, why)| {
+        record.set_tag("Forfeit", format!("{side}: {why}"));
+        format!(
+            "{side} ({}) {why}",
+            if side == p1_side { "p1" } else { "p2" }
+        )
+    });
+    Played {
+        score,
+        plies,
+        records: vec![record],
+        fault,
+    }
+}
+
+/// A Hoyito III match of `rounds` rounds (H3.3): South starts round 1, the starter
+/// alternates; from round 3 the last four go to the previous round's winner (to the
+/// capturer after a drawn round). More rounds won wins, then more seeds in all.
+#[allow(clippy::too_many_arguments)]
+fn play_rounds(
+    rules: Rules,
+    rounds: u32,
+    opening: &[Move],
+    p1: &Entrant,
+    p2: &Entrant,
+    p1_south: bool,
+    seed: u64,
+    limits: &Limits,
+    timeout: Duration,
+    index: u64,
+) -> Played {
+    let p1_side = if p1_south { Side::South } else { Side::North };
+    let mut seats = seats(p1, p2, p1_south, rules, seed);
+    let (mut wins, mut seeds) = (BySide::new(0u32, 0u32), BySide::new(0u32, 0u32));
+    let mut previous: Option<Outcome> = None;
+    let (mut records, mut plies, mut fault_text) = (Vec::new(), 0, None);
+    let mut forfeit = None;
+    for round in 1..=rounds.max(1) {
+        let mut round_rules = rules;
+        round_rules.final_four = match (round, previous) {
+            (1 | 2, _) | (_, Some(Outcome::Draw)) | (_, None) => FinalFour::Capturer,
+            (_, Some(Outcome::Win(side))) => FinalFour::To(side),
+        };
+        let starter = if round % 2 == 1 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let pits = vec![4u8; round_rules.pit_count()];
+        let start = Position::from_parts(round_rules, &pits, BySide::default(), starter, None)
+            .expect("a start position");
+        let opening = if round == 1 { opening } else { &[] };
+        let (game, fault) = play_one(start, opening, &mut seats, limits, timeout);
+        plies += game.moves().len();
+        let outcome = game.outcome();
+        let captured = game.position().captured();
+        let mut record = record(game, p1, p2, p1_south, index);
+        record.set_tag("MatchRound", round.to_string());
+        if let Some((side, why)) = fault {
+            record.set_tag("Forfeit", format!("{side}: {why}"));
+            fault_text = Some(format!(
+                "{side} ({}) {why}",
+                if side == p1_side { "p1" } else { "p2" }
+            ));
+            forfeit = Some(side);
+            records.push(record);
+            break;
+        }
+        records.push(record);
+        seeds.south += u32::from(captured.south);
+        seeds.north += u32::from(captured.north);
+        if let Some(Outcome::Win(side)) = outcome {
+            wins[side] += 1;
+        }
+        previous = outcome;
+    }
+    let winner = match forfeit {
+        Some(side) => Some(!side),
+        None if wins.south != wins.north => Some(if wins.south > wins.north {
+            Side::South
+        } else {
+            Side::North
+        }),
+        None if seeds.south != seeds.north => Some(if seeds.south > seeds.north {
+            Side::South
+        } else {
+            Side::North
+        }),
+        None => None,
+    };
+    let score = match winner {
+        Some(side) => f64::from(u8::from(side == p1_side)),
+        None => 0.5,
+    };
+    Played {
+        score,
+        plies,
+        records,
+        fault: fault_text,
+    }
+}
+
+/// Elo difference for a score fraction.
+fn elo(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played]) {
+    let n = games.len() as f64;
+    let wins = games.iter().filter(|g| g.score == 1.0).count();
+    let draws = games.iter().filter(|g| g.score == 0.5).count();
+    let losses = games.len() - wins - draws;
+    let score = games.iter().map(|g| g.score).sum::<f64>() / n;
+    let variance = games.iter().map(|g| (g.score - score).powi(2)).sum::<f64>() / n;
+    let margin = 1.96 * (variance / n).sqrt();
+    let plies = games.iter().map(|g| g.plies).sum::<usize>() as f64 / n;
+    let unit = if args.rounds.is_some() {
+        "matches"
+    } else {
+        "games"
+    };
+    println!("{} vs {}: {} {unit}", p1.label(), p2.label(), games.len());
+    println!("p1 wins {wins}, draws {draws}, losses {losses}");
+    println!(
+        "p1 score {:.1}% ({:.1} / {})",
+        100.0 * score,
+        score * n,
+        games.len()
+    );
+    let (low, high) = (elo(score - margin), elo(score + margin));
+    println!(
+        "Elo difference {:+.0} (95% interval {:+.0} to {:+.0})",
+        elo(score),
+        low,
+        high
+    );
+    println!("average length {plies:.1} plies");
+    let faults = games.iter().filter(|g| g.fault.is_some()).count();
+    if faults > 0 {
+        println!("{faults} {unit} lost by an engine fault (crash, hang or illegal move)");
+    }
+    println!("records in {}", args.out.display());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crashing_engine_loses_the_game_and_the_match_carries_on() {
+        let rules = Rules::new(Variant::HoyitoII);
+        let crash = Entrant::External("exit 3".to_owned());
+        let greedy = Entrant::Builtin(PlayerSpec::Greedy);
+        let limits = Limits {
+            nodes: Some(100),
+            ..Limits::default()
+        };
+        for p1_south in [true, false] {
+            let played = play_game(
+                rules,
+                &[],
+                &crash,
+                &greedy,
+                p1_south,
+                1,
+                &limits,
+                Duration::from_secs(5),
+                0,
+            );
+            assert_eq!(played.score, 0.0);
+            assert!(
+                played.fault.as_deref().is_some_and(|f| f.contains("p1")),
+                "{:?}",
+                played.fault
+            );
+            assert!(played.records[0].to_string().contains("[Forfeit"));
+        }
+        let played = play_game(
+            rules,
+            &[],
+            &greedy,
+            &greedy,
+            true,
+            1,
+            &limits,
+            Duration::from_secs(5),
+            1,
+        );
+        assert!(played.fault.is_none() && played.plies > 0);
+    }
+
+    #[test]
+    fn hoyito_iii_rounds_alternate_the_starter() {
+        let rules = Rules::new(Variant::HoyitoIII);
+        let p = Entrant::Builtin(PlayerSpec::Random);
+        let limits = Limits::default();
+        let played = play_rounds(
+            rules,
+            4,
+            &[],
+            &p,
+            &p,
+            true,
+            7,
+            &limits,
+            Duration::from_secs(5),
+            0,
+        );
+        assert_eq!(played.records.len(), 4);
+        for (k, record) in played.records.iter().enumerate() {
+            let starter = record.game.start().to_move();
+            assert_eq!(starter, if k % 2 == 0 { Side::South } else { Side::North });
+        }
+    }
+
+    #[test]
+    fn elo_of_even_and_lopsided_scores() {
+        assert!(elo(0.5).abs() < 1e-9);
+        assert!((elo(0.75) - 190.8).abs() < 0.1);
+        assert!(elo(0.25) < 0.0);
+    }
+}

@@ -1,0 +1,493 @@
+//! Alpha-beta search (negamax) with iterative deepening, a transposition table, move
+//! ordering and a capture-only quiescence search, exact about the rules:
+//!
+//! - the side to move does not always alternate (a Hoyito capture gives another move), so a
+//!   child's value is negated only when the side to move changes;
+//! - a pass is a move like any other (one ply);
+//! - a position that repeats one on the path (or in the game since the last capture) ends
+//!   the game (C.3): its value is the captured margin so far;
+//! - a value into which no estimate went is *proven*: when a whole iteration evaluates no
+//!   leaf by estimate, the search stops and reports the exact final margin.
+//!
+//! Nodes whose value depends on a repetition with a position above them are not stored in
+//! the table, since their value depends on the path.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sowing::{Game, Move, Position};
+
+use crate::eval::{self, Weights};
+use crate::ordering::{self, History};
+use crate::tt::{Bound, Tt};
+use crate::{Info, Limits, Score};
+
+/// Larger than any value.
+const INF: i32 = 1_000_000;
+/// Deepest iteration when no depth is given.
+const MAX_DEPTH: u32 = 240;
+/// Quiescence plies at most (captures only).
+const QUIESCENCE_PLIES: u32 = 12;
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Move,
+    /// Its value for the side to move.
+    pub score: Score,
+    /// Deepest iteration completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The expected line, best move first.
+    pub pv: Vec<Move>,
+}
+
+/// Random offsets added to the values of the root moves, to make weak levels err.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Noise {
+    /// Largest offset, in centiseeds (0: none).
+    pub amplitude: i32,
+    /// Seed: the offsets follow from it and the position.
+    pub seed: u64,
+}
+
+/// The searcher: its table and history persist between calls of [`Searcher::search`] only
+/// within one call (each search starts clean, so that equal inputs give equal moves).
+pub struct Searcher {
+    tt: Tt,
+    history: History,
+    weights: Weights,
+    weights_for: Option<sowing::Rules>,
+    /// Positions since the last capture: the game's, then the search path.
+    stack: Vec<Position>,
+    nodes: u64,
+    /// Leaves valued by estimate (or by an unproven table entry) so far.
+    estimated: u64,
+    /// The lowest stack index a repetition in the current subtree went back to.
+    rep_low: usize,
+    stopped: bool,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    root_noise: [i32; 25],
+    root_best: Option<(Move, i32)>,
+    /// Search captures beyond the depth limit (quiescence).
+    pub quiescence: bool,
+    /// Use the tuned features (otherwise the captured margin alone).
+    pub use_features: bool,
+    /// Use the transposition table (off only to compare with plain minimax in tests).
+    pub use_tt: bool,
+}
+
+fn noise_slot(mv: Move) -> usize {
+    match mv {
+        Move::Pass => 24,
+        Move::Sow(pit) => pit.index(),
+    }
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mib` MiB.
+    pub fn new(hash_mib: usize) -> Searcher {
+        Searcher {
+            tt: Tt::new(hash_mib),
+            history: History::default(),
+            weights: [0; eval::FEATURES],
+            weights_for: None,
+            stack: Vec::with_capacity(4096),
+            nodes: 0,
+            estimated: 0,
+            rep_low: usize::MAX,
+            stopped: false,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: None,
+            root_noise: [0; 25],
+            root_best: None,
+            quiescence: true,
+            use_features: true,
+            use_tt: true,
+        }
+    }
+
+    /// Uses these evaluation weights instead of the tuned ones (for the tuning tool).
+    pub fn set_weights(&mut self, weights: Weights, rules: sowing::Rules) {
+        self.weights = weights;
+        self.weights_for = Some(rules);
+    }
+
+    /// The table size in MiB.
+    pub fn hash_mib(&self) -> usize {
+        self.tt.mib()
+    }
+
+    /// The static evaluation the search uses, for the side to move.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        if self.use_features {
+            eval::evaluate(pos, &self.weights)
+        } else {
+            eval::margin(pos)
+        }
+    }
+
+    /// Searches the current position of `game` (which must not be over) within `limits`,
+    /// reporting each completed iteration to `progress`.
+    ///
+    /// # Panics
+    /// When the game is over.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        noise: Noise,
+        progress: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let root = *game.position();
+        assert!(!game.is_over(), "search needs a game that is not over");
+        if self.weights_for != Some(root.rules()) {
+            self.weights = eval::weights_for(root.rules());
+            self.weights_for = Some(root.rules());
+        }
+        let start = Instant::now();
+        self.tt.clear();
+        self.history.clear();
+        self.nodes = 0;
+        self.estimated = 0;
+        self.stopped = false;
+        self.rep_low = usize::MAX;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.deadline = limits.time.map(|t| start + t);
+        self.stop = limits.stop.clone();
+        self.stack.clear();
+        // The game's positions since the last capture (the current one excluded).
+        let plies = game.moves().len();
+        let mut since: Vec<Position> = (0..plies)
+            .rev()
+            .map_while(|ply| {
+                game.position_at(ply)
+                    .filter(|p| p.captured() == root.captured())
+                    .copied()
+            })
+            .collect();
+        since.reverse();
+        self.stack.extend(since);
+
+        let successors = root.successors();
+        self.root_noise = [0; 25];
+        if noise.amplitude > 0 {
+            for (mv, _) in &successors {
+                let r = splitmix(noise.seed ^ root.hash() ^ (noise_slot(*mv) as u64) << 56);
+                let span = 2 * noise.amplitude as u64 + 1;
+                self.root_noise[noise_slot(*mv)] = (r % span) as i32 - noise.amplitude;
+            }
+        }
+        let mut best = successors[0].0;
+        let mut best_value = 0;
+        let mut best_depth = 0;
+        let mut proven = false;
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        for depth in 1..=max_depth {
+            self.root_best = None;
+            let before = self.estimated;
+            let value = self.negamax(&root, depth as i32, -INF, INF, 0);
+            if self.stopped {
+                if let Some((mv, v)) = self.root_best {
+                    best = mv;
+                    best_value = v;
+                }
+                break;
+            }
+            let (mv, _) = self
+                .root_best
+                .expect("a completed iteration has a best move");
+            best = mv;
+            best_value = value;
+            best_depth = depth;
+            proven = self.estimated == before && noise.amplitude == 0;
+            let elapsed = start.elapsed();
+            progress(&Info {
+                depth,
+                score: score_of(value, proven),
+                nodes: self.nodes,
+                nps: nps(self.nodes, elapsed),
+                pv: self.pv(&root, best),
+            });
+            if proven {
+                break;
+            }
+            if let Some(time) = limits.time {
+                if elapsed * 2 > time || successors.len() == 1 {
+                    break;
+                }
+            }
+        }
+        SearchResult {
+            best,
+            score: score_of(best_value, proven),
+            depth: best_depth,
+            nodes: self.nodes,
+            pv: self.pv(&root, best),
+        }
+    }
+
+    /// The expected line from the table, `first` first.
+    fn pv(&self, root: &Position, first: Move) -> Vec<Move> {
+        let mut line = vec![first];
+        let mut pos = *root;
+        if pos.play(first).is_err() {
+            return line;
+        }
+        let mut seen = vec![root.hash(), pos.hash()];
+        while line.len() < 40 && !pos.is_over() {
+            let Some(mv) = self.tt.probe(pos.hash()).and_then(|e| e.mv) else {
+                break;
+            };
+            if pos.play(mv).is_err() || seen.contains(&pos.hash()) {
+                break;
+            }
+            seen.push(pos.hash());
+            line.push(mv);
+        }
+        line
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        if self.nodes & 1023 == 0 {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.stopped = true;
+                }
+            }
+            if let Some(stop) = &self.stop {
+                if stop.load(Ordering::Relaxed) {
+                    self.stopped = true;
+                }
+            }
+        }
+    }
+
+    /// The stack index of an earlier occurrence of `pos` since the last capture, if any.
+    #[inline]
+    fn repetition(&self, pos: &Position) -> Option<usize> {
+        let captured = pos.captured();
+        for (i, earlier) in self.stack.iter().enumerate().rev() {
+            if earlier.captured() != captured {
+                return None;
+            }
+            if earlier.repeats(pos) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// The value of `pos` for its side to move, searched `depth` plies.
+    fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped && ply > 0 {
+            return 0;
+        }
+        let base = eval::margin(pos);
+        if pos.is_over() {
+            return base;
+        }
+        if ply > 0 {
+            if let Some(at) = self.repetition(pos) {
+                self.rep_low = self.rep_low.min(at);
+                return base;
+            }
+        }
+        // The seeds on the board bound what is still to be won or lost: a window outside
+        // those bounds is decided without search (and without estimates).
+        let reach = 100 * pos.seeds_on_board() as i32;
+        if base + reach <= alpha {
+            return base + reach;
+        }
+        if base - reach >= beta {
+            return base - reach;
+        }
+        if depth <= 0 {
+            return if self.quiescence {
+                self.quiesce(pos, alpha, beta, 0)
+            } else {
+                self.estimated += 1;
+                self.evaluate(pos).clamp(base - reach, base + reach)
+            };
+        }
+        let key = pos.hash();
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(key).filter(|_| self.use_tt) {
+            tt_move = entry.mv;
+            if ply > 0 && (entry.proven || i32::from(entry.depth) >= depth) {
+                let value = entry.value + base;
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                };
+                if cut {
+                    if !entry.proven {
+                        self.estimated += 1;
+                    }
+                    return value;
+                }
+            }
+        }
+
+        let mut successors = pos.successors();
+        let count = successors.len();
+        let mut keys = [0i32; 12];
+        for (i, (mv, child)) in successors.iter().enumerate() {
+            keys[i] = ordering::key(pos, *mv, child, tt_move, &self.history);
+            if depth > 1 {
+                self.tt.prefetch(child.hash());
+            }
+        }
+        let me = pos.to_move();
+        let index = self.stack.len();
+        self.stack.push(*pos);
+        let outer_rep = std::mem::replace(&mut self.rep_low, usize::MAX);
+        let estimated_before = self.estimated;
+        let alpha_before = alpha;
+        let mut best = -INF;
+        let mut best_move = successors[0].0;
+        for n in 0..count {
+            // Selection: the best remaining key.
+            let mut pick = n;
+            for j in n + 1..count {
+                if keys[j] > keys[pick] {
+                    pick = j;
+                }
+            }
+            keys.swap(n, pick);
+            successors.swap(n, pick);
+            let (mv, child) = successors[n];
+            let shift = if ply == 0 {
+                self.root_noise[noise_slot(mv)]
+            } else {
+                0
+            };
+            let value = if child.to_move() == me {
+                self.negamax(&child, depth - 1, alpha - shift, beta - shift, ply + 1) + shift
+            } else {
+                -self.negamax(&child, depth - 1, shift - beta, shift - alpha, ply + 1) + shift
+            };
+            if self.stopped {
+                break;
+            }
+            if value > best {
+                best = value;
+                best_move = mv;
+                if ply == 0 {
+                    self.root_best = Some((mv, value));
+                }
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        self.history.reward(pos, mv, depth);
+                        break;
+                    }
+                }
+                if value >= base + reach {
+                    // Nothing can do better than winning every seed left.
+                    break;
+                }
+            }
+        }
+        self.stack.pop();
+        let path_dependent = self.rep_low < index;
+        self.rep_low = self.rep_low.min(outer_rep);
+        if self.use_tt
+            && !self.stopped
+            && !path_dependent
+            && (ply != 0 || self.root_noise == [0; 25])
+        {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_before {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let proven = self.estimated == estimated_before;
+            self.tt
+                .store(key, best - base, depth as u32, bound, proven, best_move);
+        }
+        best
+    }
+
+    /// Captures only, with the option to stop (stand pat) at the static evaluation.
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        let base = eval::margin(pos);
+        if pos.is_over() {
+            return base;
+        }
+        let reach = 100 * pos.seeds_on_board() as i32;
+        self.estimated += 1;
+        let stand = self.evaluate(pos).clamp(base - reach, base + reach);
+        if stand >= beta || qply >= QUIESCENCE_PLIES {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let me = pos.to_move();
+        let mine = pos.captured()[me];
+        for (_, child) in pos.successors() {
+            if child.captured()[me] <= mine {
+                continue;
+            }
+            // A capture changes the captures, so the child cannot repeat an earlier position.
+            let value = if child.to_move() == me {
+                self.quiesce(&child, alpha, beta, qply + 1)
+            } else {
+                -self.quiesce(&child, -beta, -alpha, qply + 1)
+            };
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+fn score_of(value: i32, proven: bool) -> Score {
+    if proven {
+        Score::Proven((value as f64 / 100.0).round() as i32)
+    } else {
+        Score::Estimate(value)
+    }
+}
+
+fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let micros = elapsed.as_micros().max(1) as u64;
+    nodes.saturating_mul(1_000_000) / micros
+}
