@@ -19,11 +19,12 @@ use crate::options::GameOptions;
 pub struct Args {
     #[command(flatten)]
     options: GameOptions,
-    /// Who plays South: human, random, greedy (or level:1..6 where the engine offers them).
+    /// Who plays South: human, random, greedy, level:1 (beginner) … level:6 (full strength),
+    /// or search / mcts with settings (docs/engine.md).
     #[arg(long, default_value = "human")]
     south: String,
-    /// Who plays North.
-    #[arg(long, default_value = "greedy")]
+    /// Who plays North (same choices).
+    #[arg(long, default_value = "level:3")]
     north: String,
     /// Time a computer may think about a move, in milliseconds.
     #[arg(long, default_value_t = 1000)]
