@@ -11,7 +11,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
-use sowing::{BySide, FinalFour, Game, Move, Outcome, Position, Record, Rules, Side, Variant};
+use sowing::{BySide, Game, Match, Move, Outcome, Position, Record, Rules, Side, Variant};
 use sowing_engine::{Limits, Player, PlayerSpec};
 
 use crate::external::{External, Fault};
@@ -332,29 +332,19 @@ fn play_rounds(
 ) -> Played {
     let p1_side = if p1_south { Side::South } else { Side::North };
     let mut seats = seats(p1, p2, p1_south, rules, seed);
-    let (mut wins, mut seeds) = (BySide::new(0u32, 0u32), BySide::new(0u32, 0u32));
-    let mut previous: Option<Outcome> = None;
+    let mut rounds_played = Match::new(rules, rounds.max(1) as usize);
     let (mut records, mut plies, mut fault_text) = (Vec::new(), 0, None);
     let mut forfeit = None;
-    for round in 1..=rounds.max(1) {
-        let mut round_rules = rules;
-        round_rules.final_four = match (round, previous) {
-            (1 | 2, _) | (_, Some(Outcome::Draw)) | (_, None) => FinalFour::Capturer,
-            (_, Some(Outcome::Win(side))) => FinalFour::To(side),
-        };
-        let starter = if round % 2 == 1 {
-            Side::South
-        } else {
-            Side::North
-        };
-        let pits = vec![4u8; round_rules.pit_count()];
-        let start = Position::from_parts(round_rules, &pits, BySide::default(), starter, None)
-            .expect("a start position");
+    while let Some(start) = rounds_played.next_start() {
+        let round = rounds_played.round();
         let opening = if round == 1 { opening } else { &[] };
         let (game, fault) = play_one(start, opening, &mut seats, limits, timeout);
         plies += game.moves().len();
-        let outcome = game.outcome();
-        let captured = game.position().captured();
+        if fault.is_none() {
+            rounds_played
+                .record(&game)
+                .expect("a round played to its end");
+        }
         let mut record = record(game, p1, p2, p1_south, index);
         record.set_tag("MatchRound", round.to_string());
         if let Some((side, why)) = fault {
@@ -368,26 +358,11 @@ fn play_rounds(
             break;
         }
         records.push(record);
-        seeds.south += u32::from(captured.south);
-        seeds.north += u32::from(captured.north);
-        if let Some(Outcome::Win(side)) = outcome {
-            wins[side] += 1;
-        }
-        previous = outcome;
     }
-    let winner = match forfeit {
-        Some(side) => Some(!side),
-        None if wins.south != wins.north => Some(if wins.south > wins.north {
-            Side::South
-        } else {
-            Side::North
-        }),
-        None if seeds.south != seeds.north => Some(if seeds.south > seeds.north {
-            Side::South
-        } else {
-            Side::North
-        }),
-        None => None,
+    let winner = match (forfeit, rounds_played.outcome()) {
+        (Some(side), _) => Some(!side),
+        (None, Some(Outcome::Win(side))) => Some(side),
+        _ => None,
     };
     let score = match winner {
         Some(side) => f64::from(u8::from(side == p1_side)),

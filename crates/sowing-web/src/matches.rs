@@ -2,39 +2,15 @@
 //! table across rounds. The rules crate plays one round; this is the bookkeeping around it.
 
 use serde::Serialize;
-use sowing::{BySide, FinalFour, Outcome, Position, Rules, Side};
-
-/// Rounds in a match unless the player asks otherwise (H3.3).
-pub const DEFAULT_ROUNDS: u32 = 5;
+use sowing::{Match, Outcome, Position, Rules};
 
 /// The most rounds a match may have.
 pub const MAX_ROUNDS: u32 = 99;
 
-/// Who starts round `round` (from 1): South starts round 1, then it alternates.
-pub fn starter(round: u32) -> Side {
-    if round % 2 == 1 {
-        Side::South
-    } else {
-        Side::North
-    }
-}
-
-/// Who takes the last four in round `round`, given the previous round's result: the
-/// capturer in rounds 1 and 2, then the previous round's winner (the capturer after a draw).
-pub fn final_four(round: u32, previous: Option<Outcome>) -> FinalFour {
-    match previous {
-        Some(Outcome::Win(side)) if round >= 3 => FinalFour::To(side),
-        _ => FinalFour::Capturer,
-    }
-}
-
-/// The start position of round `round` under the match's `rules`.
+/// The start position of round `round` under the match's `rules` (H3.3, see
+/// [`sowing::Match::round_start`]).
 pub fn round_start(rules: Rules, round: u32, previous: Option<Outcome>) -> Position {
-    let mut rules = rules;
-    rules.final_four = final_four(round, previous);
-    let pits = vec![4; rules.pit_count()];
-    Position::from_parts(rules, &pits, BySide::default(), starter(round), None)
-        .expect("a full start board is a valid position")
+    Match::round_start(rules, round as usize, previous)
 }
 
 /// One row of the score table.
@@ -74,15 +50,15 @@ pub struct Table {
 /// The score table of a match with `rounds` rounds, from the positions and results of the
 /// rounds played so far (round order, each `(game id, start, now, outcome)`).
 pub fn table(rounds: u32, played: &[(i64, Position, Position, Option<Outcome>)]) -> Table {
-    let mut wins = [0u32; 2];
-    let mut seeds = [0u32; 2];
     let mut rows = Vec::new();
+    let mut finished_rounds: Option<Match> = None;
     for (i, (game, start, now, outcome)) in played.iter().enumerate() {
         let captured = now.captured();
-        seeds[0] += u32::from(captured.south);
-        seeds[1] += u32::from(captured.north);
-        if let Some(Outcome::Win(side)) = outcome {
-            wins[side.index()] += 1;
+        if let Some(outcome) = outcome {
+            // The match's own rules decide wins and the winner (H3.3).
+            let _ = finished_rounds
+                .get_or_insert_with(|| Match::new(start.rules(), rounds as usize))
+                .record_result(captured, *outcome);
         }
         rows.push(RoundRow {
             round: i as u32 + 1,
@@ -94,22 +70,19 @@ pub fn table(rounds: u32, played: &[(i64, Position, Position, Option<Outcome>)])
         });
     }
     let all_over = played.iter().all(|(.., o)| o.is_some());
-    let finished = all_over && played.len() as u32 >= rounds;
-    let winner = finished.then(|| {
-        let decide = |s: u32, n: u32| match s.cmp(&n) {
-            std::cmp::Ordering::Greater => Some("south"),
-            std::cmp::Ordering::Less => Some("north"),
-            std::cmp::Ordering::Equal => None,
-        };
-        decide(wins[0], wins[1])
-            .or_else(|| decide(seeds[0], seeds[1]))
-            .unwrap_or("draw")
-    });
+    let (wins, seeds, winner) = match &finished_rounds {
+        Some(m) => (
+            m.wins(),
+            m.seeds(),
+            m.outcome().filter(|_| all_over).map(|o| o.name()),
+        ),
+        None => Default::default(),
+    };
     Table {
         rounds,
         rows,
-        wins,
-        seeds,
+        wins: [wins.south as u32, wins.north as u32],
+        seeds: [seeds.south as u32, seeds.north as u32],
         winner,
         next_round_ready: all_over && (played.len() as u32) < rounds,
     }
@@ -118,38 +91,7 @@ pub fn table(rounds: u32, played: &[(i64, Position, Position, Option<Outcome>)])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sowing::Variant;
-
-    #[test]
-    fn h3_3_starter_alternates_from_south() {
-        let starters: Vec<Side> = (1..=5).map(starter).collect();
-        use Side::*;
-        assert_eq!(starters, [South, North, South, North, South]);
-    }
-
-    #[test]
-    fn h3_3_last_four_to_capturer_in_rounds_1_and_2() {
-        let win = Some(Outcome::Win(Side::North));
-        assert_eq!(final_four(1, None), FinalFour::Capturer);
-        assert_eq!(final_four(2, win), FinalFour::Capturer);
-    }
-
-    #[test]
-    fn h3_3_last_four_to_previous_winner_from_round_3() {
-        assert_eq!(
-            final_four(3, Some(Outcome::Win(Side::North))),
-            FinalFour::To(Side::North)
-        );
-        assert_eq!(
-            final_four(4, Some(Outcome::Win(Side::South))),
-            FinalFour::To(Side::South)
-        );
-    }
-
-    #[test]
-    fn h3_3_last_four_to_capturer_after_a_draw() {
-        assert_eq!(final_four(3, Some(Outcome::Draw)), FinalFour::Capturer);
-    }
+    use sowing::{BySide, FinalFour, Side, Variant};
 
     #[test]
     fn round_start_is_a_full_board_with_the_round_settings() {

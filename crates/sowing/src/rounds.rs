@@ -52,13 +52,18 @@ impl Match {
 
     /// The start of the next round, with its starter and last-four rule; `None` once over.
     pub fn next_start(&self) -> Option<Position> {
-        if self.is_over() {
-            return None;
-        }
-        let round = self.round();
-        let mut rules = self.rules;
-        rules.final_four = match self.results.last() {
-            Some(&(_, Outcome::Win(winner))) if round >= 3 => FinalFour::To(winner),
+        (!self.is_over())
+            .then(|| Match::round_start(self.rules, self.round(), self.results.last().map(|r| r.1)))
+    }
+
+    /// The start of round `round` (from 1) of a match of `rules`, after a previous round
+    /// that ended with `previous`: the starter alternates from South, and the last four go
+    /// to the capturer in rounds 1 and 2, then to the previous round's winner (the capturer
+    /// after a draw).
+    pub fn round_start(rules: Rules, round: usize, previous: Option<Outcome>) -> Position {
+        let mut rules = rules;
+        rules.final_four = match previous {
+            Some(Outcome::Win(winner)) if round >= 3 => FinalFour::To(winner),
             _ => FinalFour::Capturer,
         };
         let starter = if round % 2 == 1 {
@@ -67,10 +72,8 @@ impl Match {
             Side::North
         };
         let start = Position::start(rules);
-        Some(
-            Position::from_parts(rules, start.pits(), BySide::default(), starter, None)
-                .expect("the start pits are valid"),
-        )
+        Position::from_parts(rules, start.pits(), BySide::default(), starter, None)
+            .expect("the start pits are valid")
     }
 
     /// Records a finished round, played from [`Match::next_start`].
@@ -78,11 +81,24 @@ impl Match {
     /// # Errors
     /// When the game is not over, or the match is.
     pub fn record(&mut self, game: &Game) -> Result<(), &'static str> {
+        let outcome = game.outcome().ok_or("the round is not over")?;
+        self.record_result(game.position().captured(), outcome)
+    }
+
+    /// Records a finished round by its captures and result, for callers that keep the games
+    /// elsewhere (a database).
+    ///
+    /// # Errors
+    /// When the match is over.
+    pub fn record_result(
+        &mut self,
+        captured: BySide<u8>,
+        outcome: Outcome,
+    ) -> Result<(), &'static str> {
         if self.is_over() {
             return Err("the match is over");
         }
-        let outcome = game.outcome().ok_or("the round is not over")?;
-        self.results.push((game.position().captured(), outcome));
+        self.results.push((captured, outcome));
         Ok(())
     }
 
