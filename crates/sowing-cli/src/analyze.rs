@@ -1,11 +1,11 @@
 //! `sow analyze`: each move of a game record with the engine's value and best move, and
 //! mistakes marked.
 
-use std::time::Duration;
-
 use anyhow::{bail, Context, Result};
 use sowing::{Game, Record};
-use sowing_engine::{Limits, PlayerSpec, Score};
+use sowing_engine::{PlayerSpec, Score};
+
+use crate::options::LimitOptions;
 
 /// Show each move of a game record with the engine's evaluation and best move.
 ///
@@ -18,15 +18,8 @@ pub struct Args {
     /// The engine: level:1..6 or search[:settings].
     #[arg(long, default_value = "level:6")]
     engine: String,
-    /// Time a position in milliseconds (default when no limit is given: 200).
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Nodes a position.
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Depth a position.
-    #[arg(long)]
-    depth: Option<u32>,
+    #[command(flatten)]
+    limits: LimitOptions,
 }
 
 /// A value in centiseeds, for comparing moves.
@@ -45,15 +38,7 @@ pub fn run(args: Args) -> Result<()> {
     let Some(mut engine) = spec.build_search(0) else {
         bail!("--engine must be level:1..6 or search[:settings]");
     };
-    let mut limits = Limits {
-        time: args.movetime.map(Duration::from_millis),
-        nodes: args.nodes,
-        depth: args.depth,
-        stop: None,
-    };
-    if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
-        limits.time = Some(Duration::from_millis(200));
-    }
+    let limits = args.limits.limits(200);
     let full = &record.game;
     let n = full.rules().pits_per_row();
     let mut game = Game::from_position(*full.start());

@@ -11,22 +11,25 @@ pub fn draw(position: &Position) -> String {
     let n = rules.pits_per_row();
     let ayoayo = rules.variant() == Variant::Ayoayo;
     let captured = position.captured();
-    let cell = |pit: Pit| format!("{:>3} ", position.seeds(pit));
+    // North's row is read right to left from South's side of the table.
+    let row_pits = |side: Side| -> Vec<Pit> {
+        let mut pits: Vec<Pit> = (0..n).map(|c| Pit::of(side, c, n)).collect();
+        if side == Side::North {
+            pits.reverse();
+        }
+        pits
+    };
     let letters = |side: Side| -> String {
-        let columns: Box<dyn Iterator<Item = usize>> = match side {
-            Side::North => Box::new((0..n).rev()),
-            Side::South => Box::new(0..n),
-        };
-        columns
-            .map(|c| format!("  {} ", Pit::of(side, c, n).letter(n)))
+        row_pits(side)
+            .into_iter()
+            .map(|pit| format!("  {} ", pit.letter(n)))
             .collect()
     };
     let row = |side: Side| -> String {
-        let columns: Box<dyn Iterator<Item = usize>> = match side {
-            Side::North => Box::new((0..n).rev()),
-            Side::South => Box::new(0..n),
-        };
-        columns.map(|c| cell(Pit::of(side, c, n))).collect()
+        row_pits(side)
+            .into_iter()
+            .map(|pit| format!("{:>3} ", position.seeds(pit)))
+            .collect()
     };
     let (store, margin) = if ayoayo {
         ("store", "        ")

@@ -15,7 +15,7 @@ use sowing::{BySide, Game, Match, Move, Outcome, Position, Record, Rules, Side, 
 use sowing_engine::{Limits, Player, PlayerSpec};
 
 use crate::external::{External, Fault};
-use crate::options::GameOptions;
+use crate::options::{GameOptions, LimitOptions};
 
 /// Play a match between two players and report the score and Elo difference.
 ///
@@ -36,15 +36,8 @@ pub struct Args {
     /// Games to play (rounded up to an even number: openings come in pairs).
     #[arg(long, default_value_t = 100)]
     games: u64,
-    /// Time a move in milliseconds (default when no limit is given: 100).
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Nodes a move (search nodes; MCTS playouts).
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Depth a move.
-    #[arg(long)]
-    depth: Option<u32>,
+    #[command(flatten)]
+    limits: LimitOptions,
     /// Random moves at the start of each pair of games.
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
@@ -130,15 +123,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let p1 = Entrant::parse(&args.p1).context("--p1")?;
     let p2 = Entrant::parse(&args.p2).context("--p2")?;
-    let mut limits = Limits {
-        time: args.movetime.map(Duration::from_millis),
-        nodes: args.nodes,
-        depth: args.depth,
-        stop: None,
-    };
-    if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
-        limits.time = Some(Duration::from_millis(100));
-    }
+    let limits = args.limits.limits(100);
     // An external engine may overrun a little; past this it has hung.
     let timeout = limits
         .time

@@ -76,3 +76,33 @@ fn warn_unless(applies: bool, option: &str, variant: Variant) {
         eprintln!("sow: note: {option} does not apply to {variant}; ignored");
     }
 }
+
+/// How long a computer player may think about each move.
+#[derive(Args, Clone, Debug, Default)]
+pub struct LimitOptions {
+    /// Time a move in milliseconds (the default when no limit is given).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Nodes a move (search nodes; MCTS playouts).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth a move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+}
+
+impl LimitOptions {
+    /// The limits given, or `default_ms` a move when none is.
+    pub fn limits(&self, default_ms: u64) -> sowing_engine::Limits {
+        let millis = match (self.movetime, self.nodes, self.depth) {
+            (None, None, None) => Some(default_ms),
+            (movetime, ..) => movetime,
+        };
+        sowing_engine::Limits {
+            time: millis.map(std::time::Duration::from_millis),
+            nodes: self.nodes,
+            depth: self.depth,
+            stop: None,
+        }
+    }
+}
