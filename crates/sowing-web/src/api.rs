@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -127,6 +128,20 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             };
             ApiError::new(status, format!("request body: {e}"))
         })
+    }
+}
+
+/// Query parameters; malformed ones are a 400 with a JSON error body, like everything else.
+pub struct QueryParams<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Query(value)| QueryParams(value))
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))
     }
 }
 
@@ -564,7 +579,7 @@ pub(crate) struct ListQuery {
 
 pub(crate) async fn list_games(
     State(app): Shared,
-    Query(query): Query<ListQuery>,
+    QueryParams(query): QueryParams<ListQuery>,
 ) -> ApiResult<Json<Value>> {
     let limit = query.limit.unwrap_or(100).clamp(1, 1000);
     let store = app.store.clone();
@@ -605,7 +620,7 @@ pub(crate) struct MoveQuery {
 pub(crate) async fn play_move(
     State(app): Shared,
     Path(id): Path<String>,
-    Query(query): Query<MoveQuery>,
+    QueryParams(query): QueryParams<MoveQuery>,
     JsonBody(body): JsonBody<MoveBody>,
 ) -> ApiResult<Json<Value>> {
     app.play(

@@ -511,3 +511,22 @@ async fn a_wrong_method_is_a_405_with_a_json_body() {
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
     assert!(body["error"].is_string());
 }
+
+#[tokio::test]
+async fn malformed_query_parameters_are_a_400_with_a_json_body() {
+    let (router, _) = app();
+    let view = create(&router, json!({"game": "hoyito-ii"})).await;
+    let id = view["id"].as_i64().unwrap();
+    let (status, body) = send(
+        &router,
+        Method::POST,
+        &format!("/api/games/{id}/moves?brief=maybe"),
+        Some(r#"{"move":"C"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&body).contains("brief"), "{body}");
+    let (status, body) = send(&router, Method::GET, "/api/games?limit=-3", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&body).contains("limit"), "{body}");
+}
