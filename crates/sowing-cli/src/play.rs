@@ -168,19 +168,13 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn prompt(game: &Game) -> String {
-    let n = game.rules().pits_per_row();
-    let legal: Vec<String> = game
-        .legal_moves()
-        .iter()
-        .map(|m| m.name(n).to_string())
-        .collect();
     if game.is_over() {
         "game over".to_owned()
     } else {
         format!(
             "{} to move [{}]",
             game.position().to_move(),
-            legal.join(" ")
+            game.legal_names().join(" ")
         )
     }
 }

@@ -79,15 +79,9 @@ pub fn run(args: Args) -> Result<()> {
 
 /// The legal moves, for error messages.
 fn legal(game: &Game) -> String {
-    let n = game.rules().pits_per_row();
-    let names: Vec<String> = game
-        .legal_moves()
-        .iter()
-        .map(|m| m.name(n).to_string())
-        .collect();
-    if names.is_empty() {
+    if game.is_over() {
         "none, the game is over".to_owned()
     } else {
-        names.join(" ")
+        game.legal_names().join(" ")
     }
 }

@@ -331,11 +331,7 @@ fn check_ply(game: &Game, expected: Option<usize>) -> ApiResult<()> {
 }
 
 fn legal(game: &Game) -> Vec<String> {
-    let n = game.rules().pits_per_row();
-    game.legal_moves()
-        .iter()
-        .map(|m| m.name(n).to_string())
-        .collect()
+    game.legal_names()
 }
 
 /// One step of a move's trace, for the page's animation.

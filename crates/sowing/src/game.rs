@@ -111,6 +111,15 @@ impl Game {
         }
     }
 
+    /// The names of the legal moves now, in ring order (`["A", "C"]`, `["pass"]`, or none).
+    pub fn legal_names(&self) -> Vec<String> {
+        let n = self.rules().pits_per_row();
+        self.legal_moves()
+            .iter()
+            .map(|m| m.name(n).to_string())
+            .collect()
+    }
+
     /// Reads a move token for this game's board.
     ///
     /// # Errors

@@ -69,11 +69,7 @@ impl State {
             over: game.is_over(),
             winner: game.outcome().map(|o| o.name().to_owned()),
             last_sower: position.last_sower().map(|s| s.name().to_owned()),
-            legal: game
-                .legal_moves()
-                .iter()
-                .map(|m| m.name(n).to_string())
-                .collect(),
+            legal: game.legal_names(),
         }
     }
 

@@ -203,15 +203,10 @@ impl Record {
                 .parse_move(&token)
                 .map_err(|e| scanner.error_at(line, column, format!("move {ply}: {e}")))?;
             game.play(mv).map_err(|e| {
-                let legal: Vec<String> = game
-                    .legal_moves()
-                    .iter()
-                    .map(|m| m.name(rules.pits_per_row()).to_string())
-                    .collect();
                 scanner.error_at(
                     line,
                     column,
-                    format!("move {ply}: {e} (legal: {})", legal.join(" ")),
+                    format!("move {ply}: {e} (legal: {})", game.legal_names().join(" ")),
                 )
             })?;
         }
