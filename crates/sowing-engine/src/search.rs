@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sowing::{Game, Move, Position};
+use arrayvec::ArrayVec;
+use sowing::{Game, Move, Pit, Position, Rules};
 
 use crate::eval::{self, Weights};
 use crate::ordering::{self, History};
@@ -349,15 +350,6 @@ impl Searcher {
             }
         }
 
-        let mut successors = pos.successors();
-        let count = successors.len();
-        let mut keys = [0i32; 12];
-        for (i, (mv, child)) in successors.iter().enumerate() {
-            keys[i] = ordering::key(pos, *mv, child, tt_move, &self.history);
-            if depth > 1 {
-                self.tt.prefetch(child.hash());
-            }
-        }
         let me = pos.to_move();
         let index = self.stack.len();
         self.stack.push(*pos);
@@ -365,18 +357,52 @@ impl Searcher {
         let estimated_before = self.estimated;
         let alpha_before = alpha;
         let mut best = -INF;
-        let mut best_move = successors[0].0;
-        for n in 0..count {
+        let mut best_move = None;
+        // The table move is played and searched alone first: when it cuts off, the other
+        // moves are never played (most cut-offs come from it).
+        let mut children: ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }> = ArrayVec::new();
+        let mut keys = [0i32; Rules::MAX_PITS_PER_ROW];
+        let mut first = None;
+        if let Some(mv) = tt_move {
+            let mut child = *pos;
+            if child.play(mv).is_ok() {
+                children.push((mv, child));
+                first = Some(mv);
+            }
+        }
+        let mut generated = false;
+        let mut n = 0;
+        loop {
+            if n == children.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                for (mv, child) in pos.successors() {
+                    if Some(mv) == first {
+                        continue;
+                    }
+                    keys[children.len()] = ordering::key(pos, mv, &child, None, &self.history);
+                    if depth > 1 {
+                        self.tt.prefetch(child.hash());
+                    }
+                    children.push((mv, child));
+                }
+                if n == children.len() {
+                    break;
+                }
+            }
             // Selection: the best remaining key.
             let mut pick = n;
-            for j in n + 1..count {
+            for j in n + 1..children.len() {
                 if keys[j] > keys[pick] {
                     pick = j;
                 }
             }
             keys.swap(n, pick);
-            successors.swap(n, pick);
-            let (mv, child) = successors[n];
+            children.swap(n, pick);
+            let (mv, child) = children[n];
+            n += 1;
             let shift = if ply == 0 {
                 self.root_noise[noise_slot(mv)]
             } else {
@@ -392,7 +418,7 @@ impl Searcher {
             }
             if value > best {
                 best = value;
-                best_move = mv;
+                best_move = Some(mv);
                 if ply == 0 {
                     self.root_best = Some((mv, value));
                 }
@@ -425,8 +451,10 @@ impl Searcher {
                 Bound::Upper
             };
             let proven = self.estimated == estimated_before;
-            self.tt
-                .store(key, best - base, depth as u32, bound, proven, best_move);
+            if let Some(best_move) = best_move {
+                self.tt
+                    .store(key, best - base, depth as u32, bound, proven, best_move);
+            }
         }
         best
     }
@@ -452,8 +480,12 @@ impl Searcher {
         let mut best = stand;
         let me = pos.to_move();
         let mine = pos.captured()[me];
-        for (_, child) in pos.successors() {
-            if child.captured()[me] <= mine {
+        let n = pos.rules().pits_per_row();
+        // Each move is played only when reached: a cut-off skips the rest. A pass (no sowing
+        // move) captures nothing, so only sowing moves are tried.
+        for column in 0..n {
+            let mut child = *pos;
+            if child.try_sow(Pit::of(me, column, n)).is_err() || child.captured()[me] <= mine {
                 continue;
             }
             // A capture changes the captures, so the child cannot repeat an earlier position.
