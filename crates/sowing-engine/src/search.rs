@@ -75,6 +75,9 @@ pub struct Searcher {
     stop: Option<Arc<AtomicBool>>,
     root_noise: [i32; 25],
     root_best: Option<(Move, i32)>,
+    /// The best move of the last completed iteration, searched first at the root (the
+    /// table keeps no root entry when the root moves carry noise).
+    root_move: Option<Move>,
     /// Search captures beyond the depth limit (quiescence).
     pub quiescence: bool,
     /// Use the tuned features (otherwise the captured margin alone).
@@ -115,6 +118,7 @@ impl Searcher {
             stop: None,
             root_noise: [0; 25],
             root_best: None,
+            root_move: None,
             quiescence: true,
             use_features: true,
             use_tt: true,
@@ -192,6 +196,7 @@ impl Searcher {
                 self.root_noise[noise_slot(*mv)] = (r % span) as i32 - noise.amplitude;
             }
         }
+        self.root_move = None;
         let mut best = successors[0].0;
         let mut best_value = 0;
         let mut best_depth = 0;
@@ -214,6 +219,7 @@ impl Searcher {
             best = mv;
             best_value = value;
             best_depth = depth;
+            self.root_move = Some(mv);
             proven = self.estimated == before && noise.amplitude == 0;
             let elapsed = start.elapsed();
             progress(&Info {
@@ -331,9 +337,9 @@ impl Searcher {
             };
         }
         let key = pos.hash();
-        let mut tt_move = None;
+        let mut tt_move = if ply == 0 { self.root_move } else { None };
         if let Some(entry) = self.tt.probe(key).filter(|_| self.use_tt) {
-            tt_move = entry.mv;
+            tt_move = tt_move.or(entry.mv);
             if ply > 0 && (entry.proven || i32::from(entry.depth) >= depth) {
                 let value = entry.value + base;
                 let cut = match entry.bound {
