@@ -305,6 +305,11 @@ impl Searcher {
     /// The value of `pos` for its side to move, searched `depth` plies.
     fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
         self.nodes += 1;
+        if depth > 0 {
+            // The table is larger than the caches: fetch the slot while the repetition scan
+            // and the bounds below run.
+            self.tt.prefetch(pos.hash());
+        }
         self.check_limits();
         if self.stopped && ply > 0 {
             return 0;
