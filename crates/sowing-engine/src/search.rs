@@ -389,15 +389,16 @@ impl Searcher {
                     break;
                 }
                 generated = true;
-                for (mv, child) in pos.successors() {
-                    if Some(mv) == first {
-                        continue;
-                    }
-                    keys[children.len()] = ordering::key(pos, mv, &child, None, &self.history);
+                // All moves at once, the one searched already (if any) moved to the front.
+                children = pos.successors();
+                if let Some(at) = children.iter().position(|&(mv, _)| Some(mv) == first) {
+                    children.swap(0, at);
+                }
+                for (i, (mv, child)) in children.iter().enumerate().skip(n) {
+                    keys[i] = ordering::key(pos, *mv, child, None, &self.history);
                     if depth > 1 {
                         self.tt.prefetch(child.hash());
                     }
-                    children.push((mv, child));
                 }
                 if n == children.len() {
                     break;
