@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sowing::{Game, Move, Position};
+use arrayvec::ArrayVec;
+use sowing::{Game, Move, Pit, Position, Rules};
 
 use crate::eval::{self, Weights};
 use crate::ordering::{self, History};
@@ -74,6 +75,9 @@ pub struct Searcher {
     stop: Option<Arc<AtomicBool>>,
     root_noise: [i32; 25],
     root_best: Option<(Move, i32)>,
+    /// The best move of the last completed iteration, searched first at the root (the
+    /// table keeps no root entry when the root moves carry noise).
+    root_move: Option<Move>,
     /// Search captures beyond the depth limit (quiescence).
     pub quiescence: bool,
     /// Use the tuned features (otherwise the captured margin alone).
@@ -114,6 +118,7 @@ impl Searcher {
             stop: None,
             root_noise: [0; 25],
             root_best: None,
+            root_move: None,
             quiescence: true,
             use_features: true,
             use_tt: true,
@@ -191,6 +196,7 @@ impl Searcher {
                 self.root_noise[noise_slot(*mv)] = (r % span) as i32 - noise.amplitude;
             }
         }
+        self.root_move = None;
         let mut best = successors[0].0;
         let mut best_value = 0;
         let mut best_depth = 0;
@@ -213,6 +219,7 @@ impl Searcher {
             best = mv;
             best_value = value;
             best_depth = depth;
+            self.root_move = Some(mv);
             proven = self.estimated == before && noise.amplitude == 0;
             let elapsed = start.elapsed();
             progress(&Info {
@@ -298,6 +305,11 @@ impl Searcher {
     /// The value of `pos` for its side to move, searched `depth` plies.
     fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
         self.nodes += 1;
+        if depth > 0 {
+            // The table is larger than the caches: fetch the slot while the repetition scan
+            // and the bounds below run.
+            self.tt.prefetch(pos.hash());
+        }
         self.check_limits();
         if self.stopped && ply > 0 {
             return 0;
@@ -330,9 +342,9 @@ impl Searcher {
             };
         }
         let key = pos.hash();
-        let mut tt_move = None;
+        let mut tt_move = if ply == 0 { self.root_move } else { None };
         if let Some(entry) = self.tt.probe(key).filter(|_| self.use_tt) {
-            tt_move = entry.mv;
+            tt_move = tt_move.or(entry.mv);
             if ply > 0 && (entry.proven || i32::from(entry.depth) >= depth) {
                 let value = entry.value + base;
                 let cut = match entry.bound {
@@ -349,15 +361,6 @@ impl Searcher {
             }
         }
 
-        let mut successors = pos.successors();
-        let count = successors.len();
-        let mut keys = [0i32; 12];
-        for (i, (mv, child)) in successors.iter().enumerate() {
-            keys[i] = ordering::key(pos, *mv, child, tt_move, &self.history);
-            if depth > 1 {
-                self.tt.prefetch(child.hash());
-            }
-        }
         let me = pos.to_move();
         let index = self.stack.len();
         self.stack.push(*pos);
@@ -365,18 +368,53 @@ impl Searcher {
         let estimated_before = self.estimated;
         let alpha_before = alpha;
         let mut best = -INF;
-        let mut best_move = successors[0].0;
-        for n in 0..count {
+        let mut best_move = None;
+        // The table move is played and searched alone first: when it cuts off, the other
+        // moves are never played (most cut-offs come from it).
+        let mut children: ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }> = ArrayVec::new();
+        let mut keys = [0i32; Rules::MAX_PITS_PER_ROW];
+        let mut first = None;
+        if let Some(mv) = tt_move {
+            let mut child = *pos;
+            if child.play(mv).is_ok() {
+                children.push((mv, child));
+                first = Some(mv);
+            }
+        }
+        let mut generated = false;
+        let mut n = 0;
+        loop {
+            if n == children.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                // All moves at once, the one searched already (if any) moved to the front.
+                children = pos.successors();
+                if let Some(at) = children.iter().position(|&(mv, _)| Some(mv) == first) {
+                    children.swap(0, at);
+                }
+                for (i, (mv, child)) in children.iter().enumerate().skip(n) {
+                    keys[i] = ordering::key(pos, *mv, child, None, &self.history);
+                    if depth > 1 {
+                        self.tt.prefetch(child.hash());
+                    }
+                }
+                if n == children.len() {
+                    break;
+                }
+            }
             // Selection: the best remaining key.
             let mut pick = n;
-            for j in n + 1..count {
+            for j in n + 1..children.len() {
                 if keys[j] > keys[pick] {
                     pick = j;
                 }
             }
             keys.swap(n, pick);
-            successors.swap(n, pick);
-            let (mv, child) = successors[n];
+            children.swap(n, pick);
+            let (mv, child) = children[n];
+            n += 1;
             let shift = if ply == 0 {
                 self.root_noise[noise_slot(mv)]
             } else {
@@ -392,7 +430,7 @@ impl Searcher {
             }
             if value > best {
                 best = value;
-                best_move = mv;
+                best_move = Some(mv);
                 if ply == 0 {
                     self.root_best = Some((mv, value));
                 }
@@ -425,8 +463,10 @@ impl Searcher {
                 Bound::Upper
             };
             let proven = self.estimated == estimated_before;
-            self.tt
-                .store(key, best - base, depth as u32, bound, proven, best_move);
+            if let Some(best_move) = best_move {
+                self.tt
+                    .store(key, best - base, depth as u32, bound, proven, best_move);
+            }
         }
         best
     }
@@ -452,8 +492,12 @@ impl Searcher {
         let mut best = stand;
         let me = pos.to_move();
         let mine = pos.captured()[me];
-        for (_, child) in pos.successors() {
-            if child.captured()[me] <= mine {
+        let n = pos.rules().pits_per_row();
+        // Each move is played only when reached: a cut-off skips the rest. A pass (no sowing
+        // move) captures nothing, so only sowing moves are tried.
+        for column in 0..n {
+            let mut child = *pos;
+            if child.try_sow(Pit::of(me, column, n)).is_err() || child.captured()[me] <= mine {
                 continue;
             }
             // A capture changes the captures, so the child cannot repeat an earlier position.
