@@ -21,7 +21,8 @@ pub struct Args {
     /// Print one line of JSON.
     #[arg(long)]
     json: bool,
-    /// Games per game and board (default: 20000 on 2×6, 2000 on 2×12).
+    /// Games per game and board (default: about half a second's worth: 50000 on 2×6,
+    /// 150000 for the shorter Ayoayo games, 3000 on 2×12).
     #[arg(long)]
     games: Option<u64>,
     /// Seed of the random moves.
@@ -58,9 +59,12 @@ pub fn run(args: Args) -> Result<()> {
     let mut rows = Vec::new();
     for rules in boards {
         let (variant, pits) = (rules.variant(), rules.pits_per_row());
-        let games = args
-            .games
-            .unwrap_or(if pits == 12 { 2_000 } else { 20_000 });
+        // About half a second a run: shorter runs measure the processor's warm-up.
+        let games = args.games.unwrap_or(match (variant, pits) {
+            (_, 12) => 3_000,
+            (Variant::Ayoayo, _) => 150_000,
+            _ => 50_000,
+        });
         let start = Position::start(rules);
         let mut game = Game::new(rules);
         // The same games `repeat` times; the median time, since the machine is shared.
