@@ -322,15 +322,7 @@ impl Player for MctsPlayer {
             return legal[0].0;
         }
         let plies = game.moves().len();
-        let mut base: Vec<Position> = (0..plies)
-            .rev()
-            .map_while(|ply| {
-                game.position_at(ply)
-                    .filter(|p| p.captured() == root.captured())
-                    .copied()
-            })
-            .collect();
-        base.reverse();
+        let base: Vec<Position> = game.positions_since_capture().to_vec();
         let mut rng = SmallRng::seed_from_u64(self.seed ^ root.hash() ^ plies as u64);
         self.nodes.clear();
         self.nodes.push(Node {

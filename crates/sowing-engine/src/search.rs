@@ -174,18 +174,7 @@ impl Searcher {
         self.deadline = limits.time.map(|t| start + t);
         self.stop = limits.stop.clone();
         self.stack.clear();
-        // The game's positions since the last capture (the current one excluded).
-        let plies = game.moves().len();
-        let mut since: Vec<Position> = (0..plies)
-            .rev()
-            .map_while(|ply| {
-                game.position_at(ply)
-                    .filter(|p| p.captured() == root.captured())
-                    .copied()
-            })
-            .collect();
-        since.reverse();
-        self.stack.extend(since);
+        self.stack.extend_from_slice(game.positions_since_capture());
 
         let successors = root.successors();
         self.root_noise = [0; 25];

@@ -82,6 +82,17 @@ impl Game {
         self.positions.get(ply)
     }
 
+    /// The positions since the last capture, oldest first, the current one excluded: the
+    /// only ones it can repeat (C.3). For searches that carry the rule on.
+    pub fn positions_since_capture(&self) -> &[Position] {
+        let (current, earlier) = self.positions.split_last().expect("a game has a start");
+        let first = earlier
+            .iter()
+            .rposition(|p| p.captured() != current.captured())
+            .map_or(0, |i| i + 1);
+        &earlier[first..]
+    }
+
     /// The moves played, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
@@ -190,12 +201,7 @@ impl Game {
         self.seen.pop();
         if self.seen.len() == 0 {
             // The move taken back was a capture: gather the positions since the one before.
-            let captured = self.position().captured();
-            let first = self
-                .positions
-                .iter()
-                .rposition(|p| p.captured() != captured)
-                .map_or(0, |i| i + 1);
+            let first = self.positions.len() - 1 - self.positions_since_capture().len();
             for index in first..self.positions.len() {
                 self.seen.insert(&self.positions, index);
             }
