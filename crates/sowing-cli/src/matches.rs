@@ -12,7 +12,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
 use sowing::{BySide, Game, Match, Move, Outcome, Position, Record, Rules, Side, Variant};
-use sowing_engine::{Limits, Player, PlayerSpec};
+use sowing_engine::{Limits, Player, PlayerSpec, Score, SearchPlayer, SearchSettings};
 
 use crate::external::{External, Fault};
 use crate::options::{GameOptions, LimitOptions};
@@ -41,6 +41,11 @@ pub struct Args {
     /// Random moves at the start of each pair of games.
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
+    /// Keep only openings that a fixed search values within this many seeds of even, so
+    /// that a pair of games measures the players rather than an opening already decided
+    /// (random openings often are); `any` keeps every random opening.
+    #[arg(long, default_value = "3", value_parser = parse_balance)]
+    balance: Balance,
     /// Hoyito III: play each game as a match of R rounds under H3.3.
     #[arg(long)]
     rounds: Option<u32>,
@@ -145,17 +150,22 @@ pub fn run(args: Args) -> Result<()> {
             .expect("a valid template"),
     );
     let points = AtomicU64::new(0);
+    let uneven_pairs = AtomicU64::new(0);
     let games: Vec<Played> = pool.install(|| {
         (0..total)
             .into_par_iter()
             .map(|index| {
                 let pair = index / 2;
                 let p1_south = index % 2 == 0;
-                let opening = opening(
+                let (opening, even) = opening(
                     rules,
                     args.opening_plies,
+                    args.balance,
                     args.seed ^ pair.wrapping_mul(0x9E37_79B9),
                 );
+                if !even && p1_south {
+                    uneven_pairs.fetch_add(1, Ordering::Relaxed);
+                }
                 let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(index);
                 let played = match args.rounds {
                     None => play_game(
@@ -192,17 +202,77 @@ pub fn run(args: Args) -> Result<()> {
             .collect()
     });
     bar.finish_and_clear();
-    report(&args, &p1, &p2, &games);
+    report(&args, &p1, &p2, &games, uneven_pairs.into_inner());
     Ok(())
 }
 
-/// `plies` random legal moves from the start that do not end the game.
-fn opening(rules: Rules, plies: u32, seed: u64) -> Vec<Move> {
+/// Which random openings a match keeps (`--balance`).
+#[derive(Clone, Copy, Debug)]
+enum Balance {
+    /// Those the search values within this many seeds of even.
+    Within(u32),
+    /// Every one.
+    Any,
+}
+
+fn parse_balance(text: &str) -> Result<Balance, String> {
+    match text {
+        "any" => Ok(Balance::Any),
+        _ => text
+            .parse()
+            .map(Balance::Within)
+            .map_err(|_| format!("{text:?}: expected a number of seeds or `any`")),
+    }
+}
+
+/// Depth of the search that values openings for `--balance`: a fixed depth, so that the
+/// same seed gives the same openings on any machine.
+const BALANCE_DEPTH: u32 = 10;
+
+/// Random openings drawn for one pair before settling for the most even one seen.
+const BALANCE_TRIES: u32 = 200;
+
+/// `plies` random legal moves from the start that do not end the game; with `balance`,
+/// redrawn until the search values the position within `balance` seeds of even. Also
+/// tells whether it is that even (else it is the most even of the draws).
+fn opening(rules: Rules, plies: u32, balance: Balance, seed: u64) -> (Vec<Move>, bool) {
     let mut rng = SmallRng::seed_from_u64(seed);
+    let Balance::Within(balance) = balance else {
+        return (random_opening(rules, plies, &mut rng).moves().to_vec(), true);
+    };
+    let settings = SearchSettings {
+        hash_mib: 1,
+        ..SearchSettings::default()
+    };
+    let mut judge = SearchPlayer::new("judge".to_owned(), settings, seed);
+    let limits = Limits {
+        depth: Some(BALANCE_DEPTH),
+        ..Limits::default()
+    };
+    let mut most_even = (i32::MAX, Vec::new());
+    for _ in 0..BALANCE_TRIES {
+        let game = random_opening(rules, plies, &mut rng);
+        let centiseeds = match judge.analyse(&game, &limits, &mut |_| {}).score {
+            Score::Estimate(centi) => centi,
+            Score::Proven(margin) => 100 * margin,
+        }
+        .abs();
+        if centiseeds < most_even.0 {
+            most_even = (centiseeds, game.moves().to_vec());
+        }
+        if centiseeds <= 100 * balance as i32 {
+            return (most_even.1, true);
+        }
+    }
+    (most_even.1, false)
+}
+
+/// `plies` random legal moves from the start that do not end the game.
+fn random_opening(rules: Rules, plies: u32, rng: &mut SmallRng) -> Game {
     let mut game = Game::new(rules);
     for _ in 0..plies {
         let legal = game.legal_moves();
-        let Some(&mv) = legal.choose(&mut rng) else {
+        let Some(&mv) = legal.choose(rng) else {
             break;
         };
         game.play(mv).expect("legal");
@@ -211,7 +281,7 @@ fn opening(rules: Rules, plies: u32, seed: u64) -> Vec<Move> {
             break;
         }
     }
-    game.moves().to_vec()
+    game
 }
 
 /// Plays one game from `start` after `opening`; returns the game and a fault, if any,
@@ -367,7 +437,7 @@ fn elo(score: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
-fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played]) {
+fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played], uneven_pairs: u64) {
     let n = games.len() as f64;
     let wins = games.iter().filter(|g| g.score == 1.0).count();
     let draws = games.iter().filter(|g| g.score == 0.5).count();
@@ -382,6 +452,14 @@ fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played]) {
         "games"
     };
     println!("{} vs {}: {} {unit}", p1.label(), p2.label(), games.len());
+    match args.balance {
+        Balance::Within(seeds) => println!(
+            "openings: {} random plies, valued within ±{seeds} seeds by a depth-{BALANCE_DEPTH} search \
+             ({uneven_pairs} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
+            args.opening_plies
+        ),
+        Balance::Any => println!("openings: {} random plies", args.opening_plies),
+    }
     println!("p1 wins {wins}, draws {draws}, losses {losses}");
     println!(
         "p1 score {:.1}% ({:.1} / {})",
