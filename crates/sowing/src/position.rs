@@ -218,6 +218,20 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// The pits as 8-byte words, for whole-board arithmetic.
+const WORDS: usize = MAX_PITS / 8;
+
+/// Word `w` of a board-sized byte array.
+#[inline(always)]
+fn word(bytes: &[u8; MAX_PITS], w: usize) -> u64 {
+    u64::from_ne_bytes(bytes[8 * w..8 * w + 8].try_into().expect("8 bytes"))
+}
+
+#[inline(always)]
+fn set_word(bytes: &mut [u8; MAX_PITS], w: usize, value: u64) {
+    bytes[8 * w..8 * w + 8].copy_from_slice(&value.to_ne_bytes());
+}
+
 /// Laps sown before endless-sowing detection starts saving states (C.1).
 const QUIET_LAPS: u32 = 8;
 
@@ -382,15 +396,11 @@ impl Position {
         self.row(side).iter().map(|&s| usize::from(s)).sum()
     }
 
-    /// Whether a side's row is empty: one vector operation, no loop with exits.
+    /// Whether a side's row is empty: three word operations, no loop with exits.
     #[inline]
     fn row_is_empty(&self, side: Side) -> bool {
         let mask = &ROW_MASKS[ring_slot(self.rules.pit_count())][side.index()];
-        self.pits
-            .iter()
-            .zip(mask)
-            .fold(0, |any, (seeds, in_row)| any | (seeds & in_row))
-            == 0
+        (0..WORDS).fold(0, |any, w| any | (word(&self.pits, w) & word(mask, w))) == 0
     }
 
     fn row(&self, side: Side) -> &[u8] {
@@ -754,8 +764,8 @@ impl Position {
         let hoyito = HOYITO;
         // Ayoayo laps skip the pit they were lifted from, so a turn of the ring is 2N−1 pits.
         let turn = if hoyito { ring } else { ring - 1 };
-        // The bytes the vector operations touch: one 16-byte register covers 2×6.
-        let lanes = if RING <= 16 { 16 } else { MAX_PITS };
+        // The words the lap touches: two cover 2×6.
+        let words = RING.div_ceil(8);
         let mover = self.to_move;
 
         let mut from = origin;
@@ -799,11 +809,13 @@ impl Position {
                     (count / turn, count % turn)
                 };
                 let start = if from + 1 == ring { 0 } else { from + 1 };
-                // Lift and sow in one vector operation.
+                // Lift and sow in a few word operations: no pit holds more than 255 seeds,
+                // so no byte carries into the next.
                 let keep = &KEEP_MASKS[from];
                 let run = &RUN_MASKS[slot][start][rest];
-                for ((pit, keep), add) in self.pits[..lanes].iter_mut().zip(keep).zip(run) {
-                    *pit = (*pit & keep) + add;
+                for w in 0..words {
+                    let sown = (word(&self.pits, w) & word(keep, w)) + word(run, w);
+                    set_word(&mut self.pits, w, sown);
                 }
                 self.hash = self.hash.wrapping_add(RUN_KEYS[slot][start][rest]);
                 if rounds > 0 {
