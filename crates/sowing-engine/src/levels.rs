@@ -19,8 +19,8 @@ pub fn settings(level: u8) -> SearchSettings {
         1 => (Some(1), Some(100), 300, 1),
         2 => (Some(2), Some(1_000), 150, 1),
         3 => (Some(4), Some(6_000), 40, 1),
-        4 => (Some(7), Some(30_000), 0, 4),
-        5 => (None, Some(100_000), 0, 16),
+        4 => (Some(6), Some(15_000), 0, 4),
+        5 => (None, Some(50_000), 0, 16),
         6 => (None, None, 0, 64),
         _ => panic!("level {level} is not in 1-6"),
     };

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use sowing::{Game, Move, Pit, Position, Rules};
 
-use crate::eval::{self, Weights};
+use crate::eval::{self, Evaluator, Weights};
 use crate::ordering::{self, History};
 use crate::tt::{Bound, Tt};
 use crate::{Info, Limits, Score};
@@ -60,7 +60,7 @@ pub struct Noise {
 pub struct Searcher {
     tt: Tt,
     history: History,
-    weights: Weights,
+    evaluator: Evaluator,
     weights_for: Option<sowing::Rules>,
     /// Positions since the last capture: the game's, then the search path.
     stack: Vec<Position>,
@@ -106,7 +106,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(hash_mib),
             history: History::default(),
-            weights: [0; eval::FEATURES],
+            evaluator: Evaluator::new(&[0; eval::FEATURES]),
             weights_for: None,
             stack: Vec::with_capacity(4096),
             nodes: 0,
@@ -127,7 +127,7 @@ impl Searcher {
 
     /// Uses these evaluation weights instead of the tuned ones (for the tuning tool).
     pub fn set_weights(&mut self, weights: Weights, rules: sowing::Rules) {
-        self.weights = weights;
+        self.evaluator = Evaluator::new(&weights);
         self.weights_for = Some(rules);
     }
 
@@ -139,7 +139,7 @@ impl Searcher {
     /// The static evaluation the search uses, for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         if self.use_features {
-            eval::evaluate(pos, &self.weights)
+            self.evaluator.evaluate(pos)
         } else {
             eval::margin(pos)
         }
@@ -160,7 +160,7 @@ impl Searcher {
         let root = *game.position();
         assert!(!game.is_over(), "search needs a game that is not over");
         if self.weights_for != Some(root.rules()) {
-            self.weights = eval::weights_for(root.rules());
+            self.evaluator = Evaluator::new(&eval::weights_for(root.rules()));
             self.weights_for = Some(root.rules());
         }
         let start = Instant::now();
