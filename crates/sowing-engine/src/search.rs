@@ -485,8 +485,10 @@ impl Searcher {
         // Each move is played only when reached: a cut-off skips the rest. A pass (no sowing
         // move) captures nothing, so only sowing moves are tried.
         for column in 0..n {
-            let mut child = *pos;
-            if child.try_sow(Pit::of(me, column, n)).is_err() || child.captured()[me] <= mine {
+            let Ok(child) = pos.after_sow(Pit::of(me, column, n)) else {
+                continue;
+            };
+            if child.captured()[me] <= mine {
                 continue;
             }
             // A capture changes the captures, so the child cannot repeat an earlier position.

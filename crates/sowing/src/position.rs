@@ -513,6 +513,18 @@ impl Position {
         self.play_with(Move::Sow(pit), &mut NoTrace)
     }
 
+    /// The position after sowing `pit`, or why that is not legal: the move played on one
+    /// copy, for searches that look at children one by one.
+    #[inline]
+    pub fn after_sow(&self, pit: Pit) -> Result<Position, Illegal> {
+        if self.is_over() {
+            return Err(Illegal::GameOver);
+        }
+        let mut next = *self;
+        next.play_sow(pit, &mut NoTrace)?;
+        Ok(next)
+    }
+
     /// Why `mv` would be refused, if it would.
     pub fn check(&self, mv: Move) -> Result<(), PlayError> {
         let mut copy = *self;
@@ -576,13 +588,15 @@ impl Position {
         }
     }
 
-    #[inline]
-    fn set_last_sower(&mut self, side: Side) {
-        if self.rules.variant() == Variant::Ayoayo {
-            if let Some(old) = self.last_sower {
-                self.hash = self.hash.wrapping_sub(LAST_SOWER_KEYS[old.index()]);
-            }
-            self.hash = self.hash.wrapping_add(LAST_SOWER_KEYS[side.index()]);
+    /// Records the last sower; only Ayoayo's repetition rule (A.8) hashes it.
+    #[inline(always)]
+    fn set_last_sower<const HOYITO: bool>(&mut self, side: Side) {
+        if !HOYITO {
+            let old = self.last_sower.map_or(0, |s| LAST_SOWER_KEYS[s.index()]);
+            self.hash = self
+                .hash
+                .wrapping_sub(old)
+                .wrapping_add(LAST_SOWER_KEYS[side.index()]);
         }
         self.last_sower = Some(side);
     }
@@ -648,7 +662,7 @@ impl Position {
             laps,
             ..Report::default()
         };
-        self.set_last_sower(mover);
+        self.set_last_sower::<HOYITO>(mover);
         if HOYITO {
             if self.pits[end_pit] == 4 && self.is_casa(end_pit, mover) {
                 report.captured = self.take(end_pit, mover, TakeReason::Capture, trace);
