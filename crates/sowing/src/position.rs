@@ -6,8 +6,8 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use crate::tables::{
-    ring_slot, KEEP_MASKS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS, RING_KEYS, ROW_MASKS,
-    RUN_KEYS, RUN_MASKS,
+    lap_kind, ring_slot, KEEP_MASKS, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS,
+    RING_KEYS, ROW_MASKS,
 };
 use crate::{BySide, CasaRows, FinalFour, Leftover, Move, MoveList, Pit, Rules, Side, Variant};
 
@@ -221,15 +221,16 @@ impl std::error::Error for PositionError {}
 /// The pits as 8-byte words, for whole-board arithmetic.
 const WORDS: usize = MAX_PITS / 8;
 
-/// Word `w` of a board-sized byte array.
+/// Word `w` of a board-sized byte array, pit `8w` in the lowest byte (as in
+/// [`crate::tables::LAPS`]).
 #[inline(always)]
 fn word(bytes: &[u8; MAX_PITS], w: usize) -> u64 {
-    u64::from_ne_bytes(bytes[8 * w..8 * w + 8].try_into().expect("8 bytes"))
+    u64::from_le_bytes(bytes[8 * w..8 * w + 8].try_into().expect("8 bytes"))
 }
 
 #[inline(always)]
 fn set_word(bytes: &mut [u8; MAX_PITS], w: usize, value: u64) {
-    bytes[8 * w..8 * w + 8].copy_from_slice(&value.to_ne_bytes());
+    bytes[8 * w..8 * w + 8].copy_from_slice(&value.to_le_bytes());
 }
 
 /// Laps sown before endless-sowing detection starts saving states (C.1).
@@ -780,6 +781,7 @@ impl Position {
         let turn = if hoyito { ring } else { ring - 1 };
         // The words the lap touches: two cover 2×6.
         let words = RING.div_ceil(8);
+        let kind = lap_kind(HOYITO, RING);
         let mover = self.to_move;
 
         let mut from = origin;
@@ -822,16 +824,15 @@ impl Position {
                 } else {
                     (count / turn, count % turn)
                 };
-                let start = if from + 1 == ring { 0 } else { from + 1 };
                 // Lift and sow in a few word operations: no pit holds more than 255 seeds,
                 // so no byte carries into the next.
+                let lap = &LAPS[kind][from][rest];
                 let keep = &KEEP_MASKS[from];
-                let run = &RUN_MASKS[slot][start][rest];
                 for w in 0..words {
-                    let sown = (word(&self.pits, w) & word(keep, w)) + word(run, w);
+                    let sown = (word(&self.pits, w) & word(keep, w)) + lap.run[w];
                     set_word(&mut self.pits, w, sown);
                 }
-                self.hash = self.hash.wrapping_add(RUN_KEYS[slot][start][rest]);
+                self.hash = self.hash.wrapping_add(lap.key);
                 if rounds > 0 {
                     // Rare: a lap of a whole turn of the ring or more. Ayoayo skips `from`.
                     let r = rounds as u8;
@@ -845,13 +846,7 @@ impl Position {
                     }
                     self.hash = self.hash.wrapping_add((rounds as u64).wrapping_mul(keys));
                 }
-                // Below two turns of the ring: wrap by subtraction, not division.
-                let end = from + if rest == 0 { turn } else { rest };
-                if end >= ring {
-                    end - ring
-                } else {
-                    end
-                }
+                usize::from(lap.end)
             };
             let held = self.pits[end];
             // One branch, not three: where a lap ends is as good as random.

@@ -42,50 +42,57 @@ pub(crate) const NORTH_KEY: u64 = key(101);
 /// Added for the last sower in games whose repetition rule depends on it (Ayoayo, A.8).
 pub(crate) const LAST_SOWER_KEYS: [u64; 2] = [key(102), key(103)];
 
-/// `RUN_MASKS[slot][start][len]`: one seed in each of `len` pits from `start` round the ring.
-pub(crate) static RUN_MASKS: [[[[u8; MAX_PITS]; MAX_PITS]; MAX_PITS]; 2] = {
-    let mut masks = [[[[0u8; MAX_PITS]; MAX_PITS]; MAX_PITS]; 2];
-    let mut slot = 0;
-    while slot < 2 {
-        let ring = RINGS[slot];
-        let mut start = 0;
-        while start < ring {
-            let mut len = 0;
-            while len < ring {
-                let mut k = 0;
-                while k < len {
-                    masks[slot][start][len][(start + k) % ring] = 1;
+/// What a lap of fewer seeds than one turn of the ring does: the seed it adds to each pit
+/// (as the board's 8-byte words), the hash change of those seeds, and the pit it ends in.
+#[derive(Clone, Copy)]
+pub(crate) struct Lap {
+    pub(crate) run: [u64; 3],
+    pub(crate) key: u64,
+    pub(crate) end: u8,
+}
+
+/// `LAPS[kind][from][rest]`: the lap from pit `from` sowing `rest` seeds past whole turns,
+/// where `kind` is [`lap_kind`]. Ayoayo skips the origin, so its turn is one pit shorter:
+/// that changes only where a lap of whole turns ends.
+pub(crate) static LAPS: [[[Lap; MAX_PITS]; MAX_PITS]; 4] = {
+    const EMPTY: Lap = Lap {
+        run: [0; 3],
+        key: 0,
+        end: 0,
+    };
+    let mut laps = [[[EMPTY; MAX_PITS]; MAX_PITS]; 4];
+    let mut kind = 0;
+    while kind < 4 {
+        let ring = RINGS[kind / 2];
+        let hoyito = kind % 2 == 1;
+        let turn = if hoyito { ring } else { ring - 1 };
+        let mut from = 0;
+        while from < ring {
+            let mut rest = 0;
+            while rest < turn {
+                let lap = &mut laps[kind][from][rest];
+                let mut k = 1;
+                while k <= rest {
+                    let pit = (from + k) % ring;
+                    lap.run[pit / 8] += 1 << (8 * (pit % 8));
+                    lap.key = lap.key.wrapping_add(PIT_KEYS[pit]);
                     k += 1;
                 }
-                len += 1;
+                lap.end = ((from + if rest == 0 { turn } else { rest }) % ring) as u8;
+                rest += 1;
             }
-            start += 1;
+            from += 1;
         }
-        slot += 1;
+        kind += 1;
     }
-    masks
+    laps
 };
 
-/// `RUN_KEYS[slot][start][len]`: the hash change of the run `RUN_MASKS[slot][start][len]`.
-pub(crate) static RUN_KEYS: [[[u64; MAX_PITS]; MAX_PITS]; 2] = {
-    let mut keys = [[[0u64; MAX_PITS]; MAX_PITS]; 2];
-    let mut slot = 0;
-    while slot < 2 {
-        let ring = RINGS[slot];
-        let mut start = 0;
-        while start < ring {
-            let mut len = 1;
-            while len < ring {
-                let pit = (start + len - 1) % ring;
-                keys[slot][start][len] = keys[slot][start][len - 1].wrapping_add(PIT_KEYS[pit]);
-                len += 1;
-            }
-            start += 1;
-        }
-        slot += 1;
-    }
-    keys
-};
+/// The row of [`LAPS`] for a game kind and ring size.
+#[inline]
+pub(crate) const fn lap_kind(hoyito: bool, pit_count: usize) -> usize {
+    2 * ring_slot(pit_count) + hoyito as usize
+}
 
 /// The sum of the keys of every pit of each ring: the hash change of one seed in every pit.
 pub(crate) const RING_KEYS: [u64; 2] = {
