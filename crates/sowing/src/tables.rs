@@ -26,7 +26,7 @@ const fn key(n: u64) -> u64 {
 
 /// The position hash is linear in the pit counts: the sum of `count × PIT_KEYS[pit]` plus
 /// the keys of the side to move and rule state. A lap that adds one seed to a run of pits
-/// then changes the hash by a constant from [`RUN_KEYS`], whatever the counts were.
+/// then changes the hash by a constant from [`LAPS`], whatever the counts were.
 pub(crate) const PIT_KEYS: [u64; MAX_PITS] = {
     let mut keys = [0; MAX_PITS];
     let mut i = 0;
