@@ -362,12 +362,10 @@ impl Searcher {
         // moves are never played (most cut-offs come from it).
         let mut children: ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }> = ArrayVec::new();
         let mut keys = [0i32; Rules::MAX_PITS_PER_ROW];
-        let mut first = None;
         if let Some(mv) = tt_move {
             let mut child = *pos;
             if child.play(mv).is_ok() {
                 children.push((mv, child));
-                first = Some(mv);
             }
         }
         let mut generated = false;
@@ -379,10 +377,7 @@ impl Searcher {
                 }
                 generated = true;
                 // All moves at once, the one searched already (if any) moved to the front.
-                children = pos.successors();
-                if let Some(at) = children.iter().position(|&(mv, _)| Some(mv) == first) {
-                    children.swap(0, at);
-                }
+                children = successors_after(pos, children.first().copied());
                 for (i, (mv, child)) in children.iter().enumerate().skip(n) {
                     keys[i] = ordering::key(pos, *mv, child, None, &self.history);
                     if depth > 1 {
@@ -512,6 +507,34 @@ impl Searcher {
         }
         best
     }
+}
+
+/// The legal moves of `pos` with their positions, as [`Position::successors`] but with
+/// `first`, already played, at the front and not sown again.
+fn successors_after(
+    pos: &Position,
+    first: Option<(Move, Position)>,
+) -> ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }> {
+    let Some((first_move, _)) = first else {
+        return pos.successors();
+    };
+    let me = pos.to_move();
+    let n = pos.rules().pits_per_row();
+    let mut children = ArrayVec::new();
+    for column in 0..n {
+        let pit = Pit::of(me, column, n);
+        if Move::Sow(pit) == first_move {
+            children.push(first.expect("checked above"));
+        } else if let Ok(child) = pos.after_sow(pit) {
+            children.push((Move::Sow(pit), child));
+        }
+    }
+    match children.iter().position(|&(mv, _)| mv == first_move) {
+        Some(at) => children.swap(0, at),
+        // The first move was a pass, the only move.
+        None => return pos.successors(),
+    }
+    children
 }
 
 fn score_of(value: i32, proven: bool) -> Score {
