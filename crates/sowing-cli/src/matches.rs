@@ -225,9 +225,9 @@ fn parse_balance(text: &str) -> Result<Balance, String> {
     }
 }
 
-/// Depth of the search that values openings for `--balance`: a fixed depth, so that the
-/// same seed gives the same openings on any machine.
-const BALANCE_DEPTH: u32 = 10;
+/// Nodes of the search that values openings for `--balance`: a fixed count, not a time, so
+/// that the same seed gives the same openings on any machine (about depth 10 on 2×6).
+const BALANCE_NODES: u64 = 200_000;
 
 /// Random openings drawn for one pair before settling for the most even one seen.
 const BALANCE_TRIES: u32 = 200;
@@ -246,7 +246,7 @@ fn opening(rules: Rules, plies: u32, balance: Balance, seed: u64) -> (Vec<Move>,
     };
     let mut judge = SearchPlayer::new("judge".to_owned(), settings, seed);
     let limits = Limits {
-        depth: Some(BALANCE_DEPTH),
+        nodes: Some(BALANCE_NODES),
         ..Limits::default()
     };
     let mut most_even = (i32::MAX, Vec::new());
@@ -454,7 +454,7 @@ fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played], uneven_pair
     println!("{} vs {}: {} {unit}", p1.label(), p2.label(), games.len());
     match args.balance {
         Balance::Within(seeds) => println!(
-            "openings: {} random plies, valued within ±{seeds} seeds by a depth-{BALANCE_DEPTH} search \
+            "openings: {} random plies, valued within ±{seeds} seeds by a {BALANCE_NODES}-node search \
              ({uneven_pairs} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
             args.opening_plies
         ),
