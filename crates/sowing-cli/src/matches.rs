@@ -554,6 +554,39 @@ mod tests {
     }
 
     #[test]
+    fn balanced_openings_are_even_by_the_judge_and_the_same_for_both_games_of_a_pair() {
+        let rules = Rules::new(Variant::HoyitoII);
+        for seed in 0..2 {
+            let (moves, even) = opening(rules, 4, Balance::Within(3), seed);
+            assert_eq!((moves.clone(), even), opening(rules, 4, Balance::Within(3), seed));
+            assert!(even, "seed {seed}: no even opening in {BALANCE_TRIES} draws");
+            let mut game = Game::new(rules);
+            for &mv in &moves {
+                game.play(mv).expect("a legal opening");
+            }
+            let settings = SearchSettings {
+                hash_mib: 1,
+                ..SearchSettings::default()
+            };
+            let limits = Limits {
+                nodes: Some(BALANCE_NODES),
+                ..Limits::default()
+            };
+            let score = SearchPlayer::new("judge".to_owned(), settings, seed)
+                .analyse(&game, &limits, &mut |_| {})
+                .score;
+            let centiseeds = match score {
+                Score::Estimate(c) => c,
+                Score::Proven(m) => 100 * m,
+            };
+            assert!(centiseeds.abs() <= 300, "seed {seed}: {score}");
+        }
+        // Without balance, the first random opening is kept.
+        let (moves, even) = opening(rules, 4, Balance::Any, 9);
+        assert!(even && moves.len() == 4);
+    }
+
+    #[test]
     fn elo_of_even_and_lopsided_scores() {
         assert!(elo(0.5).abs() < 1e-9);
         assert!((elo(0.75) - 190.8).abs() < 0.1);
