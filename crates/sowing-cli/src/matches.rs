@@ -149,30 +149,31 @@ pub fn run(args: Args) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed} / ~{eta}]")
             .expect("a valid template"),
     );
+    bar.set_message("choosing openings");
+    let openings: Vec<(Vec<Move>, bool)> = pool.install(|| {
+        (0..pairs)
+            .into_par_iter()
+            .map(|pair| {
+                let seed = args.seed ^ pair.wrapping_mul(0x9E37_79B9);
+                opening(rules, args.opening_plies, args.balance, seed)
+            })
+            .collect()
+    });
+    let uneven_pairs = openings.iter().filter(|(_, even)| !even).count();
     let points = AtomicU64::new(0);
-    let uneven_pairs = AtomicU64::new(0);
     let games: Vec<Played> = pool.install(|| {
         (0..total)
             .into_par_iter()
             .map(|index| {
-                let pair = index / 2;
+                let opening = &openings[index as usize / 2].0;
                 let p1_south = index % 2 == 0;
-                let (opening, even) = opening(
-                    rules,
-                    args.opening_plies,
-                    args.balance,
-                    args.seed ^ pair.wrapping_mul(0x9E37_79B9),
-                );
-                if !even && p1_south {
-                    uneven_pairs.fetch_add(1, Ordering::Relaxed);
-                }
                 let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(index);
                 let played = match args.rounds {
                     None => play_game(
-                        rules, &opening, &p1, &p2, p1_south, seed, &limits, timeout, index,
+                        rules, opening, &p1, &p2, p1_south, seed, &limits, timeout, index,
                     ),
                     Some(rounds) => play_rounds(
-                        rules, rounds, &opening, &p1, &p2, p1_south, seed, &limits, timeout, index,
+                        rules, rounds, opening, &p1, &p2, p1_south, seed, &limits, timeout, index,
                     ),
                 };
                 for (k, record) in played.records.iter().enumerate() {
@@ -202,7 +203,7 @@ pub fn run(args: Args) -> Result<()> {
             .collect()
     });
     bar.finish_and_clear();
-    report(&args, &p1, &p2, &games, uneven_pairs.into_inner());
+    report(&args, &p1, &p2, &games, uneven_pairs);
     Ok(())
 }
 
@@ -226,8 +227,8 @@ fn parse_balance(text: &str) -> Result<Balance, String> {
 }
 
 /// Nodes of the search that values openings for `--balance`: a fixed count, not a time, so
-/// that the same seed gives the same openings on any machine (about depth 10 on 2×6).
-const BALANCE_NODES: u64 = 200_000;
+/// that the same seed gives the same openings on any machine (about depth 9 on 2×6).
+const BALANCE_NODES: u64 = 100_000;
 
 /// Random openings drawn for one pair before settling for the most even one seen.
 const BALANCE_TRIES: u32 = 200;
@@ -437,7 +438,7 @@ fn elo(score: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
-fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played], uneven_pairs: u64) {
+fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played], uneven_pairs: usize) {
     let n = games.len() as f64;
     let wins = games.iter().filter(|g| g.score == 1.0).count();
     let draws = games.iter().filter(|g| g.score == 0.5).count();
