@@ -377,7 +377,7 @@ impl Searcher {
                 }
                 generated = true;
                 // All moves at once, the one searched already (if any) moved to the front.
-                children = successors_after(pos, children.first().copied());
+                generate(pos, &mut children);
                 for (i, (mv, child)) in children.iter().enumerate().skip(n) {
                     keys[i] = ordering::key(pos, *mv, child, None, &self.history);
                     if depth > 1 {
@@ -509,32 +509,37 @@ impl Searcher {
     }
 }
 
-/// The legal moves of `pos` with their positions, as [`Position::successors`] but with
-/// `first`, already played, at the front and not sown again.
-fn successors_after(
-    pos: &Position,
-    first: Option<(Move, Position)>,
-) -> ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }> {
-    let Some((first_move, _)) = first else {
-        return pos.successors();
-    };
+/// Completes `children` to the legal moves of `pos` with their positions, in the order of
+/// [`Position::successors`] but for the move already in it (played first), which stays at
+/// the front and is not sown again. Fills in place: the list is too large to copy per node.
+fn generate(pos: &Position, children: &mut ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }>) {
+    let first = children.pop();
+    if let Some((Move::Pass, _)) = first {
+        // A pass is played only when it is the one move.
+        children.extend(first);
+        return;
+    }
     let me = pos.to_move();
     let n = pos.rules().pits_per_row();
-    let mut children = ArrayVec::new();
     for column in 0..n {
-        let pit = Pit::of(me, column, n);
-        if Move::Sow(pit) == first_move {
-            children.push(first.expect("checked above"));
-        } else if let Ok(child) = pos.after_sow(pit) {
-            children.push((Move::Sow(pit), child));
+        let mv = Move::Sow(Pit::of(me, column, n));
+        match first {
+            Some(played) if played.0 == mv => children.push(played),
+            _ => {
+                if let Ok(child) = pos.after_sow(Pit::of(me, column, n)) {
+                    children.push((mv, child));
+                }
+            }
         }
     }
-    match children.iter().position(|&(mv, _)| mv == first_move) {
-        Some(at) => children.swap(0, at),
-        // The first move was a pass, the only move.
-        None => return pos.successors(),
+    if children.is_empty() {
+        let mut child = *pos;
+        child.play(Move::Pass).expect("no sowing move, so pass is legal");
+        children.push((Move::Pass, child));
     }
-    children
+    if let Some(at) = children.iter().position(|&(mv, _)| Some(mv) == first.map(|f| f.0)) {
+        children.swap(0, at);
+    }
 }
 
 fn score_of(value: i32, proven: bool) -> Score {
