@@ -26,7 +26,8 @@ struct Slot {
     /// Bits 0–1: bound (1 exact, 2 lower, 3 upper; 0 empty); bit 2: proven.
     flags: u8,
     mv: u8,
-    _pad: u8,
+    /// The [`Tt::clear`] generation that wrote it: other generations are empty slots.
+    age: u8,
 }
 
 /// A probe's answer.
@@ -48,6 +49,7 @@ pub struct Entry {
 pub struct Tt {
     slots: Vec<Slot>,
     mask: usize,
+    age: u8,
 }
 
 const NO_MOVE: u8 = 255;
@@ -77,6 +79,7 @@ impl Tt {
         Tt {
             slots: vec![Slot::default(); count],
             mask: count - 1,
+            age: 1,
         }
     }
 
@@ -85,9 +88,15 @@ impl Tt {
         self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
     }
 
-    /// Forgets everything.
+    /// Forgets everything: a new generation, so that a search does not first write the
+    /// whole table (tens of MiB, a good part of a short move's time); every 255 generations
+    /// the slots are really emptied.
     pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        self.age = self.age.wrapping_add(1);
+        if self.age == 0 {
+            self.slots.fill(Slot::default());
+            self.age = 1;
+        }
     }
 
     /// Asks the processor to fetch the slot of `key` ahead of a probe: the table is larger
@@ -108,7 +117,7 @@ impl Tt {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let slot = self.slots[key as usize & self.mask];
-        if slot.key != key || slot.flags & 3 == 0 {
+        if slot.key != key || slot.age != self.age || slot.flags & 3 == 0 {
             return None;
         }
         let bound = match slot.flags & 3 {
@@ -139,10 +148,11 @@ impl Tt {
     ) {
         let slot = &mut self.slots[key as usize & self.mask];
         let depth = depth.min(250) as u8;
-        if slot.key == key && slot.flags & 4 != 0 && !proven {
+        let same = slot.key == key && slot.age == self.age;
+        if same && slot.flags & 4 != 0 && !proven {
             return;
         }
-        if slot.key == key && slot.depth > depth.saturating_add(2) && !proven {
+        if same && slot.depth > depth.saturating_add(2) && !proven {
             return;
         }
         let bits = match bound {
@@ -156,7 +166,7 @@ impl Tt {
             depth,
             flags: bits,
             mv: encode(mv),
-            _pad: 0,
+            age: self.age,
         };
     }
 }
@@ -181,5 +191,16 @@ mod tests {
         assert_eq!((e.proven, e.mv), (true, Some(Move::Pass)));
         tt.store(12345, 0, 9, Bound::Exact, false, Move::Pass);
         assert!(tt.probe(12345).unwrap().proven, "a proven entry is kept");
+    }
+
+    #[test]
+    fn clearing_forgets_every_entry_across_generation_wraps() {
+        let mut tt = Tt::new(1);
+        for generation in 0..600 {
+            tt.store(77, generation, 3, Bound::Exact, true, Move::Pass);
+            assert_eq!(tt.probe(77).map(|e| e.value), Some(generation));
+            tt.clear();
+            assert!(tt.probe(77).is_none(), "after clear {generation}");
+        }
     }
 }
