@@ -480,7 +480,11 @@ impl Searcher {
         // Each move is played only when reached: a cut-off skips the rest. A pass (no sowing
         // move) captures nothing, so only sowing moves are tried.
         for column in 0..n {
-            let Ok(child) = pos.after_sow(Pit::of(me, column, n)) else {
+            let pit = Pit::of(me, column, n);
+            if !pos.may_capture(pit) {
+                continue;
+            }
+            let Ok(child) = pos.after_sow(pit) else {
                 continue;
             };
             if child.captured()[me] <= mine {

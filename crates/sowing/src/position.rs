@@ -514,6 +514,32 @@ impl Position {
         self.play_with(Move::Sow(pit), &mut NoTrace)
     }
 
+    /// Whether sowing `pit` may take seeds for the mover: `false` only when the move surely
+    /// takes none, because its first lap ends it in an empty pit (Hoyito), or in an empty pit
+    /// of the opponent's row while the mover keeps other seeds (Ayoayo: no capture, and no
+    /// sweep of the board, A.7) — or because it is not legal. A table lookup, for searches
+    /// that look only at captures: about half of all moves end that way.
+    #[inline]
+    pub fn may_capture(&self, pit: Pit) -> bool {
+        let n = self.rules.pits_per_row();
+        let ring = 2 * n;
+        let hoyito = self.rules.variant().is_hoyito();
+        let turn = if hoyito { ring } else { ring - 1 };
+        let from = pit.index();
+        if from >= ring || pit.owner(n) != self.to_move || self.pits[from] == 0 {
+            return false;
+        }
+        let seeds = usize::from(self.pits[from]);
+        if seeds >= turn {
+            return true;
+        }
+        let end = usize::from(LAPS[lap_kind(hoyito, ring)][from][seeds].end);
+        self.pits[end] != 0
+            || (!hoyito
+                && (Pit::new(end).owner(n) == self.to_move
+                    || self.seeds_in_row(self.to_move) == seeds))
+    }
+
     /// The position after sowing `pit`, or why that is not legal: the move played on one
     /// copy, for searches that look at children one by one.
     #[inline]

@@ -46,6 +46,15 @@ fn check_game(rules: Rules, seed: u64) {
                 "{mv:?} at {position}"
             );
         }
+        for pit in (0..rules.pit_count()).map(Pit::new) {
+            if !position.may_capture(pit) {
+                let after = position.after_sow(pit);
+                assert!(
+                    after.map_or(true, |next| next.captured() == position.captured()),
+                    "{pit:?} captures at {position}, though may_capture said not"
+                );
+            }
+        }
         let mv = legal[rng.below(legal.len())];
 
         // Traced and untraced play agree, and the trace replays to the same pits.
