@@ -21,8 +21,9 @@ pub struct Args {
     /// Print one line of JSON.
     #[arg(long)]
     json: bool,
-    /// Games per game and board (default: about half a second's worth: 50000 on 2×6,
-    /// 150000 for the shorter Ayoayo games, 3000 on 2×12).
+    /// Games per game and board (default: about five seconds' worth: 500000 on 2×6,
+    /// 1500000 for the shorter Ayoayo games, 30000 on 2×12). Fewer games measure the luck
+    /// of the seed: a rare endless sowing can take millions of laps to detect (C.1).
     #[arg(long)]
     games: Option<u64>,
     /// Seed of the random moves.
@@ -32,7 +33,7 @@ pub struct Args {
     #[arg(long)]
     search: bool,
     /// Play the same games this many times and report the median time.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 3)]
     repeat: u32,
 }
 
@@ -59,11 +60,13 @@ pub fn run(args: Args) -> Result<()> {
     let mut rows = Vec::new();
     for rules in boards {
         let (variant, pits) = (rules.variant(), rules.pits_per_row());
-        // About half a second a run: shorter runs measure the processor's warm-up.
+        // About five seconds a run. Endless sowings (C.1) are rare but some take millions
+        // of laps to detect (a cycle of 4.6 million laps in one Hoyito II position): fewer
+        // games would report how many of them the seed happened to draw.
         let games = args.games.unwrap_or(match (variant, pits) {
-            (_, 12) => 3_000,
-            (Variant::Ayoayo, _) => 150_000,
-            _ => 50_000,
+            (_, 12) => 30_000,
+            (Variant::Ayoayo, _) => 1_500_000,
+            _ => 500_000,
         });
         let start = Position::start(rules);
         let mut game = Game::new(rules);
