@@ -239,7 +239,10 @@ const BALANCE_TRIES: u32 = 200;
 fn opening(rules: Rules, plies: u32, balance: Balance, seed: u64) -> (Vec<Move>, bool) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let Balance::Within(balance) = balance else {
-        return (random_opening(rules, plies, &mut rng).moves().to_vec(), true);
+        return (
+            random_opening(rules, plies, &mut rng).moves().to_vec(),
+            true,
+        );
     };
     let settings = SearchSettings {
         hash_mib: 1,
@@ -559,8 +562,14 @@ mod tests {
         let rules = Rules::new(Variant::HoyitoII);
         for seed in 0..2 {
             let (moves, even) = opening(rules, 4, Balance::Within(3), seed);
-            assert_eq!((moves.clone(), even), opening(rules, 4, Balance::Within(3), seed));
-            assert!(even, "seed {seed}: no even opening in {BALANCE_TRIES} draws");
+            assert_eq!(
+                (moves.clone(), even),
+                opening(rules, 4, Balance::Within(3), seed)
+            );
+            assert!(
+                even,
+                "seed {seed}: no even opening in {BALANCE_TRIES} draws"
+            );
             let mut game = Game::new(rules);
             for &mv in &moves {
                 game.play(mv).expect("a legal opening");

@@ -117,7 +117,10 @@ impl Evaluator {
     /// The evaluator of `weights`.
     pub fn new(w: &Weights) -> Evaluator {
         let pit = |v: i32, seeds: i32, three: i32, four: i32, empty: i32| {
-            seeds * v + three * i32::from(v == 3) + four * i32::from(v == 4) + empty * i32::from(v == 0)
+            seeds * v
+                + three * i32::from(v == 3)
+                + four * i32::from(v == 4)
+                + empty * i32::from(v == 0)
         };
         let (mut mine, mut theirs) = ([0; 256], [0; 256]);
         for v in 0..256 {

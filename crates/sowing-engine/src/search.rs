@@ -516,7 +516,10 @@ impl Searcher {
 /// Completes `children` to the legal moves of `pos` with their positions, in the order of
 /// [`Position::successors`] but for the move already in it (played first), which stays at
 /// the front and is not sown again. Fills in place: the list is too large to copy per node.
-fn generate(pos: &Position, children: &mut ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }>) {
+fn generate(
+    pos: &Position,
+    children: &mut ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }>,
+) {
     let first = children.pop();
     if let Some((Move::Pass, _)) = first {
         // A pass is played only when it is the one move.
@@ -538,10 +541,15 @@ fn generate(pos: &Position, children: &mut ArrayVec<(Move, Position), { Rules::M
     }
     if children.is_empty() {
         let mut child = *pos;
-        child.play(Move::Pass).expect("no sowing move, so pass is legal");
+        child
+            .play(Move::Pass)
+            .expect("no sowing move, so pass is legal");
         children.push((Move::Pass, child));
     }
-    if let Some(at) = children.iter().position(|&(mv, _)| Some(mv) == first.map(|f| f.0)) {
+    if let Some(at) = children
+        .iter()
+        .position(|&(mv, _)| Some(mv) == first.map(|f| f.0))
+    {
         children.swap(0, at);
     }
 }
