@@ -2,7 +2,7 @@
 //! be won, from board features. The weights are fitted by `sow-tune` (docs/engine.md) as a
 //! regression of the final margin on the features, per game and board.
 
-use sowing::{Pit, Position, Rules, Side, Variant};
+use sowing::{Position, Rules, Side, Variant};
 
 /// Number of board features.
 pub const FEATURES: usize = 13;
@@ -141,16 +141,29 @@ impl Evaluator {
     /// Equal to [`evaluate`] with the weights of [`Evaluator::new`].
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let n = pos.rules().pits_per_row();
         let pits = pos.pits();
-        let (mine, theirs) = if pos.to_move() == Side::South {
-            (&pits[..n], &pits[n..])
-        } else {
-            (&pits[n..], &pits[..n])
+        let sum = match (pits.len(), pos.to_move()) {
+            // The row length as a constant: the loop unrolls.
+            (12, Side::South) => self.rows::<6>(&pits[..6], &pits[6..]),
+            (12, Side::North) => self.rows::<6>(&pits[6..], &pits[..6]),
+            (_, Side::South) => self.rows::<12>(&pits[..12], &pits[12..]),
+            (_, Side::North) => self.rows::<12>(&pits[12..], &pits[..12]),
         };
+        margin(pos) + sum / 16
+    }
+
+    /// The weighted features of my row and theirs.
+    #[inline(always)]
+    fn rows<const N: usize>(&self, mine: &[u8], theirs: &[u8]) -> i32 {
+        let (mine, theirs): (&[u8; N], &[u8; N]) = (
+            mine.try_into().expect("a row"),
+            theirs.try_into().expect("a row"),
+        );
         let mut sum = self.tempo;
         let (mut any_mine, mut any_theirs) = (0u8, 0u8);
-        for (&a, &facing) in mine.iter().zip(theirs.iter().rev()) {
+        for column in 0..N {
+            // My pit at column c faces their pit at column N−1−c.
+            let (a, facing) = (mine[column], theirs[N - 1 - column]);
             any_mine |= a;
             any_theirs |= facing;
             sum += self.mine[usize::from(a)] + self.theirs[usize::from(facing)];
@@ -158,15 +171,8 @@ impl Evaluator {
             sum += i32::from(facing == 0) * self.targets_theirs * i32::from(a);
         }
         sum += i32::from(any_theirs == 0) * self.row_empty_theirs;
-        sum += i32::from(any_mine == 0) * self.row_empty_mine;
-        margin(pos) + sum / 16
+        sum + i32::from(any_mine == 0) * self.row_empty_mine
     }
-}
-
-/// Whether the pit lies in the row of the side to move (for ordering and docs).
-#[inline]
-pub fn is_mine(pos: &Position, pit: Pit) -> bool {
-    pit.owner(pos.rules().pits_per_row()) == pos.to_move()
 }
 
 #[cfg(test)]
