@@ -244,23 +244,10 @@ fn opening(rules: Rules, plies: u32, balance: Balance, seed: u64) -> (Vec<Move>,
             true,
         );
     };
-    let settings = SearchSettings {
-        hash_mib: 1,
-        ..SearchSettings::default()
-    };
-    let mut judge = SearchPlayer::new("judge".to_owned(), settings, seed);
-    let limits = Limits {
-        nodes: Some(BALANCE_NODES),
-        ..Limits::default()
-    };
     let mut most_even = (i32::MAX, Vec::new());
     for _ in 0..BALANCE_TRIES {
         let game = random_opening(rules, plies, &mut rng);
-        let centiseeds = match judge.analyse(&game, &limits, &mut |_| {}).score {
-            Score::Estimate(centi) => centi,
-            Score::Proven(margin) => 100 * margin,
-        }
-        .abs();
+        let centiseeds = opening_value(&game, seed).abs();
         if centiseeds < most_even.0 {
             most_even = (centiseeds, game.moves().to_vec());
         }
@@ -269,6 +256,24 @@ fn opening(rules: Rules, plies: u32, balance: Balance, seed: u64) -> (Vec<Move>,
         }
     }
     (most_even.1, false)
+}
+
+/// What the balance judge — a search of [`BALANCE_NODES`] — values `game` at, in
+/// centiseeds for the side to move.
+fn opening_value(game: &Game, seed: u64) -> i32 {
+    let settings = SearchSettings {
+        hash_mib: 1,
+        ..SearchSettings::default()
+    };
+    let limits = Limits {
+        nodes: Some(BALANCE_NODES),
+        ..Limits::default()
+    };
+    let mut judge = SearchPlayer::new("judge".to_owned(), settings, seed);
+    match judge.analyse(game, &limits, &mut |_| {}).score {
+        Score::Estimate(centi) => centi,
+        Score::Proven(margin) => 100 * margin,
+    }
 }
 
 /// `plies` random legal moves from the start that do not end the game.
@@ -574,22 +579,11 @@ mod tests {
             for &mv in &moves {
                 game.play(mv).expect("a legal opening");
             }
-            let settings = SearchSettings {
-                hash_mib: 1,
-                ..SearchSettings::default()
-            };
-            let limits = Limits {
-                nodes: Some(BALANCE_NODES),
-                ..Limits::default()
-            };
-            let score = SearchPlayer::new("judge".to_owned(), settings, seed)
-                .analyse(&game, &limits, &mut |_| {})
-                .score;
-            let centiseeds = match score {
-                Score::Estimate(c) => c,
-                Score::Proven(m) => 100 * m,
-            };
-            assert!(centiseeds.abs() <= 300, "seed {seed}: {score}");
+            let centiseeds = opening_value(&game, seed);
+            assert!(
+                centiseeds.abs() <= 300,
+                "seed {seed}: {centiseeds} centiseeds"
+            );
         }
         // Without balance, the first random opening is kept.
         let (moves, even) = opening(rules, 4, Balance::Any, 9);
