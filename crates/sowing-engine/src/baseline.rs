@@ -5,9 +5,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use sowing::{Game, Move};
 
-use crate::{Info, Limits, Player};
+use crate::{Info, Limits, Player, SETTLE_LAPS};
 
-/// Plays a uniformly random legal move.
+/// Plays a uniformly random legal move (of those that settle within [`SETTLE_LAPS`]).
 pub struct RandomPlayer {
     rng: SmallRng,
 }
@@ -27,10 +27,12 @@ impl Player for RandomPlayer {
     }
 
     fn choose(&mut self, game: &Game, _: &Limits, _: &mut dyn FnMut(&Info)) -> Move {
-        *game
-            .legal_moves()
+        game.position()
+            .successors_within(SETTLE_LAPS)
+            .0
             .choose(&mut self.rng)
             .expect("a game that is not over has a legal move")
+            .0
     }
 }
 
@@ -59,7 +61,7 @@ impl Player for Greedy {
         let gain = |next: &sowing::Position| {
             i32::from(next.captured()[me]) - i32::from(next.captured()[!me])
         };
-        let successors = position.successors();
+        let (successors, _) = position.successors_within(SETTLE_LAPS);
         let best = successors
             .iter()
             .map(|(_, next)| gain(next))

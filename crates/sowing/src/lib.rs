@@ -36,7 +36,7 @@ pub use game::Game;
 pub use json::{JsonError, State};
 pub use moves::{Move, MoveList, MoveName, ParseMoveError, Pit};
 pub use position::{
-    End, Event, Illegal, Outcome, PlayError, Position, PositionError, Report, TakeReason,
+    End, Event, Illegal, Outcome, PlayError, Position, PositionError, Report, Sown, TakeReason,
 };
 pub use record::{Record, RecordError};
 pub use rounds::Match;

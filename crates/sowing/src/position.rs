@@ -164,6 +164,40 @@ pub enum Illegal {
     CannotPass,
 }
 
+/// What sowing a pit with a lap budget found: see [`Position::sow_within`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sown {
+    /// The sowing ended: the position after the move.
+    Ended(Position),
+    /// The move is not legal.
+    Refused(Illegal),
+    /// Still sowing when the budget ran out: neither shown to end nor shown endless.
+    Unsettled,
+}
+
+/// Why a sowing stopped short of its end: internal to [`Position::sow_laps`] and its callers.
+enum Stop {
+    Refused(Illegal),
+    /// The lap budget ran out first.
+    OutOfLaps,
+}
+
+impl From<Illegal> for Stop {
+    fn from(reason: Illegal) -> Stop {
+        Stop::Refused(reason)
+    }
+}
+
+impl Stop {
+    /// The refusal of an unbudgeted sowing, which always settles.
+    fn into_illegal(self) -> Illegal {
+        match self {
+            Stop::Refused(reason) => reason,
+            Stop::OutOfLaps => unreachable!("an unbudgeted sowing runs until it settles"),
+        }
+    }
+}
+
 /// A move refused; the position is unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayError {
@@ -234,7 +268,9 @@ fn set_word(bytes: &mut [u8; MAX_PITS], w: usize, value: u64) {
 }
 
 /// Laps sown before endless-sowing detection starts saving states (C.1).
-const QUIET_LAPS: u32 = 8;
+const QUIET_LAPS: u64 = 8;
+/// The budget of a sowing that must settle: far more laps than any computer can sow.
+const NO_BUDGET: u64 = u64::MAX;
 
 /// Receives the steps of a move; the untraced path compiles every call away.
 trait Trace {
@@ -446,7 +482,7 @@ impl Position {
         for column in 0..n {
             let pit = Pit::of(self.to_move, column, n);
             let mut next = *self;
-            if next.play_sow(pit, &mut NoTrace).is_ok() {
+            if next.play_sow(pit, NO_BUDGET, &mut NoTrace).is_ok() {
                 out.push((Move::Sow(pit), next));
             }
         }
@@ -504,16 +540,6 @@ impl Position {
         }
     }
 
-    /// Plays a sowing move that might be illegal, the fast way: for random playouts, where the
-    /// caller picks a pit and tries another when this one is refused.
-    ///
-    /// # Errors
-    /// As [`Position::play`], except that it never plays `pass`.
-    #[inline]
-    pub fn try_sow(&mut self, pit: Pit) -> Result<Report, PlayError> {
-        self.play_with(Move::Sow(pit), &mut NoTrace)
-    }
-
     /// Whether sowing `pit` may take seeds for the mover: `false` only when the move surely
     /// takes none, because its first lap ends it in an empty pit (Hoyito), or in an empty pit
     /// of the opponent's row while the mover keeps other seeds (Ayoayo: no capture, and no
@@ -544,12 +570,68 @@ impl Position {
     /// copy, for searches that look at children one by one.
     #[inline]
     pub fn after_sow(&self, pit: Pit) -> Result<Position, Illegal> {
+        match self.sow_within(pit, NO_BUDGET) {
+            Sown::Ended(next) => Ok(next),
+            Sown::Refused(reason) => Err(reason),
+            Sown::Unsettled => unreachable!("an unbudgeted sowing runs until it settles"),
+        }
+    }
+
+    /// Sows `pit` until it settles or `max_laps` laps have passed (the first few laps are
+    /// always sown): the position after the move, or why it is not legal, or
+    /// [`Sown::Unsettled`] if it is still sowing then.
+    ///
+    /// For players, not referees. Deciding C.1 exactly means following the laps until the
+    /// state repeats, and some endless sowings repeat only after millions of laps (billions
+    /// on 2×12). A player may leave such a move out of its choice without breaking any rule;
+    /// a move it does choose has ended, so the referee settles it at once.
+    #[inline]
+    pub fn sow_within(&self, pit: Pit, max_laps: u64) -> Sown {
         if self.is_over() {
-            return Err(Illegal::GameOver);
+            return Sown::Refused(Illegal::GameOver);
         }
         let mut next = *self;
-        next.play_sow(pit, &mut NoTrace)?;
-        Ok(next)
+        match next.play_sow(pit, max_laps, &mut NoTrace) {
+            Ok(_) => Sown::Ended(next),
+            Err(Stop::Refused(reason)) => Sown::Refused(reason),
+            Err(Stop::OutOfLaps) => Sown::Unsettled,
+        }
+    }
+
+    /// The legal moves whose sowing settles within `max_laps` laps each, with the positions
+    /// they lead to, and the number of sowing moves left out unsettled; when that would
+    /// leave no move, those are settled exactly instead, so the list is empty only when the
+    /// game is over and holds `pass` only when it is the one legal move.
+    pub fn successors_within(
+        &self,
+        max_laps: u64,
+    ) -> (
+        ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }>,
+        usize,
+    ) {
+        let mut out = ArrayVec::new();
+        if self.is_over() {
+            return (out, 0);
+        }
+        let n = self.rules.pits_per_row();
+        let mut unsettled = 0;
+        for column in 0..n {
+            let pit = Pit::of(self.to_move, column, n);
+            match self.sow_within(pit, max_laps) {
+                Sown::Ended(next) => out.push((Move::Sow(pit), next)),
+                Sown::Refused(_) => {}
+                Sown::Unsettled => unsettled += 1,
+            }
+        }
+        if out.is_empty() && unsettled > 0 {
+            return (self.successors(), 0);
+        }
+        if out.is_empty() {
+            let mut next = *self;
+            next.play_pass(&mut NoTrace);
+            out.push((Move::Pass, next));
+        }
+        (out, unsettled)
     }
 
     /// Why `mv` would be refused, if it would.
@@ -576,7 +658,9 @@ impl Position {
             return Err(self.error(mv, Illegal::GameOver));
         }
         match mv {
-            Move::Sow(pit) => self.play_sow(pit, trace).map_err(|r| self.error(mv, r)),
+            Move::Sow(pit) => self
+                .play_sow(pit, NO_BUDGET, trace)
+                .map_err(|stop| self.error(mv, stop.into_illegal())),
             Move::Pass => {
                 if self.has_sowing_move() {
                     return Err(self.error(mv, Illegal::CannotPass));
@@ -591,7 +675,7 @@ impl Position {
         let n = self.rules.pits_per_row();
         (0..n).any(|column| {
             let mut next = *self;
-            next.play_sow(Pit::of(self.to_move, column, n), &mut NoTrace)
+            next.play_sow(Pit::of(self.to_move, column, n), NO_BUDGET, &mut NoTrace)
                 .is_ok()
         })
     }
@@ -655,13 +739,18 @@ impl Position {
 
     /// Sows `pit` for the side to move: the laps, the capture, the turn and the end of game.
     /// On an error `self` is left half-played: callers play on a copy.
-    fn play_sow<T: Trace>(&mut self, pit: Pit, trace: &mut T) -> Result<Report, Illegal> {
+    fn play_sow<T: Trace>(
+        &mut self,
+        pit: Pit,
+        max_laps: u64,
+        trace: &mut T,
+    ) -> Result<Report, Stop> {
         // One copy per game kind and ring size, so that both are constants in the loops.
         match (self.rules.variant().is_hoyito(), self.rules.pit_count()) {
-            (true, 12) => self.play_sow_as::<T, true, 12>(pit, trace),
-            (true, _) => self.play_sow_as::<T, true, 24>(pit, trace),
-            (false, 12) => self.play_sow_as::<T, false, 12>(pit, trace),
-            (false, _) => self.play_sow_as::<T, false, 24>(pit, trace),
+            (true, 12) => self.play_sow_as::<T, true, 12>(pit, max_laps, trace),
+            (true, _) => self.play_sow_as::<T, true, 24>(pit, max_laps, trace),
+            (false, 12) => self.play_sow_as::<T, false, 12>(pit, max_laps, trace),
+            (false, _) => self.play_sow_as::<T, false, 24>(pit, max_laps, trace),
         }
     }
 
@@ -669,24 +758,25 @@ impl Position {
     fn play_sow_as<T: Trace, const HOYITO: bool, const RING: usize>(
         &mut self,
         pit: Pit,
+        max_laps: u64,
         trace: &mut T,
-    ) -> Result<Report, Illegal> {
+    ) -> Result<Report, Stop> {
         let rules = self.rules;
         let n = RING / 2;
         let mover = self.to_move;
         if pit.index() >= rules.pit_count() {
-            return Err(Illegal::NoSuchPit);
+            return Err(Illegal::NoSuchPit.into());
         }
         if pit.owner(n) != mover {
-            return Err(Illegal::NotYourPit);
+            return Err(Illegal::NotYourPit.into());
         }
         if self.pits[pit.index()] == 0 {
-            return Err(Illegal::EmptyPit);
+            return Err(Illegal::EmptyPit.into());
         }
         let must_feed = !HOYITO && self.row_is_empty(!mover);
-        let (end_pit, laps) = self.sow_laps::<T, HOYITO, RING>(pit.index(), trace)?;
+        let (end_pit, laps) = self.sow_laps::<T, HOYITO, RING>(pit.index(), max_laps, trace)?;
         let mut report = Report {
-            laps,
+            laps: u32::try_from(laps).unwrap_or(u32::MAX),
             ..Report::default()
         };
         self.set_last_sower::<HOYITO>(mover);
@@ -716,7 +806,7 @@ impl Position {
                     + self.take(end_pit, mover, TakeReason::Capture, trace);
             }
             if must_feed && self.row_is_empty(!mover) {
-                return Err(Illegal::DoesNotFeed);
+                return Err(Illegal::DoesNotFeed.into());
             }
             self.set_to_move(!mover);
             report.end = if self.is_over() {
@@ -793,13 +883,15 @@ impl Position {
     /// casa: returns the end pit and the number of laps.
     ///
     /// Detects endless sowing exactly (C.1) with Brent's cycle finding over the state
-    /// (pit counts, end pit) after each lap: one saved state, no allocation, no lap cap.
+    /// (pit counts, end pit) after each lap: one saved state, no allocation, no lap cap
+    /// but the caller's `max_laps` (see [`Position::sow_within`]).
     #[inline(always)]
     fn sow_laps<T: Trace, const HOYITO: bool, const RING: usize>(
         &mut self,
         origin: usize,
+        max_laps: u64,
         trace: &mut T,
-    ) -> Result<(usize, u32), Illegal> {
+    ) -> Result<(usize, u64), Stop> {
         let ring = RING;
         let slot = ring_slot(RING);
         let hoyito = HOYITO;
@@ -812,12 +904,12 @@ impl Position {
 
         let mut from = origin;
         let mut relay = false;
-        let mut laps = 0u32;
+        let mut laps = 0u64;
         // Brent's state: the saved (pits, end) and when to save next. Saving starts only
         // after a few laps, since nearly every move ends before; any start finds the cycle.
         let mut saved_pits = self.pits;
         let mut saved_end = usize::MAX;
-        let (mut power, mut since_saved) = (1u32, 0u32);
+        let (mut power, mut since_saved) = (1u64, 0u64);
         loop {
             laps += 1;
             let seeds = self.pits[from];
@@ -885,7 +977,10 @@ impl Position {
                 continue;
             }
             if end == saved_end && self.pits == saved_pits {
-                return Err(Illegal::Endless);
+                return Err(Illegal::Endless.into());
+            }
+            if laps >= max_laps {
+                return Err(Stop::OutOfLaps);
             }
             since_saved += 1;
             if since_saved == power {

@@ -7,7 +7,7 @@ mod common;
 
 use common::{all_rules, Rng};
 use proptest::prelude::*;
-use sowing::{Event, Game, Move, Pit, Position, Record, Rules, State};
+use sowing::{Event, Game, Move, Pit, Position, Record, Rules, Sown, State};
 
 fn total(position: &Position) -> usize {
     position.seeds_on_board()
@@ -47,6 +47,20 @@ fn check_game(rules: Rules, seed: u64) {
             );
         }
         for pit in (0..rules.pit_count()).map(Pit::new) {
+            // A lap budget changes nothing for a move that settles within it.
+            let exact = position.after_sow(pit);
+            let laps = exact.ok().map(|_| {
+                let mut copy = position;
+                copy.play(Move::Sow(pit)).unwrap().laps
+            });
+            match position.sow_within(pit, 3) {
+                Sown::Ended(next) => assert_eq!(Ok(next), exact),
+                Sown::Refused(reason) => assert_eq!(Err(reason), exact),
+                Sown::Unsettled => assert!(
+                    laps.map_or(exact == Err(sowing::Illegal::Endless), |laps| laps > 3),
+                    "{pit:?} unsettled in 3 laps at {position}"
+                ),
+            }
             if !position.may_capture(pit) {
                 let after = position.after_sow(pit);
                 assert!(

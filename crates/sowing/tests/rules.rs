@@ -4,7 +4,7 @@
 //! (each in ring order), captures South-North, side to move, last sower.
 
 use sowing::{
-    End, Event, Game, Illegal, Match, Move, Outcome, Pit, Position, Report, Rules, Side,
+    End, Event, Game, Illegal, Match, Move, Outcome, Pit, Position, Report, Rules, Side, Sown,
     TakeReason, Variant,
 };
 
@@ -84,6 +84,21 @@ fn c_1_endless_ayoayo_sowing_is_not_a_legal_move() {
     let text = "ayoayo 0,1,0,2,1,0/1,0,1,0,3,2 18-18 N S";
     assert_eq!(refusal(text, "f"), Illegal::Endless);
     assert!(!legal(text).contains(&"f".to_owned()));
+}
+
+#[test]
+fn c_1_a_long_cycle_is_found_exactly_and_a_lap_budget_leaves_it_unsettled() {
+    // North's a here cycles only every 4,628,448 laps: exact detection follows them all;
+    // a player's budget (sow_within) gives up first without calling the move either way.
+    let text = "hoyito-ii 4,0,7,3,5,12/3,1,5,2,1,5 0-0 N -";
+    let pos = position(text);
+    let a = Pit::new(6);
+    assert_eq!(pos.after_sow(a), Err(Illegal::Endless));
+    assert_eq!(pos.sow_within(a, 1 << 16), Sown::Unsettled);
+    let (within, unsettled) = pos.successors_within(1 << 16);
+    assert_eq!(unsettled, 1);
+    let exact = pos.successors();
+    assert_eq!(within.as_slice(), exact.as_slice());
 }
 
 #[test]
