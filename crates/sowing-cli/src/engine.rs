@@ -43,7 +43,7 @@ struct Engine {
     level: u8,
     hash_mib: usize,
     game: Game,
-    search: Option<(JoinHandle<()>, Arc<AtomicBool>)>,
+    search: Option<Search>,
 }
 
 /// Reads commands from `input` until `quit` or the end of input, answering on `out`.
@@ -76,10 +76,24 @@ pub fn serve(input: impl BufRead, out: Output) -> io::Result<()> {
     Ok(())
 }
 
+/// A search running on its own thread.
+struct Search {
+    handle: JoinHandle<()>,
+    /// Set to stop it.
+    stop: Arc<AtomicBool>,
+    /// Set by the search just before it sends `bestmove`: from then on the engine is ready
+    /// for the next command, though the thread may take a moment more to end.
+    answered: Arc<AtomicBool>,
+}
+
 impl Engine {
     fn searching(&mut self) -> bool {
         match &self.search {
-            Some((handle, _)) if !handle.is_finished() => true,
+            Some(search)
+                if !search.answered.load(Ordering::Acquire) && !search.handle.is_finished() =>
+            {
+                true
+            }
             Some(_) => {
                 self.wait_search();
                 false
@@ -89,14 +103,14 @@ impl Engine {
     }
 
     fn wait_search(&mut self) {
-        if let Some((handle, _)) = self.search.take() {
-            let _ = handle.join();
+        if let Some(search) = self.search.take() {
+            let _ = search.handle.join();
         }
     }
 
     fn stop_search(&mut self) {
-        if let Some((_, stop)) = &self.search {
-            stop.store(true, Ordering::Relaxed);
+        if let Some(search) = &self.search {
+            search.stop.store(true, Ordering::Relaxed);
         }
         self.wait_search();
     }
@@ -312,15 +326,22 @@ impl Engine {
         let game = self.game.clone();
         let out = self.out.clone();
         let level = self.level;
+        let answered = Arc::new(AtomicBool::new(false));
+        let answer = answered.clone();
         let handle = std::thread::spawn(move || {
             let mut player = SearchPlayer::new(format!("level:{level}"), settings, 0);
             let n = game.rules().pits_per_row();
             let result = player.analyse(&game, &limits, &mut |info: &Info| {
                 say(&out, &info_line(info, n));
             });
+            answer.store(true, Ordering::Release);
             say(&out, &format!("bestmove {}", result.best.name(n)));
         });
-        self.search = Some((handle, stop));
+        self.search = Some(Search {
+            handle,
+            stop,
+            answered,
+        });
         Ok(())
     }
 
@@ -366,22 +387,86 @@ pub fn info_line(info: &Info, pits_per_row: usize) -> String {
 mod tests {
     use super::*;
 
+    /// The engine's output, shared with the test.
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().write(bytes)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn lines_of(buffer: &Mutex<Vec<u8>>) -> Vec<String> {
+        let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_owned).collect()
+    }
+
     /// Runs the engine on `input` and returns its output lines.
     fn session(input: &str) -> Vec<String> {
         let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
-        struct Shared(Arc<Mutex<Vec<u8>>>);
-        impl Write for Shared {
-            fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-                self.0.lock().unwrap().write(bytes)
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
-            }
-        }
         let out: Output = Arc::new(Mutex::new(Box::new(Shared(buffer.clone()))));
         serve(io::Cursor::new(input.to_owned()), out).unwrap();
-        let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
-        text.lines().map(str::to_owned).collect()
+        lines_of(&buffer)
+    }
+
+    /// Input that gives each command only once the engine has answered `bestmove` to every
+    /// `go` before it, as a tournament runner does.
+    struct Runner {
+        commands: Vec<String>,
+        output: Arc<Mutex<Vec<u8>>>,
+        sent_go: usize,
+    }
+
+    impl io::Read for Runner {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let patience = std::time::Instant::now() + Duration::from_secs(20);
+            while lines_of(&self.output)
+                .iter()
+                .filter(|l| l.starts_with("bestmove"))
+                .count()
+                < self.sent_go
+            {
+                if std::time::Instant::now() > patience {
+                    // No answer coming: end the input, and the test reads what there is.
+                    return Ok(0);
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            if self.commands.is_empty() {
+                return Ok(0);
+            }
+            let line = format!("{}\n", self.commands.remove(0));
+            self.sent_go += usize::from(line.starts_with("go"));
+            buf[..line.len()].copy_from_slice(line.as_bytes());
+            Ok(line.len())
+        }
+    }
+
+    #[test]
+    fn the_next_command_right_after_bestmove_is_taken() {
+        // The search thread still frees its table after `bestmove`; a `position` sent at
+        // once must not be refused as "a search is running".
+        let output = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let out: Output = Arc::new(Mutex::new(Box::new(Shared(output.clone()))));
+        let mut runner = Runner {
+            commands: vec!["setoption name hash value 256".to_owned()],
+            output: output.clone(),
+            sent_go: 0,
+        };
+        for _ in 0..6 {
+            runner.commands.push("position startpos".to_owned());
+            runner.commands.push("go depth 1".to_owned());
+        }
+        serve(io::BufReader::new(runner), out).unwrap();
+        let lines = lines_of(&output);
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            6
+        );
     }
 
     fn bestmove(lines: &[String]) -> &str {
