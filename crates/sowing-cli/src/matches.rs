@@ -203,7 +203,7 @@ pub fn run(args: Args) -> Result<()> {
             .collect()
     });
     bar.finish_and_clear();
-    report(&args, &p1, &p2, &games, uneven_pairs);
+    report(&args, rules, &p1, &p2, &games, uneven_pairs);
     Ok(())
 }
 
@@ -226,9 +226,20 @@ fn parse_balance(text: &str) -> Result<Balance, String> {
     }
 }
 
-/// Nodes of the search that values openings for `--balance`: a fixed count, not a time, so
-/// that the same seed gives the same openings on any machine (about depth 9 on 2×6).
+/// Nodes of the search that values openings for `--balance`, on 2×6: a fixed count, not a
+/// time, so that the same seed gives the same openings on any machine (about depth 9).
+/// On 2×12 four times as many: a move there can start a run of a dozen captures, and the
+/// judge must see it through.
 const BALANCE_NODES: u64 = 100_000;
+
+/// [`BALANCE_NODES`] for the board of `rules`.
+fn balance_nodes(rules: Rules) -> u64 {
+    if rules.pits_per_row() > 6 {
+        4 * BALANCE_NODES
+    } else {
+        BALANCE_NODES
+    }
+}
 
 /// Random openings drawn for one pair before settling for the most even one seen.
 const BALANCE_TRIES: u32 = 200;
@@ -247,7 +258,9 @@ fn opening(rules: Rules, plies: u32, balance: Balance, seed: u64) -> (Vec<Move>,
     let mut most_even = (i32::MAX, Vec::new());
     for _ in 0..BALANCE_TRIES {
         let game = random_opening(rules, plies, &mut rng);
-        let centiseeds = opening_value(&game, seed).abs();
+        // An opening the judge could not value at all (no iteration completed) counts as
+        // the least even.
+        let centiseeds = opening_value(&game, seed).map_or(i32::MAX, i32::abs);
         if centiseeds < most_even.0 {
             most_even = (centiseeds, game.moves().to_vec());
         }
@@ -258,21 +271,23 @@ fn opening(rules: Rules, plies: u32, balance: Balance, seed: u64) -> (Vec<Move>,
     (most_even.1, false)
 }
 
-/// What the balance judge — a search of [`BALANCE_NODES`] — values `game` at, in
-/// centiseeds for the side to move.
-fn opening_value(game: &Game, seed: u64) -> i32 {
+/// What the balance judge — a search of [`balance_nodes`] — values `game` at, in
+/// centiseeds for the side to move; `None` if it completed no iteration.
+fn opening_value(game: &Game, seed: u64) -> Option<i32> {
     let settings = SearchSettings {
         hash_mib: 1,
         ..SearchSettings::default()
     };
     let limits = Limits {
-        nodes: Some(BALANCE_NODES),
+        nodes: Some(balance_nodes(game.rules())),
         ..Limits::default()
     };
     let mut judge = SearchPlayer::new("judge".to_owned(), settings, seed);
-    match judge.analyse(game, &limits, &mut |_| {}).score {
-        Score::Estimate(centi) => centi,
-        Score::Proven(margin) => 100 * margin,
+    let result = judge.analyse(game, &limits, &mut |_| {});
+    match result.score {
+        _ if result.depth == 0 => None,
+        Score::Estimate(centi) => Some(centi),
+        Score::Proven(margin) => Some(100 * margin),
     }
 }
 
@@ -446,7 +461,14 @@ fn elo(score: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
-fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played], uneven_pairs: usize) {
+fn report(
+    args: &Args,
+    rules: Rules,
+    p1: &Entrant,
+    p2: &Entrant,
+    games: &[Played],
+    uneven_pairs: usize,
+) {
     let n = games.len() as f64;
     let wins = games.iter().filter(|g| g.score == 1.0).count();
     let draws = games.iter().filter(|g| g.score == 0.5).count();
@@ -463,9 +485,10 @@ fn report(args: &Args, p1: &Entrant, p2: &Entrant, games: &[Played], uneven_pair
     println!("{} vs {}: {} {unit}", p1.label(), p2.label(), games.len());
     match args.balance {
         Balance::Within(seeds) => println!(
-            "openings: {} random plies, valued within ±{seeds} seeds by a {BALANCE_NODES}-node search \
+            "openings: {} random plies, valued within ±{seeds} seeds by a {}-node search \
              ({uneven_pairs} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
-            args.opening_plies
+            args.opening_plies,
+            balance_nodes(rules)
         ),
         Balance::Any => println!("openings: {} random plies", args.opening_plies),
     }
@@ -579,7 +602,7 @@ mod tests {
             for &mv in &moves {
                 game.play(mv).expect("a legal opening");
             }
-            let centiseeds = opening_value(&game, seed);
+            let centiseeds = opening_value(&game, seed).expect("a valued opening");
             assert!(
                 centiseeds.abs() <= 300,
                 "seed {seed}: {centiseeds} centiseeds"
