@@ -41,11 +41,12 @@ pub struct Args {
     /// Random moves at the start of each pair of games.
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
-    /// Keep only openings that a fixed search values within this many seeds of even, so
-    /// that a pair of games measures the players rather than an opening already decided
-    /// (random openings often are); `any` keeps every random opening.
-    #[arg(long, default_value = "3", value_parser = parse_balance)]
-    balance: Balance,
+    /// Keep only openings that a fixed search values within this many seeds of even (a
+    /// decimal; default 3 in Hoyito, 0.5 in Ayoayo), so that a pair of games measures the
+    /// players rather than an opening already decided (random openings often are); `any`
+    /// keeps every random opening.
+    #[arg(long, value_parser = parse_balance)]
+    balance: Option<Balance>,
     /// Hoyito III: play each game as a match of R rounds under H3.3.
     #[arg(long)]
     rounds: Option<u32>,
@@ -150,12 +151,13 @@ pub fn run(args: Args) -> Result<()> {
             .expect("a valid template"),
     );
     bar.set_message("choosing openings");
+    let balance = args.balance.unwrap_or(Balance::default_for(rules));
     let openings: Vec<(Vec<Move>, bool)> = pool.install(|| {
         (0..pairs)
             .into_par_iter()
             .map(|pair| {
                 let seed = args.seed ^ pair.wrapping_mul(0x9E37_79B9);
-                opening(rules, args.opening_plies, args.balance, seed)
+                opening(rules, args.opening_plies, balance, seed)
             })
             .collect()
     });
@@ -208,21 +210,35 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// Which random openings a match keeps (`--balance`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Balance {
-    /// Those the search values within this many seeds of even.
-    Within(u32),
+    /// Those the search values within this many centiseeds of even.
+    Within(i32),
     /// Every one.
     Any,
+}
+
+impl Balance {
+    /// The default for a game: its games are decided by margins of different sizes. Hoyito
+    /// captures come four seeds at a time; Ayoayo games are mostly decided by a seed or
+    /// two, so an opening worth 2 seeds there is already won.
+    fn default_for(rules: Rules) -> Balance {
+        match rules.variant() {
+            Variant::Ayoayo => Balance::Within(50),
+            _ => Balance::Within(300),
+        }
+    }
 }
 
 fn parse_balance(text: &str) -> Result<Balance, String> {
     match text {
         "any" => Ok(Balance::Any),
         _ => text
-            .parse()
-            .map(Balance::Within)
-            .map_err(|_| format!("{text:?}: expected a number of seeds or `any`")),
+            .parse::<f64>()
+            .ok()
+            .filter(|seeds| seeds.is_finite() && (0.0..=1000.0).contains(seeds))
+            .map(|seeds| Balance::Within((100.0 * seeds).round() as i32))
+            .ok_or_else(|| format!("{text:?}: expected a number of seeds (0 to 1000) or `any`")),
     }
 }
 
@@ -264,7 +280,7 @@ fn opening(rules: Rules, plies: u32, balance: Balance, seed: u64) -> (Vec<Move>,
         if centiseeds < most_even.0 {
             most_even = (centiseeds, game.moves().to_vec());
         }
-        if centiseeds <= 100 * balance as i32 {
+        if centiseeds <= balance {
             return (most_even.1, true);
         }
     }
@@ -483,11 +499,12 @@ fn report(
         "games"
     };
     println!("{} vs {}: {} {unit}", p1.label(), p2.label(), games.len());
-    match args.balance {
-        Balance::Within(seeds) => println!(
-            "openings: {} random plies, valued within ±{seeds} seeds by a {}-node search \
+    match args.balance.unwrap_or(Balance::default_for(rules)) {
+        Balance::Within(centiseeds) => println!(
+            "openings: {} random plies, valued within ±{} seeds by a {}-node search \
              ({uneven_pairs} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
             args.opening_plies,
+            f64::from(centiseeds) / 100.0,
             balance_nodes(rules)
         ),
         Balance::Any => println!("openings: {} random plies", args.opening_plies),
@@ -589,10 +606,10 @@ mod tests {
     fn balanced_openings_are_even_by_the_judge_and_the_same_for_both_games_of_a_pair() {
         let rules = Rules::new(Variant::HoyitoII);
         for seed in 0..2 {
-            let (moves, even) = opening(rules, 4, Balance::Within(3), seed);
+            let (moves, even) = opening(rules, 4, Balance::Within(300), seed);
             assert_eq!(
                 (moves.clone(), even),
-                opening(rules, 4, Balance::Within(3), seed)
+                opening(rules, 4, Balance::Within(300), seed)
             );
             assert!(
                 even,
@@ -611,6 +628,24 @@ mod tests {
         // Without balance, the first random opening is kept.
         let (moves, even) = opening(rules, 4, Balance::Any, 9);
         assert!(even && moves.len() == 4);
+    }
+
+    #[test]
+    fn balance_takes_decimal_seeds_or_any_and_has_a_default_per_game() {
+        assert_eq!(parse_balance("0.5"), Ok(Balance::Within(50)));
+        assert_eq!(parse_balance("3"), Ok(Balance::Within(300)));
+        assert_eq!(parse_balance("any"), Ok(Balance::Any));
+        for bad in ["-1", "x", "NaN", "inf", ""] {
+            assert!(parse_balance(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            Balance::default_for(Rules::new(Variant::Ayoayo)),
+            Balance::Within(50)
+        );
+        assert_eq!(
+            Balance::default_for(Rules::new(Variant::HoyitoII)),
+            Balance::Within(300)
+        );
     }
 
     #[test]
