@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
     /// Keep only openings that a fixed search values within this many seeds of even (a
-    /// decimal; default 3 in Hoyito, 0.5 in Ayoayo), so that a pair of games measures the
+    /// decimal; default 3 in Hoyito, 0.5 in Ayoayo, `any` on 2×12), so that a pair of games measures the
     /// players rather than an opening already decided (random openings often are); `any`
     /// keeps every random opening.
     #[arg(long, value_parser = parse_balance)]
@@ -221,10 +221,13 @@ enum Balance {
 impl Balance {
     /// The default for a game: its games are decided by margins of different sizes. Hoyito
     /// captures come four seeds at a time; Ayoayo games are mostly decided by a seed or
-    /// two, so an opening worth 2 seeds there is already won.
+    /// two, so an opening worth 2 seeds there is already won. On Hoyito II's 2×12 board
+    /// hardly any opening is near even (the twelve first moves are worth +22 to −78 seeds
+    /// to South): every opening is kept there.
     fn default_for(rules: Rules) -> Balance {
         match rules.variant() {
             Variant::Ayoayo => Balance::Within(50),
+            _ if rules.pits_per_row() > 6 => Balance::Any,
             _ => Balance::Within(300),
         }
     }
@@ -646,6 +649,10 @@ mod tests {
             Balance::default_for(Rules::new(Variant::HoyitoII)),
             Balance::Within(300)
         );
+        let long = Rules::new(Variant::HoyitoII)
+            .with_pits(12)
+            .expect("a board");
+        assert_eq!(Balance::default_for(long), Balance::Any);
     }
 
     #[test]
