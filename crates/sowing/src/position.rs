@@ -474,24 +474,8 @@ impl Position {
 
     /// The legal moves with the position each leads to: sowing each pit once serves both.
     pub fn successors(&self) -> ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }> {
-        let mut out = ArrayVec::new();
-        if self.is_over() {
-            return out;
-        }
-        let n = self.rules.pits_per_row();
-        for column in 0..n {
-            let pit = Pit::of(self.to_move, column, n);
-            let mut next = *self;
-            if next.play_sow(pit, NO_BUDGET, &mut NoTrace).is_ok() {
-                out.push((Move::Sow(pit), next));
-            }
-        }
-        if out.is_empty() {
-            let mut next = *self;
-            next.play_pass(&mut NoTrace);
-            out.push((Move::Pass, next));
-        }
-        out
+        // Without a budget every sowing settles, so none is left out.
+        self.successors_within(NO_BUDGET).0
     }
 
     /// Whether `mv` is legal here.
@@ -624,7 +608,7 @@ impl Position {
             }
         }
         if out.is_empty() && unsettled > 0 {
-            return (self.successors(), 0);
+            return (self.successors_within(NO_BUDGET).0, 0);
         }
         if out.is_empty() {
             let mut next = *self;
