@@ -42,9 +42,9 @@ pub struct Args {
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
     /// Keep only openings that a fixed search values within this many seeds of even (a
-    /// decimal; default 3 in Hoyito, 0.5 in Ayoayo, `any` on 2×12), so that a pair of games measures the
-    /// players rather than an opening already decided (random openings often are); `any`
-    /// keeps every random opening.
+    /// decimal; default 3 in Hoyito, 0.5 in Ayoayo, `any` on 2×12), so that a pair of
+    /// games measures the players rather than an opening already decided (random openings
+    /// often are); `any` keeps every random opening.
     #[arg(long, value_parser = parse_balance)]
     balance: Option<Balance>,
     /// Hoyito III: play each game as a match of R rounds under H3.3.
@@ -205,7 +205,7 @@ pub fn run(args: Args) -> Result<()> {
             .collect()
     });
     bar.finish_and_clear();
-    report(&args, rules, &p1, &p2, &games, uneven_pairs);
+    report(&args, rules, balance, &p1, &p2, &games, uneven_pairs);
     Ok(())
 }
 
@@ -483,6 +483,7 @@ fn elo(score: f64) -> f64 {
 fn report(
     args: &Args,
     rules: Rules,
+    balance: Balance,
     p1: &Entrant,
     p2: &Entrant,
     games: &[Played],
@@ -502,7 +503,7 @@ fn report(
         "games"
     };
     println!("{} vs {}: {} {unit}", p1.label(), p2.label(), games.len());
-    match args.balance.unwrap_or(Balance::default_for(rules)) {
+    match balance {
         Balance::Within(centiseeds) => println!(
             "openings: {} random plies, valued within ±{} seeds by a {}-node search \
              ({uneven_pairs} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
