@@ -1,8 +1,10 @@
 //! `sow match`: N games between two players, in parallel, with paired random openings,
 //! ending with the score and an Elo difference with its 95% interval.
 
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -38,9 +40,10 @@ pub struct Args {
     games: u64,
     #[command(flatten)]
     limits: LimitOptions,
-    /// Random moves at the start of each pair of games.
-    #[arg(long, default_value_t = 4)]
-    opening_plies: u32,
+    /// Random moves at the start of each pair of games (default 6 on 2×6 boards, 4 on 2×12:
+    /// enough near-even openings to give every pair its own).
+    #[arg(long)]
+    opening_plies: Option<u32>,
     /// Keep only openings that a fixed search values within this many seeds of even (a
     /// decimal; default 3 in Hoyito, 0.5 in Ayoayo, `any` on 2×12), so that a pair of
     /// games measures the players rather than an opening already decided (random openings
@@ -152,22 +155,14 @@ pub fn run(args: Args) -> Result<()> {
     );
     bar.set_message("choosing openings");
     let balance = args.balance.unwrap_or(Balance::default_for(rules));
-    let openings: Vec<(Vec<Move>, bool)> = pool.install(|| {
-        (0..pairs)
-            .into_par_iter()
-            .map(|pair| {
-                let seed = args.seed ^ pair.wrapping_mul(0x9E37_79B9);
-                opening(rules, args.opening_plies, balance, seed)
-            })
-            .collect()
-    });
-    let uneven_pairs = openings.iter().filter(|(_, even)| !even).count();
+    let plies = args.opening_plies.unwrap_or(default_opening_plies(rules));
+    let openings = pool.install(|| openings(rules, plies, balance, args.seed, pairs));
     let points = AtomicU64::new(0);
     let games: Vec<Played> = pool.install(|| {
         (0..total)
             .into_par_iter()
             .map(|index| {
-                let opening = &openings[index as usize / 2].0;
+                let opening = &openings.moves[index as usize / 2];
                 let p1_south = index % 2 == 0;
                 let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(index);
                 let played = match args.rounds {
@@ -205,7 +200,7 @@ pub fn run(args: Args) -> Result<()> {
             .collect()
     });
     bar.finish_and_clear();
-    report(&args, rules, balance, &p1, &p2, &games, uneven_pairs);
+    report(&args, rules, &openings, &p1, &p2, &games);
     Ok(())
 }
 
@@ -263,36 +258,130 @@ fn balance_nodes(rules: Rules) -> u64 {
 /// Random openings drawn for one pair before settling for the most even one seen.
 const BALANCE_TRIES: u32 = 200;
 
-/// `plies` random legal moves from the start that do not end the game; with `balance`,
-/// redrawn until the search values the position within `balance` seeds of even. Also
-/// tells whether it is that even (else it is the most even of the draws).
-fn opening(rules: Rules, plies: u32, balance: Balance, seed: u64) -> (Vec<Move>, bool) {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let Balance::Within(balance) = balance else {
-        return (
-            random_opening(rules, plies, &mut rng).moves().to_vec(),
-            true,
-        );
+/// The default of `--opening-plies`: enough that every pair of a long match gets its own
+/// near-even opening. On 2×6 there are about 800 positions after 4 moves, and the judge
+/// values only 35 of them within 3 seeds in Hoyito II (36 in Hoyito III, 24 within half a
+/// seed in Ayoayo); after 6 moves about 19,500, some 6% of them that even. On 2×12 every
+/// opening is kept and 4 moves give thousands.
+fn default_opening_plies(rules: Rules) -> u32 {
+    if rules.pits_per_row() > 6 {
+        4
+    } else {
+        6
+    }
+}
+
+/// The openings of a match, one per pair.
+struct Openings {
+    plies: u32,
+    balance: Balance,
+    moves: Vec<Vec<Move>>,
+    /// Pairs whose opening is not as even as asked (none was, in [`BALANCE_TRIES`] draws).
+    uneven: usize,
+    /// Pairs whose opening an earlier pair played too (every draw had been played).
+    repeated: usize,
+}
+
+/// One opening per pair, each from the pair's own seed, and each a position no earlier
+/// pair played: a pair whose opening repeats an earlier one draws again, skipping the
+/// positions played already. (Pairs are drawn in parallel first; only repeats are redrawn,
+/// in order, so the openings follow from the seed alone.)
+fn openings(rules: Rules, plies: u32, balance: Balance, seed: u64, pairs: u64) -> Openings {
+    let pair_seed = |pair: u64| seed ^ pair.wrapping_mul(0x9E37_79B9);
+    // The judge's values by position: redraws revisit the same draws.
+    let values = Mutex::new(HashMap::new());
+    let first: Vec<Opening> = (0..pairs)
+        .into_par_iter()
+        .map(|pair| opening(rules, plies, balance, pair_seed(pair), &HashSet::new(), &values))
+        .collect();
+    let mut played = HashSet::new();
+    let mut result = Openings {
+        plies,
+        balance,
+        moves: Vec::new(),
+        uneven: 0,
+        repeated: 0,
     };
-    let mut most_even = (i32::MAX, Vec::new());
+    for (pair, mut drawn) in (0..pairs).zip(first) {
+        if played.contains(&drawn.position) {
+            let again = opening(rules, plies, balance, pair_seed(pair), &played, &values);
+            if played.contains(&again.position) {
+                result.repeated += 1;
+            } else {
+                drawn = again;
+            }
+        }
+        played.insert(drawn.position);
+        result.uneven += usize::from(!drawn.even);
+        result.moves.push(drawn.moves);
+    }
+    result
+}
+
+/// An opening and what the judge made of it.
+struct Opening {
+    moves: Vec<Move>,
+    /// The position's hash: two move orders to one position are one opening.
+    position: u64,
+    /// Within the balance asked for.
+    even: bool,
+}
+
+/// `plies` random legal moves from the start that do not end the game, leaving out those
+/// that reach a position in `played`; with `balance`, redrawn until the search values the
+/// position within `balance` seeds of even (else the most even of the draws). If every
+/// draw reaches a position played already, the first draw. `values` keeps the judge's
+/// values by position for the next call.
+fn opening(
+    rules: Rules,
+    plies: u32,
+    balance: Balance,
+    seed: u64,
+    played: &HashSet<u64>,
+    values: &Mutex<HashMap<u64, Option<i32>>>,
+) -> Opening {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut first = None;
+    let mut most_even: Option<(i32, Opening)> = None;
     for _ in 0..BALANCE_TRIES {
         let game = random_opening(rules, plies, &mut rng);
+        let drawn = Opening {
+            moves: game.moves().to_vec(),
+            position: game.position().hash(),
+            even: true,
+        };
+        if played.contains(&drawn.position) {
+            first.get_or_insert(drawn);
+            continue;
+        }
+        let Balance::Within(balance) = balance else {
+            return drawn;
+        };
+        let known = values.lock().expect("no panics").get(&drawn.position).copied();
+        let value = known.unwrap_or_else(|| {
+            let value = opening_value(&game);
+            values.lock().expect("no panics").insert(drawn.position, value);
+            value
+        });
         // An opening the judge could not value at all (no iteration completed) counts as
         // the least even.
-        let centiseeds = opening_value(&game, seed).map_or(i32::MAX, i32::abs);
-        if centiseeds < most_even.0 {
-            most_even = (centiseeds, game.moves().to_vec());
-        }
+        let centiseeds = value.map_or(i32::MAX, i32::abs);
         if centiseeds <= balance {
-            return (most_even.1, true);
+            return drawn;
+        }
+        if most_even.as_ref().is_none_or(|(best, _)| centiseeds < *best) {
+            most_even = Some((centiseeds, Opening { even: false, ..drawn }));
         }
     }
-    (most_even.1, false)
+    most_even
+        .map(|(_, opening)| opening)
+        .or(first)
+        .expect("at least one draw")
 }
 
 /// What the balance judge — a search of [`balance_nodes`] — values `game` at, in
 /// centiseeds for the side to move; `None` if it completed no iteration.
-fn opening_value(game: &Game, seed: u64) -> Option<i32> {
+fn opening_value(game: &Game) -> Option<i32> {
     let settings = SearchSettings {
         hash_mib: 1,
         ..SearchSettings::default()
@@ -301,7 +390,7 @@ fn opening_value(game: &Game, seed: u64) -> Option<i32> {
         nodes: Some(balance_nodes(game.rules())),
         ..Limits::default()
     };
-    let mut judge = SearchPlayer::new("judge".to_owned(), settings, seed);
+    let mut judge = SearchPlayer::new("judge".to_owned(), settings, 0);
     let result = judge.analyse(game, &limits, &mut |_| {});
     match result.score {
         _ if result.depth == 0 => None,
@@ -483,11 +572,10 @@ fn elo(score: f64) -> f64 {
 fn report(
     args: &Args,
     rules: Rules,
-    balance: Balance,
+    openings: &Openings,
     p1: &Entrant,
     p2: &Entrant,
     games: &[Played],
-    uneven_pairs: usize,
 ) {
     let n = games.len() as f64;
     let wins = games.iter().filter(|g| g.score == 1.0).count();
@@ -496,22 +584,30 @@ fn report(
     let score = games.iter().map(|g| g.score).sum::<f64>() / n;
     let variance = games.iter().map(|g| (g.score - score).powi(2)).sum::<f64>() / n;
     let margin = 1.96 * (variance / n).sqrt();
-    let plies = games.iter().map(|g| g.plies).sum::<usize>() as f64 / n;
+    let length = games.iter().map(|g| g.plies).sum::<usize>() as f64 / n;
     let unit = if args.rounds.is_some() {
         "matches"
     } else {
         "games"
     };
     println!("{} vs {}: {} {unit}", p1.label(), p2.label(), games.len());
-    match balance {
+    let plies = openings.plies;
+    match openings.balance {
         Balance::Within(centiseeds) => println!(
-            "openings: {} random plies, valued within ±{} seeds by a {}-node search \
-             ({uneven_pairs} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
-            args.opening_plies,
+            "openings: {plies} random plies, valued within ±{} seeds by a {}-node search \
+             ({} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
             f64::from(centiseeds) / 100.0,
-            balance_nodes(rules)
+            balance_nodes(rules),
+            openings.uneven
         ),
-        Balance::Any => println!("openings: {} random plies", args.opening_plies),
+        Balance::Any => println!("openings: {plies} random plies"),
+    }
+    if openings.repeated > 0 {
+        println!(
+            "{} pairs repeat an earlier pair's opening (every draw had been played): \
+             more --opening-plies give more openings",
+            openings.repeated
+        );
     }
     println!("p1 wins {wins}, draws {draws}, losses {losses}");
     println!(
@@ -527,7 +623,7 @@ fn report(
         low,
         high
     );
-    println!("average length {plies:.1} plies");
+    println!("average length {length:.1} plies");
     let faults = games.iter().filter(|g| g.fault.is_some()).count();
     if faults > 0 {
         println!("{faults} {unit} lost by an engine fault (crash, hang or illegal move)");
@@ -607,31 +703,37 @@ mod tests {
     }
 
     #[test]
-    fn balanced_openings_are_even_by_the_judge_and_the_same_for_both_games_of_a_pair() {
+    fn balanced_openings_are_even_by_the_judge_distinct_and_follow_from_the_seed() {
         let rules = Rules::new(Variant::HoyitoII);
-        for seed in 0..2 {
-            let (moves, even) = opening(rules, 4, Balance::Within(300), seed);
-            assert_eq!(
-                (moves.clone(), even),
-                opening(rules, 4, Balance::Within(300), seed)
-            );
-            assert!(
-                even,
-                "seed {seed}: no even opening in {BALANCE_TRIES} draws"
-            );
+        let balanced = openings(rules, 4, Balance::Within(300), 7, 3);
+        assert_eq!(
+            balanced.moves,
+            openings(rules, 4, Balance::Within(300), 7, 3).moves
+        );
+        assert_eq!((balanced.uneven, balanced.repeated), (0, 0));
+        let mut positions = HashSet::new();
+        for moves in &balanced.moves {
             let mut game = Game::new(rules);
-            for &mv in &moves {
+            for &mv in moves {
                 game.play(mv).expect("a legal opening");
             }
-            let centiseeds = opening_value(&game, seed).expect("a valued opening");
-            assert!(
-                centiseeds.abs() <= 300,
-                "seed {seed}: {centiseeds} centiseeds"
-            );
+            let centiseeds = opening_value(&game).expect("a valued opening");
+            assert!(centiseeds.abs() <= 300, "{moves:?}: {centiseeds} centiseeds");
+            assert!(positions.insert(game.position().hash()), "{moves:?} twice");
         }
-        // Without balance, the first random opening is kept.
-        let (moves, even) = opening(rules, 4, Balance::Any, 9);
-        assert!(even && moves.len() == 4);
+        // Without balance, every random opening is kept, and no pair repeats one.
+        let any = openings(rules, 4, Balance::Any, 9, 40);
+        assert!(any.moves.iter().all(|moves| moves.len() == 4));
+        assert_eq!(any.repeated, 0);
+    }
+
+    #[test]
+    fn pairs_repeat_an_opening_only_when_every_opening_is_played_and_the_report_says_so() {
+        // Hoyito II has six one-move openings: the seventh and eighth pairs must repeat.
+        let rules = Rules::new(Variant::HoyitoII);
+        let few = openings(rules, 1, Balance::Any, 3, 8);
+        let distinct: HashSet<&Vec<Move>> = few.moves.iter().collect();
+        assert_eq!((distinct.len(), few.repeated), (6, 2));
     }
 
     #[test]
