@@ -321,8 +321,8 @@ fn openings(rules: Rules, plies: u32, balance: Balance, seed: u64, pairs: u64) -
 /// An opening and what the judge made of it.
 struct Opening {
     moves: Vec<Move>,
-    /// The position's hash: two move orders to one position are one opening.
-    position: u64,
+    /// Where it leads: two move orders to one position are one opening.
+    position: Position,
     /// Within the balance asked for.
     even: bool,
 }
@@ -337,8 +337,8 @@ fn opening(
     plies: u32,
     balance: Balance,
     seed: u64,
-    played: &HashSet<u64>,
-    values: &Mutex<HashMap<u64, Option<i32>>>,
+    played: &HashSet<Position>,
+    values: &Mutex<HashMap<Position, Option<i32>>>,
 ) -> Opening {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut first = None;
@@ -347,7 +347,7 @@ fn opening(
         let game = random_opening(rules, plies, &mut rng);
         let drawn = Opening {
             moves: game.moves().to_vec(),
-            position: game.position().hash(),
+            position: *game.position(),
             even: true,
         };
         if played.contains(&drawn.position) {
@@ -719,7 +719,7 @@ mod tests {
             }
             let centiseeds = opening_value(&game).expect("a valued opening");
             assert!(centiseeds.abs() <= 300, "{moves:?}: {centiseeds} centiseeds");
-            assert!(positions.insert(game.position().hash()), "{moves:?} twice");
+            assert!(positions.insert(*game.position()), "{moves:?} twice");
         }
         // Without balance, every random opening is kept, and no pair repeats one.
         let any = openings(rules, 4, Balance::Any, 9, 40);
