@@ -288,11 +288,11 @@ struct Openings {
 /// in order, so the openings follow from the seed alone.)
 fn openings(rules: Rules, plies: u32, balance: Balance, seed: u64, pairs: u64) -> Openings {
     let pair_seed = |pair: u64| seed ^ pair.wrapping_mul(0x9E37_79B9);
-    // The judge's values by position: redraws revisit the same draws.
-    let values = Mutex::new(HashMap::new());
+    let judge = Judge::default();
+    let no_position = HashSet::new();
     let first: Vec<Opening> = (0..pairs)
         .into_par_iter()
-        .map(|pair| opening(rules, plies, balance, pair_seed(pair), &HashSet::new(), &values))
+        .map(|pair| opening(rules, plies, balance, pair_seed(pair), &no_position, &judge))
         .collect();
     let mut played = HashSet::new();
     let mut result = Openings {
@@ -304,7 +304,7 @@ fn openings(rules: Rules, plies: u32, balance: Balance, seed: u64, pairs: u64) -
     };
     for (pair, mut drawn) in (0..pairs).zip(first) {
         if played.contains(&drawn.position) {
-            let again = opening(rules, plies, balance, pair_seed(pair), &played, &values);
+            let again = opening(rules, plies, balance, pair_seed(pair), &played, &judge);
             if played.contains(&again.position) {
                 result.repeated += 1;
             } else {
@@ -330,15 +330,14 @@ struct Opening {
 /// `plies` random legal moves from the start that do not end the game, leaving out those
 /// that reach a position in `played`; with `balance`, redrawn until the search values the
 /// position within `balance` seeds of even (else the most even of the draws). If every
-/// draw reaches a position played already, the first draw. `values` keeps the judge's
-/// values by position for the next call.
+/// draw reaches a position played already, the first draw.
 fn opening(
     rules: Rules,
     plies: u32,
     balance: Balance,
     seed: u64,
     played: &HashSet<Position>,
-    values: &Mutex<HashMap<Position, Option<i32>>>,
+    judge: &Judge,
 ) -> Opening {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut first = None;
@@ -357,26 +356,44 @@ fn opening(
         let Balance::Within(balance) = balance else {
             return drawn;
         };
-        let known = values.lock().expect("no panics").get(&drawn.position).copied();
-        let value = known.unwrap_or_else(|| {
-            let value = opening_value(&game);
-            values.lock().expect("no panics").insert(drawn.position, value);
-            value
-        });
         // An opening the judge could not value at all (no iteration completed) counts as
         // the least even.
-        let centiseeds = value.map_or(i32::MAX, i32::abs);
+        let centiseeds = judge.value(&game).map_or(i32::MAX, i32::abs);
         if centiseeds <= balance {
             return drawn;
         }
-        if most_even.as_ref().is_none_or(|(best, _)| centiseeds < *best) {
-            most_even = Some((centiseeds, Opening { even: false, ..drawn }));
+        if most_even
+            .as_ref()
+            .is_none_or(|(best, _)| centiseeds < *best)
+        {
+            let uneven = Opening {
+                even: false,
+                ..drawn
+            };
+            most_even = Some((centiseeds, uneven));
         }
     }
     most_even
         .map(|(_, opening)| opening)
         .or(first)
         .expect("at least one draw")
+}
+
+/// The balance judge's values by position, kept because redraws revisit the same draws.
+#[derive(Default)]
+struct Judge(Mutex<HashMap<Position, Option<i32>>>);
+
+impl Judge {
+    /// [`opening_value`] of `game`, judged once per position.
+    fn value(&self, game: &Game) -> Option<i32> {
+        let position = *game.position();
+        let known = self.0.lock().expect("no panics").get(&position).copied();
+        known.unwrap_or_else(|| {
+            let value = opening_value(game);
+            self.0.lock().expect("no panics").insert(position, value);
+            value
+        })
+    }
 }
 
 /// What the balance judge — a search of [`balance_nodes`] — values `game` at, in
@@ -718,7 +735,10 @@ mod tests {
                 game.play(mv).expect("a legal opening");
             }
             let centiseeds = opening_value(&game).expect("a valued opening");
-            assert!(centiseeds.abs() <= 300, "{moves:?}: {centiseeds} centiseeds");
+            assert!(
+                centiseeds.abs() <= 300,
+                "{moves:?}: {centiseeds} centiseeds"
+            );
             assert!(positions.insert(*game.position()), "{moves:?} twice");
         }
         // Without balance, every random opening is kept, and no pair repeats one.
