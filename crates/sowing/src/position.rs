@@ -554,11 +554,13 @@ impl Position {
     /// copy, for searches that look at children one by one.
     #[inline]
     pub fn after_sow(&self, pit: Pit) -> Result<Position, Illegal> {
-        match self.sow_within(pit, NO_BUDGET) {
-            Sown::Ended(next) => Ok(next),
-            Sown::Refused(reason) => Err(reason),
-            Sown::Unsettled => unreachable!("an unbudgeted sowing runs until it settles"),
+        if self.is_over() {
+            return Err(Illegal::GameOver);
         }
+        let mut next = *self;
+        next.play_sow(pit, NO_BUDGET, &mut NoTrace)
+            .map_err(Stop::into_illegal)?;
+        Ok(next)
     }
 
     /// Sows `pit` until it settles or `max_laps` laps have passed (the first few laps are
