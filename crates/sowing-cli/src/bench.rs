@@ -7,6 +7,7 @@ use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 use sowing::{Game, Move, Pit, Position, Rules, Variant};
 
+use crate::legality;
 use crate::options::GameOptions;
 
 /// Play random games (full rules, repetition included) on one thread with a fixed seed and
@@ -32,6 +33,11 @@ pub struct Args {
     /// Benchmark the search instead: fixed middle-game positions, fixed nodes, one thread.
     #[arg(long)]
     search: bool,
+    /// Measure the slowest legality check instead (C.1): the legal moves of every position
+    /// of random games (100000 a board unless --games says), each timed, the slowest timed
+    /// again (median of 9), and the known sowings with the longest cycles.
+    #[arg(long, conflicts_with = "search")]
+    legality: bool,
     /// Play the same games this many times and report the median time.
     #[arg(long, default_value_t = 3)]
     repeat: u32,
@@ -57,6 +63,9 @@ pub fn run(args: Args) -> Result<()> {
             .map(|&(variant, pits)| Rules::new(variant).with_pits(pits))
             .collect::<Result<_, _>>()?,
     };
+    if args.legality {
+        return legality(&args, &boards);
+    }
     let mut rows = Vec::new();
     for rules in boards {
         let (variant, pits) = (rules.variant(), rules.pits_per_row());
@@ -100,6 +109,54 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
         rows.push(row);
+    }
+    if args.json {
+        println!("{}", serde_json::Value::Array(rows));
+    }
+    Ok(())
+}
+
+/// `sow bench --legality`: one line (or JSON row) a board, then one a known long cycle.
+fn legality(args: &Args, boards: &[Rules]) -> Result<()> {
+    let games = args.games.unwrap_or(100_000);
+    let mut rows = Vec::new();
+    for &rules in boards {
+        let worst = legality::random_games(rules, games, args.seed)?;
+        let (position, slowest) = worst.slowest;
+        let row = serde_json::json!({
+            "game": rules.variant().name(),
+            "pits_per_row": rules.pits_per_row(),
+            "games": games,
+            "positions": worst.positions,
+            "mean_ns": worst.mean_ns.round() as u64,
+            "slowest_ns": slowest.as_nanos() as u64,
+            "slowest_position": position.to_string(),
+        });
+        if !args.json {
+            println!(
+                "{:<11} 2×{:<3} {games} games, {} positions: mean {:.2} µs, slowest {:.3} ms at {position}",
+                rules.variant().name(),
+                rules.pits_per_row(),
+                worst.positions,
+                worst.mean_ns / 1e3,
+                slowest.as_secs_f64() * 1e3,
+            );
+        }
+        rows.push(row);
+    }
+    for text in legality::LONG_CYCLES {
+        let position: Position = text.parse()?;
+        let time = legality::retime(&position);
+        if !args.json {
+            println!("long cycle  {text}: {:.3} ms", time.as_secs_f64() * 1e3);
+        }
+        rows.push(serde_json::json!({
+            "game": position.rules().variant().name(),
+            "pits_per_row": position.rules().pits_per_row(),
+            "positions": 1,
+            "slowest_ns": time.as_nanos() as u64,
+            "slowest_position": text,
+        }));
     }
     if args.json {
         println!("{}", serde_json::Value::Array(rows));

@@ -10,6 +10,7 @@ mod bench;
 mod board;
 mod engine;
 mod external;
+mod legality;
 mod matches;
 mod options;
 mod perft;
