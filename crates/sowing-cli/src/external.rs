@@ -160,8 +160,6 @@ impl External {
         let mv = game
             .parse_move(&token)
             .map_err(|_| Fault(format!("{} sent an unknown move {token:?}", self.command)))?;
-        // Checks the one move: a full legal-move list could meet a sowing that takes
-        // millions of laps to settle (C.1).
         if !game.position().is_legal(mv) {
             return Err(Fault(format!(
                 "{} sent an illegal move {token} in {}",

@@ -5,9 +5,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use sowing::{Game, Move};
 
-use crate::{Info, Limits, Player, SETTLE_LAPS};
+use crate::{Info, Limits, Player};
 
-/// Plays a uniformly random legal move (of those that settle within [`SETTLE_LAPS`]).
+/// Plays a uniformly random legal move.
 pub struct RandomPlayer {
     rng: SmallRng,
 }
@@ -28,11 +28,10 @@ impl Player for RandomPlayer {
 
     fn choose(&mut self, game: &Game, _: &Limits, _: &mut dyn FnMut(&Info)) -> Move {
         game.position()
-            .successors_within(SETTLE_LAPS)
-            .0
+            .legal_moves()
             .choose(&mut self.rng)
+            .copied()
             .expect("a game that is not over has a legal move")
-            .0
     }
 }
 
@@ -61,7 +60,7 @@ impl Player for Greedy {
         let gain = |next: &sowing::Position| {
             i32::from(next.captured()[me]) - i32::from(next.captured()[!me])
         };
-        let (successors, _) = position.successors_within(SETTLE_LAPS);
+        let successors = position.successors();
         let best = successors
             .iter()
             .map(|(_, next)| gain(next))

@@ -26,12 +26,6 @@ pub mod tt;
 pub mod tune;
 mod weights;
 
-/// Laps a player follows a sowing before leaving the move out as unsettled (see
-/// [`sowing::Position::sow_within`]): about a millisecond. Nearly every move ends within
-/// 100 laps; a few endless sowings cycle only after millions, and checking them exactly at
-/// every node would stall a search for minutes.
-pub const SETTLE_LAPS: u64 = 1 << 16;
-
 pub use baseline::{Greedy, RandomPlayer};
 pub use mcts::{MctsPlayer, MctsSettings};
 pub use player::{Info, Limits, Player, PlayerSpec, Score, SpecError};

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use sowing::{Game, Move, Pit, Position, Side, Sown};
+use sowing::{Game, Move, Pit, Position, Side};
 
-use crate::{Info, Limits, Player, Score, SETTLE_LAPS};
+use crate::{Info, Limits, Player, Score};
 
 /// Settings of the MCTS player. Iterations and time are caps like the search's.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,14 +166,8 @@ impl MctsPlayer {
                 .filter(|&c| pos.seeds(Pit::of(side, c, n)) > 0)
                 .fold(0, |bits, c| bits | 1 << c);
             let before = pos;
-            let mut unsettled = false;
             loop {
                 if candidates == 0 {
-                    if unsettled {
-                        // Whether a pass is legal is not known in time: the playout stops
-                        // here and the captures so far decide it.
-                        return result_south(&pos);
-                    }
                     pos.play(Move::Pass)
                         .expect("no sowing move, so pass is legal");
                     break;
@@ -185,13 +179,9 @@ impl MctsPlayer {
                     pick -= 1;
                 }
                 let column = bits.trailing_zeros() as usize;
-                match pos.sow_within(Pit::of(side, column, n), SETTLE_LAPS) {
-                    Sown::Ended(next) => {
-                        pos = next;
-                        break;
-                    }
-                    Sown::Refused(_) => {}
-                    Sown::Unsettled => unsettled = true,
+                if let Ok(next) = pos.after_sow(Pit::of(side, column, n)) {
+                    pos = next;
+                    break;
                 }
                 candidates &= !(1 << column);
             }
@@ -208,7 +198,7 @@ impl MctsPlayer {
     fn expand(&mut self, index: usize) {
         let pos = self.nodes[index].pos;
         let first = self.nodes.len() as u32;
-        let (successors, _) = pos.successors_within(SETTLE_LAPS);
+        let successors = pos.successors();
         for &(mv, child) in &successors {
             let terminal = if child.is_over() || repeats_any(&self.history, &child) {
                 Some(result_south(&child))
@@ -328,7 +318,7 @@ impl Player for MctsPlayer {
             // A depth means little to MCTS: take it as a budget of 1,000 playouts a ply.
             iterations = Some(1_000 * u64::from(depth));
         }
-        let (legal, _) = root.successors_within(SETTLE_LAPS);
+        let legal = root.successors();
         if legal.len() == 1 {
             return legal[0].0;
         }

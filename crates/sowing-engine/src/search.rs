@@ -17,12 +17,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use sowing::{Game, Move, Pit, Position, Rules, Sown};
+use sowing::{Game, Move, Pit, Position, Rules};
 
 use crate::eval::{self, Evaluator, Weights};
 use crate::ordering::{self, History};
 use crate::tt::{Bound, Tt};
-use crate::{Info, Limits, Score, SETTLE_LAPS};
+use crate::{Info, Limits, Score};
 
 /// Larger than any value.
 const INF: i32 = 1_000_000;
@@ -176,7 +176,7 @@ impl Searcher {
         self.stack.clear();
         self.stack.extend_from_slice(game.positions_since_capture());
 
-        let (successors, _) = root.successors_within(SETTLE_LAPS);
+        let successors = root.successors();
         self.root_noise = [0; 25];
         if noise.amplitude > 0 {
             for (mv, _) in &successors {
@@ -363,7 +363,7 @@ impl Searcher {
         let mut children: ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }> = ArrayVec::new();
         let mut keys = [0i32; Rules::MAX_PITS_PER_ROW];
         if let Some(mv) = tt_move {
-            if let Some(child) = play_within(pos, mv) {
+            if let Some(child) = play(pos, mv) {
                 children.push((mv, child));
             }
         }
@@ -376,10 +376,7 @@ impl Searcher {
                 }
                 generated = true;
                 // All moves at once, the one searched already (if any) moved to the front.
-                if generate(pos, &mut children) > 0 {
-                    // Moves left out: the value is not exact.
-                    self.estimated += 1;
-                }
+                generate(pos, &mut children);
                 for (i, (mv, child)) in children.iter().enumerate().skip(n) {
                     keys[i] = ordering::key(pos, *mv, child, None, &self.history);
                     if depth > 1 {
@@ -486,7 +483,7 @@ impl Searcher {
             if !pos.may_capture(pit) {
                 continue;
             }
-            let Sown::Ended(child) = pos.sow_within(pit, SETTLE_LAPS) else {
+            let Ok(child) = pos.after_sow(pit) else {
                 continue;
             };
             if child.captured()[me] <= mine {
@@ -518,36 +515,33 @@ impl Searcher {
 /// Completes `children` to the legal moves of `pos` with their positions, in the order of
 /// [`Position::successors`] but for the move already in it (played first), which stays at
 /// the front and is not sown again. Fills in place: the list is too large to copy per node.
-/// Leaves out moves that do not settle within [`SETTLE_LAPS`] (as
-/// [`Position::successors_within`]) and returns how many.
 fn generate(
     pos: &Position,
     children: &mut ArrayVec<(Move, Position), { Rules::MAX_PITS_PER_ROW }>,
-) -> usize {
+) {
     let first = children.pop();
     if let Some((Move::Pass, _)) = first {
         // A pass is played only when it is the one move.
         children.extend(first);
-        return 0;
+        return;
     }
     let me = pos.to_move();
     let n = pos.rules().pits_per_row();
-    let mut unsettled = 0;
     for column in 0..n {
-        let mv = Move::Sow(Pit::of(me, column, n));
+        let pit = Pit::of(me, column, n);
         match first {
-            Some(played) if played.0 == mv => children.push(played),
-            _ => match pos.sow_within(Pit::of(me, column, n), SETTLE_LAPS) {
-                Sown::Ended(child) => children.push((mv, child)),
-                Sown::Refused(_) => {}
-                Sown::Unsettled => unsettled += 1,
-            },
+            Some(played) if played.0 == Move::Sow(pit) => children.push(played),
+            _ => {
+                if let Ok(child) = pos.after_sow(pit) {
+                    children.push((Move::Sow(pit), child));
+                }
+            }
         }
     }
     if children.is_empty() {
-        // No move settled in time: settle them exactly, or pass.
+        // No sowing move: the one move is a pass.
         children.extend(pos.successors());
-        return 0;
+        return;
     }
     if let Some(at) = children
         .iter()
@@ -555,16 +549,12 @@ fn generate(
     {
         children.swap(0, at);
     }
-    unsettled
 }
 
-/// The position after `mv`, if it is legal and (a sowing) settles within [`SETTLE_LAPS`].
-fn play_within(pos: &Position, mv: Move) -> Option<Position> {
+/// The position after `mv`, if it is legal.
+fn play(pos: &Position, mv: Move) -> Option<Position> {
     match mv {
-        Move::Sow(pit) => match pos.sow_within(pit, SETTLE_LAPS) {
-            Sown::Ended(child) => Some(child),
-            _ => None,
-        },
+        Move::Sow(pit) => pos.after_sow(pit).ok(),
         Move::Pass => {
             let mut child = *pos;
             child.play(Move::Pass).ok().map(|_| child)

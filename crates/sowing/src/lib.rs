@@ -22,6 +22,7 @@ mod game;
 #[cfg(feature = "serde")]
 mod json;
 mod moves;
+mod outcome;
 mod position;
 mod record;
 mod repetition;
@@ -35,12 +36,11 @@ pub use game::Game;
 #[cfg(feature = "serde")]
 pub use json::{JsonError, State};
 pub use moves::{Move, MoveList, MoveName, ParseMoveError, Pit};
-pub use position::{
-    End, Event, Illegal, Outcome, PlayError, Position, PositionError, Report, Sown, TakeReason,
-};
+pub use outcome::{End, Event, Illegal, Outcome, PlayError, PositionError, Report, TakeReason};
+pub use position::Position;
 pub use record::{Record, RecordError};
 pub use rounds::Match;
-pub use rules::{CasaRows, FinalFour, Leftover, Rules, RulesError, Variant};
+pub use rules::{CasaRows, FinalFour, Leftover, Rules, RulesError, Variant, MAX_LAPS};
 pub use side::{BySide, ParseSideError, Side};
 pub use text::ParsePositionError;
 

@@ -7,7 +7,7 @@ mod common;
 
 use common::{all_rules, Rng};
 use proptest::prelude::*;
-use sowing::{Event, Game, Move, Pit, Position, Record, Rules, Sown, State};
+use sowing::{Event, Game, Move, Pit, Position, Record, Rules, State, MAX_LAPS};
 
 fn total(position: &Position) -> usize {
     position.seeds_on_board()
@@ -47,18 +47,27 @@ fn check_game(rules: Rules, seed: u64) {
             );
         }
         for pit in (0..rules.pit_count()).map(Pit::new) {
-            // A lap budget changes nothing for a move that settles within it.
+            // C.1: a lower lap cap refuses exactly the moves that take more laps.
             let exact = position.after_sow(pit);
-            let laps = exact.ok().map(|_| {
-                let mut copy = position;
-                copy.play(Move::Sow(pit)).unwrap().laps
-            });
-            match position.sow_within(pit, 3) {
-                Sown::Ended(next) => assert_eq!(Ok(next), exact),
-                Sown::Refused(reason) => assert_eq!(Err(reason), exact),
-                Sown::Unsettled => assert!(
-                    laps.map_or(exact == Err(sowing::Illegal::Endless), |laps| laps > 3),
-                    "{pit:?} unsettled in 3 laps at {position}"
+            let mut copy = position;
+            let laps = copy.play(Move::Sow(pit)).map(|report| report.laps);
+            assert_eq!(laps.is_ok(), exact.is_ok());
+            assert!(laps.map_or(true, |laps| (1..=MAX_LAPS).contains(&laps)));
+            let capped = Position::from_parts(
+                rules.with_max_laps(3),
+                position.pits(),
+                position.captured(),
+                position.to_move(),
+                position.last_sower(),
+            )
+            .unwrap();
+            match laps {
+                Ok(laps) if laps > 3 => {
+                    assert_eq!(capped.after_sow(pit), Err(sowing::Illegal::Endless))
+                }
+                _ => assert_eq!(
+                    capped.after_sow(pit).map(|next| next.pits().to_vec()),
+                    exact.map(|next| next.pits().to_vec())
                 ),
             }
             if !position.may_capture(pit) {

@@ -4,8 +4,8 @@
 //! (each in ring order), captures South-North, side to move, last sower.
 
 use sowing::{
-    End, Event, Game, Illegal, Match, Move, Outcome, Pit, Position, Report, Rules, Side, Sown,
-    TakeReason, Variant,
+    End, Event, Game, Illegal, Match, Move, Outcome, Pit, Position, Report, Rules, Side,
+    TakeReason, Variant, MAX_LAPS,
 };
 
 fn position(text: &str) -> Position {
@@ -87,18 +87,62 @@ fn c_1_endless_ayoayo_sowing_is_not_a_legal_move() {
 }
 
 #[test]
-fn c_1_a_long_cycle_is_found_exactly_and_a_lap_budget_leaves_it_unsettled() {
-    // North's a here cycles only every 4,628,448 laps: exact detection follows them all;
-    // a player's budget (sow_within) gives up first without calling the move either way.
-    let text = "hoyito-ii 4,0,7,3,5,12/3,1,5,2,1,5 0-0 N -";
-    let pos = position(text);
-    let a = Pit::new(6);
-    assert_eq!(pos.after_sow(a), Err(Illegal::Endless));
-    assert_eq!(pos.sow_within(a, 1 << 16), Sown::Unsettled);
-    let (within, unsettled) = pos.successors_within(1 << 16);
-    assert_eq!(unsettled, 1);
-    let exact = pos.successors();
-    assert_eq!(within.as_slice(), exact.as_slice());
+fn c_1_sowings_that_cycle_only_after_millions_of_laps_are_refused_at_the_cap() {
+    // Cycles of 4,628,448 and 2,352,774 laps on 2×6, and a 2×12 sowing that took 44 s to
+    // prove endless before the revised ruling: each is refused after lap 65,536, so each
+    // check is over in about a millisecond (sow bench --legality measures it).
+    for (text, token) in [
+        ("hoyito-ii 4,0,7,3,5,12/3,1,5,2,1,5 0-0 N -", "a"),
+        ("hoyito-ii 13,2,1,0,1,5/1,0,1,0,2,22 0-0 S -", "F"),
+        (
+            "hoyito-ii 1,2,4,3,4,6,15,0,7,1,0,1/5,4,1,5,1,0,7,1,2,1,3,2 8-12 S -",
+            "G",
+        ),
+    ] {
+        assert_eq!(refusal(text, token), Illegal::Endless, "{token} at {text}");
+        assert!(
+            !legal(text).contains(&token.to_owned()),
+            "{token} at {text}"
+        );
+    }
+    assert_eq!(MAX_LAPS, 65_536);
+    assert_eq!(Rules::default().max_laps(), MAX_LAPS);
+}
+
+#[test]
+fn c_1_a_sowing_that_ends_on_the_last_lap_allowed_is_legal_one_lap_more_is_not() {
+    // No real position is at hand whose sowing ends on lap 65,536 (none that ended took
+    // over 919 laps in 26 million sowings), so the cap is lowered through the test-only
+    // `Rules::with_max_laps`: South's A here ends on lap 35.
+    let text = "hoyito-ii 2,8,4,3,5,4/1,2,1,3,4,3 0-8 S N";
+    let a = Move::parse("A", 6).unwrap();
+    let (_, report) = after(text, "A");
+    assert_eq!(report.laps, 35);
+    let real = position(text);
+    let with_cap = |laps: u32| {
+        let rules = real.rules().with_max_laps(laps);
+        Position::from_parts(
+            rules,
+            real.pits(),
+            real.captured(),
+            real.to_move(),
+            real.last_sower(),
+        )
+        .unwrap()
+    };
+    let mut on_the_cap = with_cap(35);
+    assert_eq!(on_the_cap.play(a).map(|r| r.laps), Ok(35));
+    assert!(with_cap(35).legal_moves().contains(&a));
+    let over = with_cap(34);
+    assert_eq!(over.check(a).unwrap_err().reason, Illegal::Endless);
+    assert!(!over.legal_moves().contains(&a));
+    // A cap below the laps where cycle detection starts (8) works the same: South's A at
+    // the start ends on lap 5.
+    let mut start = Position::start(Rules::new(Variant::HoyitoII));
+    assert_eq!(start.play(a).map(|r| r.laps), Ok(5));
+    let capped = |laps| Position::start(Rules::new(Variant::HoyitoII).with_max_laps(laps));
+    assert!(capped(5).is_legal(a));
+    assert_eq!(capped(4).check(a).unwrap_err().reason, Illegal::Endless);
 }
 
 #[test]

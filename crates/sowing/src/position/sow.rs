@@ -1,0 +1,363 @@
+//! The sowing core: the laps of one move, the capture, the turn and the end of the game,
+//! for all three games in one routine. Everything here works on a position in place; the
+//! public entry points in `position.rs` play on a copy, so a refused move changes nothing.
+
+use super::Position;
+use crate::tables::{
+    lap_kind, ring_slot, KEEP_MASKS, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS,
+    RING_KEYS, ROW_MASKS,
+};
+use crate::Variant;
+use crate::{CasaRows, End, Event, FinalFour, Illegal, Leftover, Pit, Report, Side, TakeReason};
+
+/// The pits as 8-byte words, for whole-board arithmetic.
+const WORDS: usize = MAX_PITS / 8;
+
+/// Word `w` of a board-sized byte array, pit `8w` in the lowest byte (as in
+/// [`crate::tables::LAPS`]).
+#[inline(always)]
+fn word(bytes: &[u8; MAX_PITS], w: usize) -> u64 {
+    u64::from_le_bytes(bytes[8 * w..8 * w + 8].try_into().expect("8 bytes"))
+}
+
+#[inline(always)]
+fn set_word(bytes: &mut [u8; MAX_PITS], w: usize, value: u64) {
+    bytes[8 * w..8 * w + 8].copy_from_slice(&value.to_le_bytes());
+}
+
+/// Laps sown before endless-sowing detection starts saving states (C.1).
+const QUIET_LAPS: u32 = 8;
+
+/// Receives the steps of a move; the untraced path compiles every call away.
+pub(super) trait Trace {
+    const ENABLED: bool;
+    fn event(&mut self, event: Event);
+}
+
+pub(super) struct NoTrace;
+
+impl Trace for NoTrace {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn event(&mut self, _: Event) {}
+}
+
+impl Trace for Vec<Event> {
+    const ENABLED: bool = true;
+    fn event(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+impl Position {
+    /// Whether a side's row is empty: three word operations, no loop with exits.
+    #[inline]
+    fn row_is_empty(&self, side: Side) -> bool {
+        let mask = &ROW_MASKS[ring_slot(self.rules.pit_count())][side.index()];
+        (0..WORDS).fold(0, |any, w| any | (word(&self.pits, w) & word(mask, w))) == 0
+    }
+
+    #[inline]
+    pub(super) fn set_to_move(&mut self, side: Side) {
+        if side != self.to_move {
+            self.to_move = side;
+            self.hash = match side {
+                Side::North => self.hash.wrapping_add(NORTH_KEY),
+                Side::South => self.hash.wrapping_sub(NORTH_KEY),
+            };
+        }
+    }
+
+    /// Records the last sower; only Ayoayo's repetition rule (A.8) hashes it.
+    #[inline(always)]
+    fn set_last_sower<const HOYITO: bool>(&mut self, side: Side) {
+        if !HOYITO {
+            let old = self.last_sower.map_or(0, |s| LAST_SOWER_KEYS[s.index()]);
+            self.hash = self
+                .hash
+                .wrapping_sub(old)
+                .wrapping_add(LAST_SOWER_KEYS[side.index()]);
+        }
+        self.last_sower = Some(side);
+    }
+
+    /// Empties a pit, keeping the hash.
+    #[inline]
+    fn lift(&mut self, pit: usize) -> u8 {
+        let seeds = self.pits[pit];
+        self.pits[pit] = 0;
+        self.hash = self
+            .hash
+            .wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[pit]));
+        seeds
+    }
+
+    /// Moves the seeds of `pit` to `by`'s captures.
+    #[inline]
+    fn take<T: Trace>(&mut self, pit: usize, by: Side, why: TakeReason, trace: &mut T) -> u8 {
+        let seeds = self.lift(pit);
+        self.captured[by] += seeds;
+        trace.event(Event::Take {
+            pit: Pit::new(pit),
+            seeds,
+            by,
+            why,
+        });
+        seeds
+    }
+
+    /// Sows `pit` for the side to move: the laps, the capture, the turn and the end of game.
+    /// On an error `self` is left half-played: callers play on a copy.
+    pub(super) fn play_sow<T: Trace>(
+        &mut self,
+        pit: Pit,
+        trace: &mut T,
+    ) -> Result<Report, Illegal> {
+        // One copy per game kind and ring size, so that both are constants in the loops.
+        match (self.rules.variant().is_hoyito(), self.rules.pit_count()) {
+            (true, 12) => self.play_sow_as::<T, true, 12>(pit, trace),
+            (true, _) => self.play_sow_as::<T, true, 24>(pit, trace),
+            (false, 12) => self.play_sow_as::<T, false, 12>(pit, trace),
+            (false, _) => self.play_sow_as::<T, false, 24>(pit, trace),
+        }
+    }
+
+    #[inline(always)]
+    fn play_sow_as<T: Trace, const HOYITO: bool, const RING: usize>(
+        &mut self,
+        pit: Pit,
+        trace: &mut T,
+    ) -> Result<Report, Illegal> {
+        let rules = self.rules;
+        let n = RING / 2;
+        let mover = self.to_move;
+        if pit.index() >= rules.pit_count() {
+            return Err(Illegal::NoSuchPit);
+        }
+        if pit.owner(n) != mover {
+            return Err(Illegal::NotYourPit);
+        }
+        if self.pits[pit.index()] == 0 {
+            return Err(Illegal::EmptyPit);
+        }
+        let must_feed = !HOYITO && self.row_is_empty(!mover);
+        let (end_pit, laps) = self.sow_laps::<T, HOYITO, RING>(pit.index(), trace)?;
+        let mut report = Report {
+            laps,
+            ..Report::default()
+        };
+        self.set_last_sower::<HOYITO>(mover);
+        if HOYITO {
+            if self.pits[end_pit] == 4 && self.is_casa(end_pit, mover) {
+                report.captured = self.take(end_pit, mover, TakeReason::Capture, trace);
+                if rules.variant() == Variant::HoyitoII {
+                    // H2.5: the chain backwards along the ring, wrapping past pit 0.
+                    let mut chain = (end_pit + RING - 1) % RING;
+                    while self.pits[chain] == 4 && self.is_casa(chain, mover) {
+                        report.captured += self.take(chain, mover, TakeReason::Capture, trace);
+                        chain = (chain + RING - 1) % RING;
+                    }
+                }
+                report.end = self.after_hoyito_capture(mover, trace);
+                report.extra_turn = report.end.is_none();
+                if report.extra_turn {
+                    trace.event(Event::ExtraTurn);
+                }
+            } else {
+                self.set_to_move(!mover);
+            }
+        } else {
+            let opposite = Pit::new(end_pit).opposite(n).index();
+            if Pit::new(end_pit).owner(n) == mover && self.pits[opposite] > 0 {
+                report.captured = self.take(opposite, mover, TakeReason::Capture, trace)
+                    + self.take(end_pit, mover, TakeReason::Capture, trace);
+            }
+            if must_feed && self.row_is_empty(!mover) {
+                return Err(Illegal::DoesNotFeed);
+            }
+            self.set_to_move(!mover);
+            report.end = if self.is_over() {
+                Some(End::BoardCleared)
+            } else {
+                self.settle(trace)
+            };
+        }
+        Ok(report)
+    }
+
+    /// A pit of four that the mover may capture (H2.5, option `casa-rows`).
+    #[inline]
+    fn is_casa(&self, pit: usize, mover: Side) -> bool {
+        (self.rules.casa_rows == CasaRows::Any)
+            | (Pit::new(pit).owner(self.rules.pits_per_row()) != mover)
+    }
+
+    /// H2.7 / H3.3: after a capture, an empty board or the last four end the game.
+    fn after_hoyito_capture<T: Trace>(&mut self, capturer: Side, trace: &mut T) -> Option<End> {
+        match self.seeds_on_board() {
+            0 => Some(End::BoardCleared),
+            4 => {
+                let to = match self.rules.effective_final_four() {
+                    FinalFour::Capturer => capturer,
+                    FinalFour::To(side) => side,
+                };
+                for pit in 0..self.rules.pit_count() {
+                    if self.pits[pit] > 0 {
+                        self.take(pit, to, TakeReason::LastFour, trace);
+                    }
+                }
+                Some(End::LastFour(to))
+            }
+            _ => None,
+        }
+    }
+
+    /// A.5 / A.7: an Ayoayo player to move who cannot feed the opponent's empty row ends the
+    /// game, and the seeds left are shared out under the `leftover` option.
+    #[inline]
+    pub(super) fn settle<T: Trace>(&mut self, trace: &mut T) -> Option<End> {
+        if self.rules.variant() != Variant::Ayoayo
+            || self.is_over()
+            || !self.row_is_empty(!self.to_move)
+        {
+            return None;
+        }
+        self.settle_empty_row(trace)
+    }
+
+    /// [`Position::settle`] when the opponent of the player to move has an empty row.
+    #[cold]
+    fn settle_empty_row<T: Trace>(&mut self, trace: &mut T) -> Option<End> {
+        if self.has_sowing_move() {
+            return None;
+        }
+        let n = self.rules.pits_per_row();
+        for pit in 0..self.rules.pit_count() {
+            if self.pits[pit] > 0 {
+                let holder = Pit::new(pit).owner(n);
+                let to = match (self.rules.leftover, self.last_sower) {
+                    (Leftover::LastMover, Some(sower)) => sower,
+                    // With no sowing move yet (a set-up position) the holder keeps them.
+                    _ => holder,
+                };
+                self.take(pit, to, TakeReason::Leftover, trace);
+            }
+        }
+        Some(End::CannotFeed)
+    }
+
+    /// The laps of one move from `origin` until a lap ends in an empty pit or (Hoyito) a
+    /// casa: returns the end pit and the number of laps.
+    ///
+    /// C.1: a sowing still going after lap [`MAX_LAPS`](crate::MAX_LAPS) (the first lap
+    /// counts as one) is illegal, [`Illegal::Endless`]. Brent's cycle finding over the state
+    /// (pit counts, end pit) after each lap proves most endless sowings so within a few
+    /// dozen laps — the same verdict, sooner — with one saved state and no allocation.
+    #[inline(always)]
+    fn sow_laps<T: Trace, const HOYITO: bool, const RING: usize>(
+        &mut self,
+        origin: usize,
+        trace: &mut T,
+    ) -> Result<(usize, u32), Illegal> {
+        let ring = RING;
+        let slot = ring_slot(RING);
+        let hoyito = HOYITO;
+        // Ayoayo laps skip the pit they were lifted from, so a turn of the ring is 2N−1 pits.
+        let turn = if hoyito { ring } else { ring - 1 };
+        // The words the lap touches: two cover 2×6.
+        let words = RING.div_ceil(8);
+        let kind = lap_kind(HOYITO, RING);
+        let mover = self.to_move;
+
+        let mut from = origin;
+        let mut relay = false;
+        let max_laps = self.rules.max_laps();
+        let mut laps = 0u32;
+        // Brent's state: the saved (pits, end) and when to save next. Saving starts only
+        // after a few laps, since nearly every move ends before; any start finds the cycle.
+        let mut saved_pits = self.pits;
+        let mut saved_end = usize::MAX;
+        let (mut power, mut since_saved) = (1u32, 0u32);
+        loop {
+            laps += 1;
+            let seeds = self.pits[from];
+            let count = usize::from(seeds);
+            self.hash = self
+                .hash
+                .wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]));
+            let end = if T::ENABLED {
+                self.pits[from] = 0;
+                trace.event(Event::Lift {
+                    pit: Pit::new(from),
+                    seeds,
+                    relay,
+                });
+                let mut pit = from;
+                for _ in 0..count {
+                    pit = if pit + 1 == ring { 0 } else { pit + 1 };
+                    if !hoyito && pit == from {
+                        trace.event(Event::Skip { pit: Pit::new(pit) });
+                        pit = if pit + 1 == ring { 0 } else { pit + 1 };
+                    }
+                    self.pits[pit] += 1;
+                    self.hash = self.hash.wrapping_add(PIT_KEYS[pit]);
+                    trace.event(Event::Drop { pit: Pit::new(pit) });
+                }
+                pit
+            } else {
+                let (rounds, rest) = if count < turn {
+                    (0, count)
+                } else {
+                    (count / turn, count % turn)
+                };
+                // Lift and sow in a few word operations: no pit holds more than 255 seeds,
+                // so no byte carries into the next.
+                let lap = &LAPS[kind][from][rest];
+                let keep = &KEEP_MASKS[from];
+                for w in 0..words {
+                    let sown = (word(&self.pits, w) & word(keep, w)) + lap.run[w];
+                    set_word(&mut self.pits, w, sown);
+                }
+                self.hash = self.hash.wrapping_add(lap.key);
+                if rounds > 0 {
+                    // Rare: a lap of a whole turn of the ring or more. Ayoayo skips `from`.
+                    let r = rounds as u8;
+                    for pit in &mut self.pits[..ring] {
+                        *pit += r;
+                    }
+                    let mut keys = RING_KEYS[slot];
+                    if !hoyito {
+                        self.pits[from] = 0;
+                        keys = keys.wrapping_sub(PIT_KEYS[from]);
+                    }
+                    self.hash = self.hash.wrapping_add((rounds as u64).wrapping_mul(keys));
+                }
+                usize::from(lap.end)
+            };
+            let held = self.pits[end];
+            // One branch, not three: where a lap ends is as good as random.
+            if (held == 1) | (hoyito & (held == 4) & self.is_casa(end, mover)) {
+                return Ok((end, laps));
+            }
+            if laps >= max_laps {
+                return Err(Illegal::Endless);
+            }
+            if laps < QUIET_LAPS {
+                from = end;
+                relay = true;
+                continue;
+            }
+            if end == saved_end && self.pits == saved_pits {
+                return Err(Illegal::Endless);
+            }
+            since_saved += 1;
+            if since_saved == power {
+                saved_pits = self.pits;
+                saved_end = end;
+                power = power.saturating_mul(2);
+                since_saved = 0;
+            }
+            from = end;
+            relay = true;
+        }
+    }
+}
