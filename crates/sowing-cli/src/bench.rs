@@ -23,8 +23,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Games per game and board (default: about five seconds' worth: 500000 on 2×6,
-    /// 1500000 for the shorter Ayoayo games, 30000 on 2×12). Fewer games measure the luck
-    /// of the seed: a rare endless sowing can take millions of laps to detect (C.1).
+    /// 1500000 for the shorter Ayoayo games, 30000 on 2×12).
     #[arg(long)]
     games: Option<u64>,
     /// Seed of the random moves.
@@ -69,9 +68,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut rows = Vec::new();
     for rules in boards {
         let (variant, pits) = (rules.variant(), rules.pits_per_row());
-        // About five seconds a run. Endless sowings (C.1) are rare but some take millions
-        // of laps to detect (a cycle of 4.6 million laps in one Hoyito II position): fewer
-        // games would report how many of them the seed happened to draw.
+        // About five seconds a run: a steadier figure on a shared machine.
         let games = args.games.unwrap_or(match (variant, pits) {
             (_, 12) => 30_000,
             (Variant::Ayoayo, _) => 1_500_000,
