@@ -62,13 +62,14 @@ impl Naive {
         self.rules.casa_rows == CasaRows::Any || self.owner(pit) != mover
     }
 
-    /// The laps from `pit`: the end pit, or None if the sowing never ends (C.1).
+    /// The laps from `pit`: the end pit, or None if the sowing does not end within 65,536
+    /// laps (C.1, revised 2026-12-01); a state that recurs proves it never ends.
     fn sow(&mut self, pit: usize) -> Option<usize> {
         let ring = self.pits.len();
         let mover = self.to_move;
         let mut from = pit;
         let mut states = HashSet::new();
-        loop {
+        for _lap in 1..=65_536 {
             let seeds = std::mem::take(&mut self.pits[from]);
             let mut at = from;
             for _ in 0..seeds {
@@ -87,6 +88,7 @@ impl Naive {
             }
             from = at;
         }
+        None
     }
 
     /// The position after sowing `pit`, or None if that is not legal.
