@@ -12,7 +12,11 @@ fn sow(args: &[&str]) -> Output {
         .expect("sow runs")
 }
 
-fn sow_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
+fn sow_with_input(args: &[&str], input: &str) -> Output {
+    sow_with_bytes(args, input.as_bytes())
+}
+
+fn sow_with_bytes(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
         .args(args)
         .stdin(Stdio::piped())
@@ -20,12 +24,7 @@ fn sow_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("sow runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_ref())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -293,7 +292,7 @@ fn two_computers_play_a_whole_game() {
 #[test]
 fn the_engine_answers_after_a_line_that_is_not_utf8() {
     // printf 'isready\nposition startpos moves \xff\nisready\n' | sow engine
-    let output = sow_with_input(
+    let output = sow_with_bytes(
         &["engine"],
         b"isready\nposition startpos moves \xff\nisready\nquery p1turn\n",
     );

@@ -58,7 +58,11 @@ pub struct Evaluation {
 }
 
 fn evaluation(score: Score, to_move: Side) -> Evaluation {
-    let south = if to_move == Side::South { score } else { -score };
+    let south = if to_move == Side::South {
+        score
+    } else {
+        -score
+    };
     Evaluation {
         kind: if score.is_proven() {
             "proven"
