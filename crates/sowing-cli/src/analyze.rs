@@ -22,20 +22,12 @@ pub struct Args {
     limits: LimitOptions,
 }
 
-/// A value in centiseeds, for comparing moves.
-fn centi(score: Score) -> i32 {
-    match score {
-        Score::Estimate(c) => c,
-        Score::Proven(m) => 100 * m,
-    }
-}
-
 pub fn run(args: Args) -> Result<()> {
     let text = std::fs::read_to_string(&args.record)
         .with_context(|| format!("reading {}", args.record))?;
     let record = Record::parse(&text)?;
     let spec: PlayerSpec = args.engine.parse()?;
-    let Some(mut engine) = spec.build_search(0) else {
+    let Some(mut engine) = spec.build_engine(0) else {
         bail!("--engine must be level:1..6 or search[:settings]");
     };
     let limits = args.limits.limits(200);
@@ -49,7 +41,7 @@ pub fn run(args: Args) -> Result<()> {
     let (mut mistakes, mut blunders) = (0, 0);
     for (ply, &mv) in full.moves().iter().enumerate() {
         let mover = game.position().to_move();
-        let best = engine.analyse(&game, &limits, &mut |_| {});
+        let best = engine.go(&game, &limits, &mut |_| {});
         let mut after = game.clone();
         after
             .play(mv)
@@ -59,17 +51,17 @@ pub fn run(args: Args) -> Result<()> {
             let c = after.position().captured();
             Score::Proven(i32::from(c[mover]) - i32::from(c[!mover]))
         } else {
-            let reply = engine.analyse(&after, &limits, &mut |_| {});
-            match (after.position().to_move() == mover, reply.score) {
-                (true, s) => s,
-                (false, Score::Estimate(c)) => Score::Estimate(-c),
-                (false, Score::Proven(m)) => Score::Proven(-m),
+            let reply = engine.go(&after, &limits, &mut |_| {});
+            if after.position().to_move() == mover {
+                reply.score
+            } else {
+                -reply.score
             }
         };
         let loss = if mv == best.best {
             0
         } else {
-            (centi(best.score) - centi(played)).max(0)
+            (best.score.centiseeds() - played.centiseeds()).max(0)
         };
         let mark = if loss >= 500 {
             blunders += 1;

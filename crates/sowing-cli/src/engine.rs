@@ -1,9 +1,12 @@
 //! `sow engine`: the Universal Game Interface (UGI) on standard input and output, for
 //! tournament runners and GUIs. docs/protocol.md documents it with a transcript.
 //!
-//! The reader loop answers every command at once; `go` searches on its own thread, so
-//! `stop`, `isready` and `quit` are answered during a search. Bad input never stops the
-//! engine: it answers `info string error: …` and carries on.
+//! This file only parses commands and prints answers: the searching, the table kept from
+//! one `go` to the next, the limits and the clock are [`sowing_engine::Engine`]'s. The
+//! reader loop answers every command at once; `go` hands the engine to a thread of its
+//! own, so `stop`, `isready` and `quit` are answered during a search. Bad input (a line
+//! that is not even UTF-8 included) never stops the engine: it answers
+//! `info string error: …` and carries on.
 
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;
@@ -14,7 +17,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use sowing::{CasaRows, FinalFour, Game, Leftover, Move, Outcome, Position, Rules, Side, Variant};
-use sowing_engine::{levels, Info, Limits, Score, SearchPlayer};
+use sowing_engine::{levels, Clock, Info, Limits, Score, SearchSettings};
 
 /// Speak UGI on standard input and output (for tournament runners such as cutegames).
 #[derive(clap::Args)]
@@ -43,12 +46,15 @@ struct Engine {
     level: u8,
     hash_mib: usize,
     game: Game,
+    /// The search engine, here between searches (a search takes it to its thread); made at
+    /// the first `go`.
+    searcher: Option<sowing_engine::Engine>,
     search: Option<Search>,
 }
 
 /// Reads commands from `input` until `quit` or the end of input, answering on `out`.
 /// At the end of input a running search is finished (not stopped), then the engine exits.
-pub fn serve(input: impl BufRead, out: Output) -> io::Result<()> {
+pub fn serve(mut input: impl BufRead, out: Output) -> io::Result<()> {
     let rules = Rules::new(Variant::HoyitoII);
     let mut engine = Engine {
         out,
@@ -56,10 +62,19 @@ pub fn serve(input: impl BufRead, out: Output) -> io::Result<()> {
         level: 6,
         hash_mib: 64,
         game: Game::new(rules),
+        searcher: None,
         search: None,
     };
-    for line in input.lines() {
-        let line = line?;
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            say(&engine.out, "info string error: the line is not UTF-8 text");
+            continue;
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, rest)) = words.split_first() else {
             continue;
@@ -76,9 +91,9 @@ pub fn serve(input: impl BufRead, out: Output) -> io::Result<()> {
     Ok(())
 }
 
-/// A search running on its own thread.
+/// A search running on its own thread, which hands the engine back when it ends.
 struct Search {
-    handle: JoinHandle<()>,
+    handle: JoinHandle<sowing_engine::Engine>,
     /// Set to stop it.
     stop: Arc<AtomicBool>,
     /// Set by the search just before it sends `bestmove`: from then on the engine is ready
@@ -104,7 +119,8 @@ impl Engine {
 
     fn wait_search(&mut self) {
         if let Some(search) = self.search.take() {
-            let _ = search.handle.join();
+            // A search that panicked loses its engine: the next `go` makes another.
+            self.searcher = search.handle.join().ok();
         }
     }
 
@@ -132,6 +148,9 @@ impl Engine {
             "uginewgame" => {
                 self.busy()?;
                 self.game = Game::new(self.rules);
+                if let Some(searcher) = &mut self.searcher {
+                    searcher.new_game();
+                }
                 Ok(())
             }
             "position" => {
@@ -262,14 +281,14 @@ impl Engine {
         Ok(())
     }
 
-    fn limits(&self, rest: &[&str]) -> Result<Limits, String> {
+    /// The limits of `go …`, as given: the engine resolves them.
+    fn limits(rest: &[&str]) -> Result<Limits, String> {
         let mut limits = Limits::default();
         let mut clock = [None::<u64>; 4];
-        let mut infinite = false;
         let mut words = rest.iter();
         while let Some(&word) = words.next() {
             if word == "infinite" {
-                infinite = true;
+                limits.infinite = true;
                 continue;
             }
             let value = words
@@ -289,23 +308,30 @@ impl Engine {
                 _ => return Err(format!("unknown go parameter {word:?}")),
             }
         }
-        let side = self.game.position().to_move().index();
-        if let Some(left) = clock[side] {
-            let inc = clock[2 + side].unwrap_or(0);
-            // A twentieth of the time left plus most of the increment, never more than a
-            // third of what is left.
-            let budget = (left / 20 + inc * 3 / 4).min(left / 3).max(1);
-            limits.time = Some(Duration::from_millis(budget));
-        }
-        if infinite {
-            limits = Limits::default();
+        for side in [Side::South, Side::North] {
+            let i = side.index();
+            limits.clock[side] = clock[i].map(|left| Clock {
+                left: Duration::from_millis(left),
+                increment: Duration::from_millis(clock[2 + i].unwrap_or(0)),
+            });
         }
         Ok(limits)
     }
 
+    /// The level's search settings, with a table no larger than the `hash` option (level 6
+    /// takes the option's size).
+    fn settings(&self) -> SearchSettings {
+        let mut settings = levels::settings(self.level);
+        settings.hash_mib = if self.level == 6 {
+            self.hash_mib
+        } else {
+            settings.hash_mib.min(self.hash_mib)
+        };
+        settings
+    }
+
     fn go(&mut self, rest: &[&str]) -> Result<(), String> {
-        let mut limits = self.limits(rest)?;
-        let infinite = rest.contains(&"infinite");
+        let mut limits = Engine::limits(rest)?;
         if self.game.is_over() {
             say(&self.out, "info string error: the game is over");
             say(&self.out, "bestmove none");
@@ -313,29 +339,24 @@ impl Engine {
         }
         let stop = Arc::new(AtomicBool::new(false));
         limits.stop = Some(stop.clone());
-        let mut settings = levels::settings(self.level);
-        settings.hash_mib = if self.level == 6 {
-            self.hash_mib
-        } else {
-            settings.hash_mib.min(self.hash_mib)
-        };
-        if infinite {
-            // Until `stop`: no default time.
-            settings.time = Some(Duration::from_secs(365 * 24 * 3600));
-        }
+        let settings = self.settings();
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| sowing_engine::Engine::new(settings.clone(), 0));
+        searcher.set_settings(settings);
         let game = self.game.clone();
         let out = self.out.clone();
-        let level = self.level;
         let answered = Arc::new(AtomicBool::new(false));
         let answer = answered.clone();
         let handle = std::thread::spawn(move || {
-            let mut player = SearchPlayer::new(format!("level:{level}"), settings, 0);
             let n = game.rules().pits_per_row();
-            let result = player.analyse(&game, &limits, &mut |info: &Info| {
+            let result = searcher.go(&game, &limits, &mut |info: &Info| {
                 say(&out, &info_line(info, n));
             });
             answer.store(true, Ordering::Release);
             say(&out, &format!("bestmove {}", result.best.name(n)));
+            searcher
         });
         self.search = Some(Search {
             handle,
@@ -445,23 +466,77 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_next_command_right_after_bestmove_is_taken() {
-        // The search thread still frees its table after `bestmove`; a `position` sent at
-        // once must not be refused as "a search is running".
+    /// Runs `commands` as a tournament runner would (each after the `bestmove` of the `go`
+    /// before it) and returns the output lines.
+    fn run(commands: &[&str]) -> Vec<String> {
         let output = Arc::new(Mutex::new(Vec::<u8>::new()));
         let out: Output = Arc::new(Mutex::new(Box::new(Shared(output.clone()))));
-        let mut runner = Runner {
-            commands: vec!["setoption name hash value 256".to_owned()],
+        let runner = Runner {
+            commands: commands.iter().map(|&c| c.to_owned()).collect(),
             output: output.clone(),
             sent_go: 0,
         };
-        for _ in 0..6 {
-            runner.commands.push("position startpos".to_owned());
-            runner.commands.push("go depth 1".to_owned());
-        }
         serve(io::BufReader::new(runner), out).unwrap();
-        let lines = lines_of(&output);
+        lines_of(&output)
+    }
+
+    /// The node count of the last `info` line before each `bestmove`.
+    fn nodes_per_go(lines: &[String]) -> Vec<u64> {
+        let mut nodes = Vec::new();
+        let mut last = 0;
+        for line in lines {
+            if let Some(rest) = line.split(" nodes ").nth(1) {
+                last = rest.split(' ').next().unwrap().parse().unwrap();
+            }
+            if line.starts_with("bestmove") {
+                nodes.push(last);
+            }
+        }
+        nodes
+    }
+
+    #[test]
+    fn the_table_is_kept_from_one_go_to_the_next_until_uginewgame() {
+        let lines = run(&[
+            "position startpos moves C",
+            "go depth 7",
+            "go depth 7",
+            "uginewgame",
+            "position startpos moves C",
+            "go depth 7",
+        ]);
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        let nodes = nodes_per_go(&lines);
+        assert_eq!(nodes.len(), 3, "{lines:?}");
+        assert!(
+            nodes[1] < nodes[0],
+            "the second go uses the table: {nodes:?}"
+        );
+        assert_eq!(nodes[2], nodes[0], "uginewgame clears it: {nodes:?}");
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_an_error_and_the_engine_carries_on() {
+        let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let out: Output = Arc::new(Mutex::new(Box::new(Shared(buffer.clone()))));
+        let input: &[u8] = b"isready\nposition startpos moves \xff\nisready\n";
+        serve(io::Cursor::new(input), out).unwrap();
+        let lines = lines_of(&buffer);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(lines[0], "readyok");
+        assert!(lines[1].starts_with("info string error: "), "{lines:?}");
+        assert_eq!(lines[2], "readyok");
+    }
+
+    #[test]
+    fn the_next_command_right_after_bestmove_is_taken() {
+        // The search thread still hands the engine back after `bestmove`; a `position`
+        // sent at once must not be refused as "a search is running".
+        let mut commands = vec!["setoption name hash value 256"];
+        for _ in 0..6 {
+            commands.extend(["position startpos", "go depth 1"]);
+        }
+        let lines = run(&commands);
         assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
         assert_eq!(
             lines.iter().filter(|l| l.starts_with("bestmove")).count(),

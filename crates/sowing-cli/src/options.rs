@@ -102,7 +102,7 @@ impl LimitOptions {
             time: millis.map(std::time::Duration::from_millis),
             nodes: self.nodes,
             depth: self.depth,
-            stop: None,
+            ..sowing_engine::Limits::default()
         }
     }
 }

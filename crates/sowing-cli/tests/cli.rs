@@ -1,5 +1,6 @@
 //! The `sow` command line as other programs drive it: golden `sow replay` games, exit codes
-//! and messages on bad input, and the JSON of `perft` and `bench`.
+//! and messages on bad input, the JSON of `perft` and `bench`, and `sow engine` on input
+//! that is not text.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -12,6 +13,10 @@ fn sow(args: &[&str]) -> Output {
 }
 
 fn sow_with_input(args: &[&str], input: &str) -> Output {
+    sow_with_bytes(args, input.as_bytes())
+}
+
+fn sow_with_bytes(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
         .args(args)
         .stdin(Stdio::piped())
@@ -19,12 +24,7 @@ fn sow_with_input(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("sow runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -287,4 +287,20 @@ fn two_computers_play_a_whole_game() {
     );
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("Game over"), "{}", stdout(&output));
+}
+
+#[test]
+fn the_engine_answers_after_a_line_that_is_not_utf8() {
+    // printf 'isready\nposition startpos moves \xff\nisready\n' | sow engine
+    let output = sow_with_bytes(
+        &["engine"],
+        b"isready\nposition startpos moves \xff\nisready\nquery p1turn\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines[0], "readyok");
+    assert!(lines[1].starts_with("info string error: "), "{text}");
+    assert_eq!(lines[2..], ["readyok", "response true"]);
 }

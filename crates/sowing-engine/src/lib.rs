@@ -15,6 +15,7 @@
 
 mod baseline;
 pub mod bench;
+mod engine;
 pub mod eval;
 pub mod levels;
 mod mcts;
@@ -22,12 +23,15 @@ mod ordering;
 mod player;
 pub mod search;
 mod search_player;
+pub mod time;
 pub mod tt;
 pub mod tune;
 mod weights;
 
 pub use baseline::{Greedy, RandomPlayer};
+pub use engine::Engine;
 pub use mcts::{MctsPlayer, MctsSettings};
 pub use player::{Info, Limits, Player, PlayerSpec, Score, SpecError};
 pub use search::{SearchResult, Searcher};
 pub use search_player::{SearchPlayer, SearchSettings};
+pub use time::Clock;

@@ -307,7 +307,7 @@ impl Player for MctsPlayer {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let time = match (self.settings.time, limits.time) {
+        let time = match (self.settings.time, limits.move_time(root.to_move())) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };

@@ -1,26 +1,35 @@
 //! The player interface every front end drives, and players named by text.
 
 use std::fmt;
+use std::ops::Neg;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sowing::{Game, Move};
+use sowing::{BySide, Game, Move};
 
-use crate::{Greedy, MctsPlayer, MctsSettings, RandomPlayer, SearchPlayer, SearchSettings};
+use crate::time::Clock;
+use crate::{Engine, Greedy, MctsPlayer, MctsSettings, RandomPlayer, SearchPlayer, SearchSettings};
 
-/// How long a player may think. Unset fields do not limit; a player with no limit at all
-/// uses its own default.
+/// How long a player may think about one move. Unset fields do not limit; a player with
+/// no limit at all uses its own default, except that `infinite` thinks until `stop` is set.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    /// Wall-clock time for this move.
+    /// Wall-clock time for this move (a protocol's `movetime`).
     pub time: Option<Duration>,
     /// Nodes to search.
     pub nodes: Option<u64>,
     /// Depth in plies.
     pub depth: Option<u32>,
+    /// Each side's clock, if the game has a time control: the side to move's clock decides
+    /// the time for the move ([`Limits::move_time`]), in place of `time`.
+    pub clock: BySide<Option<Clock>>,
+    /// Think until `stop` is set, whatever the other limits say (a player's own caps, such
+    /// as a weak level's nodes, still apply).
+    pub infinite: bool,
     /// Set from another thread to stop the search early; the best move so far is returned.
+    /// The one way to stop every player, from every front end.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
@@ -33,6 +42,42 @@ pub enum Score {
     Proven(i32),
 }
 
+impl Score {
+    /// The value in centiseeds, for comparing scores: a proven margin counts as that many
+    /// whole seeds.
+    pub fn centiseeds(self) -> i32 {
+        match self {
+            Score::Estimate(centi) => centi,
+            Score::Proven(margin) => 100 * margin,
+        }
+    }
+
+    /// The value in seeds (an estimate in fractions of a seed).
+    pub fn seeds(self) -> f64 {
+        match self {
+            Score::Estimate(centi) => f64::from(centi) / 100.0,
+            Score::Proven(margin) => f64::from(margin),
+        }
+    }
+
+    /// Whether no estimate went into the value.
+    pub fn is_proven(self) -> bool {
+        matches!(self, Score::Proven(_))
+    }
+}
+
+/// The same value for the other side.
+impl Neg for Score {
+    type Output = Score;
+    fn neg(self) -> Score {
+        match self {
+            Score::Estimate(centi) => Score::Estimate(-centi),
+            Score::Proven(margin) => Score::Proven(-margin),
+        }
+    }
+}
+
+/// In seeds: `+2.50` for an estimate, `win by 8`, `draw` or `loss by 3` for a proven result.
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -170,31 +215,40 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             PlayerSpec::Greedy => Box::new(Greedy::new(seed)),
-            PlayerSpec::Level(level) => Box::new(SearchPlayer::new(
-                self.to_string(),
-                crate::levels::settings(*level),
-                seed,
-            )),
-            PlayerSpec::Search(settings) => {
-                Box::new(SearchPlayer::new(self.to_string(), settings.clone(), seed))
+            PlayerSpec::Level(_) | PlayerSpec::Search(_) => {
+                let settings = self.search_settings().expect("a search has settings");
+                Box::new(SearchPlayer::new(self.to_string(), settings, seed))
             }
             PlayerSpec::Mcts(settings) => Box::new(MctsPlayer::new(settings.clone(), seed)),
         }
     }
 
-    /// The search player of a level or search spec (for analysis and the protocol), if it
-    /// is one.
-    pub fn build_search(&self, seed: u64) -> Option<SearchPlayer> {
+    /// The search settings of a level or search spec, if it is one.
+    pub fn search_settings(&self) -> Option<SearchSettings> {
         match self {
-            PlayerSpec::Level(level) => Some(SearchPlayer::new(
-                self.to_string(),
-                crate::levels::settings(*level),
-                seed,
-            )),
-            PlayerSpec::Search(settings) => {
-                Some(SearchPlayer::new(self.to_string(), settings.clone(), seed))
-            }
+            PlayerSpec::Level(level) => Some(crate::levels::settings(*level)),
+            PlayerSpec::Search(settings) => Some(settings.clone()),
             _ => None,
         }
+    }
+
+    /// The engine of a level or search spec (for analysis and the protocol), if it is one.
+    pub fn build_engine(&self, seed: u64) -> Option<Engine> {
+        Some(Engine::new(self.search_settings()?, seed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_negated_and_shown_in_seeds() {
+        assert_eq!(-Score::Estimate(250), Score::Estimate(-250));
+        assert_eq!(-Score::Proven(3), Score::Proven(-3));
+        assert_eq!(Score::Proven(-3).centiseeds(), -300);
+        assert_eq!(Score::Estimate(-125).seeds(), -1.25);
+        assert_eq!(Score::Estimate(250).to_string(), "+2.50");
+        assert_eq!(Score::Proven(-3).to_string(), "loss by 3");
     }
 }

@@ -55,8 +55,10 @@ pub struct Noise {
     pub seed: u64,
 }
 
-/// The searcher: its table and history persist between calls of [`Searcher::search`] only
-/// within one call (each search starts clean, so that equal inputs give equal moves).
+/// The searcher: a transposition table and a history of cut-offs, which live as long as
+/// the searcher. [`Searcher::search`] empties both first, so that equal inputs give equal
+/// results (the benchmark, tuning, tests); [`Searcher::search_warm`] keeps what earlier
+/// searches stored, as [`crate::Engine`] does from one move of a game to the next.
 pub struct Searcher {
     tt: Tt,
     history: History,
@@ -145,12 +147,38 @@ impl Searcher {
         }
     }
 
-    /// Searches the current position of `game` (which must not be over) within `limits`,
-    /// reporting each completed iteration to `progress`.
+    /// Forgets what earlier searches learnt: the table and the history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+    }
+
+    /// Searches the current position of `game` (which must not be over) within `limits`
+    /// from a clean table and history ([`Searcher::clear`]), reporting each completed
+    /// iteration to `progress`. Of the limits it reads the depth, the nodes, the stop flag
+    /// and [`Limits::move_time`]; `infinite` means nothing to it (no limit is infinite).
     ///
     /// # Panics
     /// When the game is over.
     pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        noise: Noise,
+        progress: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.clear();
+        self.search_warm(game, limits, noise, progress)
+    }
+
+    /// [`Searcher::search`], keeping the table and history of earlier searches: entries
+    /// stored then cut this search short where they apply. Entries whose value depended on
+    /// the path (a repetition) were never stored, so what is kept is valid in any later
+    /// position of a game under the same rules.
+    ///
+    /// # Panics
+    /// When the game is over.
+    pub fn search_warm(
         &mut self,
         game: &Game,
         limits: &Limits,
@@ -164,14 +192,13 @@ impl Searcher {
             self.weights_for = Some(root.rules());
         }
         let start = Instant::now();
-        self.tt.clear();
-        self.history.clear();
+        let time = limits.move_time(root.to_move());
         self.nodes = 0;
         self.estimated = 0;
         self.stopped = false;
         self.rep_low = usize::MAX;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.deadline = limits.time.map(|t| start + t);
+        self.deadline = time.map(|t| start + t);
         self.stop = limits.stop.clone();
         self.stack.clear();
         self.stack.extend_from_slice(game.positions_since_capture());
@@ -221,7 +248,8 @@ impl Searcher {
             if proven {
                 break;
             }
-            if let Some(time) = limits.time {
+            if let Some(time) = time {
+                // Half the time gone: the next iteration would not end in the other half.
                 if elapsed * 2 > time || successors.len() == 1 {
                     break;
                 }

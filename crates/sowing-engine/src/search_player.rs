@@ -5,11 +5,12 @@ use std::time::Duration;
 
 use sowing::{Game, Move};
 
-use crate::search::{Noise, SearchResult, Searcher};
-use crate::{Info, Limits, Player};
+use crate::search::SearchResult;
+use crate::{Engine, Info, Limits, Player};
 
-/// Settings of a search player. Depth, nodes and time are caps: the smaller of the setting
-/// and the limits a caller gives wins; with neither, [`SearchSettings::DEFAULT_TIME`].
+/// Settings of the search. Depth, nodes and time are caps: the smaller of the setting and
+/// the limits a caller gives wins; with neither, [`SearchSettings::DEFAULT_TIME`] (see
+/// [`Engine::limits`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchSettings {
     /// Transposition table size in MiB.
@@ -48,26 +49,6 @@ impl Default for SearchSettings {
 }
 
 impl SearchSettings {
-    /// The limits of one move: the caller's, capped by the settings.
-    pub fn limits(&self, given: &Limits) -> Limits {
-        fn min<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
-            match (a, b) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            }
-        }
-        let mut limits = Limits {
-            time: min(self.time, given.time),
-            nodes: min(self.nodes, given.nodes),
-            depth: min(self.depth, given.depth),
-            stop: given.stop.clone(),
-        };
-        if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
-            limits.time = Some(SearchSettings::DEFAULT_TIME);
-        }
-        limits
-    }
-
     /// `key=value` pairs of the settings that differ from the defaults.
     fn pairs(&self) -> Vec<String> {
         let default = SearchSettings::default();
@@ -142,41 +123,35 @@ impl fmt::Display for SearchSettings {
     }
 }
 
-/// The alpha-beta search player.
+/// The alpha-beta search as a [`Player`]: an [`Engine`] with a name, keeping its table
+/// through a game ([`Player::new_game`] clears it).
 pub struct SearchPlayer {
     name: String,
-    settings: SearchSettings,
-    searcher: Searcher,
-    seed: u64,
+    engine: Engine,
 }
 
 impl SearchPlayer {
     /// A search player; `seed` decides the noise of weak settings.
     pub fn new(name: String, settings: SearchSettings, seed: u64) -> SearchPlayer {
-        let mut searcher = Searcher::new(settings.hash_mib);
-        searcher.quiescence = settings.quiescence;
-        searcher.use_features = settings.features;
         SearchPlayer {
             name,
-            settings,
-            searcher,
-            seed,
+            engine: Engine::new(settings, seed),
         }
     }
 
-    /// Searches and returns everything found (for analysis and the protocol).
+    /// Searches and returns everything found (for analysis), as [`Engine::go`].
     pub fn analyse(
         &mut self,
         game: &Game,
         limits: &Limits,
         progress: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let limits = self.settings.limits(limits);
-        let noise = Noise {
-            amplitude: self.settings.noise,
-            seed: self.seed,
-        };
-        self.searcher.search(game, &limits, noise, progress)
+        self.engine.go(game, limits, progress)
+    }
+
+    /// The engine, for the front ends that drive it directly.
+    pub fn into_engine(self) -> Engine {
+        self.engine
     }
 }
 
@@ -186,6 +161,10 @@ impl Player for SearchPlayer {
     }
 
     fn choose(&mut self, game: &Game, limits: &Limits, progress: &mut dyn FnMut(&Info)) -> Move {
-        self.analyse(game, limits, progress).best
+        self.engine.go(game, limits, progress).best
+    }
+
+    fn new_game(&mut self) {
+        self.engine.new_game();
     }
 }

@@ -776,16 +776,15 @@ pub(crate) async fn engine(
     let asked = body
         .engine
         .or_else(|| (side_player != HUMAN).then_some(side_player));
-    let (spec, note) = Engines::spec(asked.as_deref()).map_err(engine_error)?;
+    let spec = Engines::spec(asked.as_deref()).map_err(engine_error)?;
     let seed = (game_id as u64)
         .wrapping_mul(1_000_003)
         .wrapping_add(ply as u64);
-    let mut answer = app
+    let answer = app
         .engines
         .choose(spec, seed, game, time)
         .await
         .map_err(engine_error)?;
-    answer.note = note;
     let chosen = answer.chosen.expect("the engine sets its move");
     if !body.play {
         return Ok(Json(json!({ "engine": answer })));

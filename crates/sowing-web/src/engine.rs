@@ -1,20 +1,23 @@
 //! Engine work off the async runtime: each request runs on a blocking thread with a time
 //! limit and a stop flag, and at most a few run at once, so a slow search never holds up the
 //! requests that only play moves.
+//!
+//! Levels and `search` specs run on [`Engine`]s kept for the next request, so a request
+//! reuses a table instead of allocating one. Each request starts a new game on its engine
+//! (requests come from many games, in any order): the same position, spec and seed get the
+//! same answer, as before the pool.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
 use sowing::{Game, Move, Side};
-use sowing_engine::{Info, Limits, PlayerSpec, Score};
+use sowing_engine::{Engine, Info, Limits, PlayerSpec, Score, SearchSettings};
 use tokio::sync::Semaphore;
 
-/// The engine used for hints and the evaluation bar when the request names none; the
-/// fallback is used while the levels are not available.
-pub const HINT_ENGINE: &str = "level:6";
-const HINT_FALLBACK: &str = "greedy";
+/// The engine used for hints and the evaluation bar when the request names none.
+pub const HINT_ENGINE: PlayerSpec = PlayerSpec::Level(6);
 
 /// The longest an engine request may think.
 pub const MAX_TIME: Duration = Duration::from_secs(30);
@@ -38,9 +41,6 @@ pub struct Answer {
     pub nodes: Option<u64>,
     /// The principal variation, if reported.
     pub pv: Vec<String>,
-    /// Why another engine than the one asked for answered, if one did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
     /// The chosen move itself, not serialised.
     #[serde(skip)]
     pub chosen: Option<Move>,
@@ -58,14 +58,18 @@ pub struct Evaluation {
 }
 
 fn evaluation(score: Score, to_move: Side) -> Evaluation {
-    let sign = if to_move == Side::South { 1.0 } else { -1.0 };
-    let (kind, seeds) = match score {
-        Score::Estimate(centi) => ("estimate", f64::from(centi) / 100.0),
-        Score::Proven(margin) => ("proven", f64::from(margin)),
+    let south = if to_move == Side::South {
+        score
+    } else {
+        -score
     };
     Evaluation {
-        kind,
-        south: sign * seeds,
+        kind: if score.is_proven() {
+            "proven"
+        } else {
+            "estimate"
+        },
+        south: south.seeds(),
         text: score.to_string(),
     }
 }
@@ -84,31 +88,65 @@ pub enum EngineError {
 /// Runs players with limits, a few at a time.
 pub struct Engines {
     slots: Semaphore,
+    /// Search engines between requests.
+    idle: Arc<Pool>,
+}
+
+/// Idle search engines, at most one for each request that may run at once.
+struct Pool {
+    engines: Mutex<Vec<Engine>>,
+    most: usize,
+}
+
+impl Pool {
+    /// An idle engine set up for `settings` and `seed`, with nothing learnt: one with a
+    /// table of the same size if there is one, else any, else a new one.
+    fn take(&self, settings: SearchSettings, seed: u64) -> Engine {
+        let mut engine = {
+            let mut engines = self.engines.lock().unwrap_or_else(|e| e.into_inner());
+            let same = engines
+                .iter()
+                .position(|e| e.settings().hash_mib == settings.hash_mib);
+            match same {
+                Some(at) => Some(engines.swap_remove(at)),
+                None => engines.pop(),
+            }
+        }
+        .unwrap_or_else(|| Engine::new(settings.clone(), seed));
+        engine.set_settings(settings);
+        engine.set_seed(seed);
+        engine.new_game();
+        engine
+    }
+
+    fn give_back(&self, engine: Engine) {
+        let mut engines = self.engines.lock().unwrap_or_else(|e| e.into_inner());
+        if engines.len() < self.most {
+            engines.push(engine);
+        }
+    }
 }
 
 impl Engines {
     /// At most `parallel` searches at once (the machine's cores).
     pub fn new(parallel: usize) -> Engines {
+        let parallel = parallel.max(1);
         Engines {
-            slots: Semaphore::new(parallel.max(1)),
+            slots: Semaphore::new(parallel),
+            idle: Arc::new(Pool {
+                engines: Mutex::new(Vec::new()),
+                most: parallel,
+            }),
         }
     }
 
-    /// Parses a spec, falling back to greedy for the default hint engine while the levels
-    /// are not built in.
-    pub fn spec(text: Option<&str>) -> Result<(PlayerSpec, Option<String>), EngineError> {
+    /// The player `text` names, or [`HINT_ENGINE`] when it names none.
+    pub fn spec(text: Option<&str>) -> Result<PlayerSpec, EngineError> {
         match text {
             Some(text) => text
                 .parse::<PlayerSpec>()
-                .map(|s| (s, None))
                 .map_err(|e| EngineError::UnknownPlayer(e.to_string())),
-            None => match HINT_ENGINE.parse::<PlayerSpec>() {
-                Ok(spec) => Ok((spec, None)),
-                Err(e) => Ok((
-                    HINT_FALLBACK.parse().expect("greedy is always known"),
-                    Some(format!("{e}; using {HINT_FALLBACK}")),
-                )),
-            },
+            None => Ok(HINT_ENGINE),
         }
     }
 
@@ -133,11 +171,24 @@ impl Engines {
             stop: Some(stop.clone()),
             ..Limits::default()
         };
+        let pool = self.idle.clone();
         let task = tokio::task::spawn_blocking(move || {
-            let mut player = spec.build(seed);
             let mut last: Option<Info> = None;
-            let mv = player.choose(&game, &limits, &mut |info| last = Some(info.clone()));
-            (player.name(), mv, last, game)
+            let mut progress = |info: &Info| last = Some(info.clone());
+            let (name, mv) = match spec.search_settings() {
+                Some(settings) => {
+                    let mut engine = pool.take(settings, seed);
+                    let mv = engine.go(&game, &limits, &mut progress).best;
+                    pool.give_back(engine);
+                    (spec.to_string(), mv)
+                }
+                None => {
+                    let mut player = spec.build(seed);
+                    let mv = player.choose(&game, &limits, &mut progress);
+                    (player.name(), mv)
+                }
+            };
+            (name, mv, last, game)
         });
         let result = match tokio::time::timeout(time + GRACE, task).await {
             Ok(joined) => joined.ok(),
@@ -160,7 +211,6 @@ impl Engines {
             pv: info
                 .map(|i| i.pv.iter().map(|m| m.name(n).to_string()).collect())
                 .unwrap_or_default(),
-            note: None,
             chosen: Some(mv),
         })
     }
@@ -181,12 +231,32 @@ mod tests {
     }
 
     #[test]
-    fn unknown_spec_is_an_error_and_default_hint_always_answers() {
+    fn unknown_spec_is_an_error_and_the_default_is_the_hint_engine() {
         assert!(matches!(
             Engines::spec(Some("nonsense")),
             Err(EngineError::UnknownPlayer(_))
         ));
-        assert!(Engines::spec(None).is_ok());
+        assert_eq!(Engines::spec(None).ok(), Some(HINT_ENGINE));
+        assert_eq!(HINT_ENGINE.to_string(), "level:6");
+    }
+
+    #[tokio::test]
+    async fn a_search_engine_is_kept_and_each_request_starts_clean() {
+        let engines = Engines::new(1);
+        let mut game = Game::new(Rules::new(Variant::Ayoayo));
+        game.play(game.parse_move("C").unwrap()).unwrap();
+        let mut answers = Vec::new();
+        for _ in 0..2 {
+            // Level 4 stops at 15,000 nodes, long before the time limit.
+            let answer = engines
+                .choose(PlayerSpec::Level(4), 7, game.clone(), MAX_TIME)
+                .await
+                .unwrap_or_else(|_| panic!("no answer"));
+            answers.push((answer.mv, answer.nodes, answer.pv));
+            assert_eq!(engines.idle.engines.lock().unwrap().len(), 1);
+        }
+        // A table kept from the first request would have cut the second one short.
+        assert_eq!(answers[0], answers[1]);
     }
 
     #[tokio::test]

@@ -627,8 +627,7 @@ function hint() {
     const r = await api('POST', `/games/${v.id}/engine`, { play: false, time_ms: S.thinkMs, ply: v.ply });
     S.hint = r.engine.move === 'pass' ? null : nameToPit(r.engine.move, v.rules.pits);
     const score = r.engine.score ? `, ${r.engine.score.text}` : '';
-    const note = r.engine.note ? ` — ${r.engine.engine} answered: the levels are not in this build yet` : '';
-    S.note = { text: `Hint: ${r.engine.move} (${r.engine.engine}${score})${note}.` };
+    S.note = { text: `Hint: ${r.engine.move} (${r.engine.engine}${score}).` };
   });
 }
 
