@@ -33,8 +33,8 @@ pub struct Args {
     #[arg(long)]
     search: bool,
     /// Measure the slowest legality check instead (C.1): the legal moves of every position
-    /// of random games (100000 a board unless --games says), each timed, the slowest timed
-    /// again (median of 9), and the known sowings with the longest cycles.
+    /// of random games (100000 a board unless --games says), each timed, the slow ones timed
+    /// again (fastest of 9), and the known sowings with the longest cycles.
     #[arg(long, conflicts_with = "search")]
     legality: bool,
     /// Play the same games this many times and report the median time.
