@@ -151,17 +151,17 @@ impl Cache {
         if let Some(slot) = self.slots.get(&id) {
             return slot.clone();
         }
+        self.shrink(self.capacity - 1);
         let slot = Slot::default();
         self.slots.insert(id, slot.clone());
-        self.shrink();
         slot
     }
 
-    /// Lets the least recently used games go until the bound holds. A game that a request
-    /// holds right now stays (else a second copy could be loaded beside it), so while more
-    /// requests run at once than the bound, the cache briefly holds more.
-    fn shrink(&mut self) {
-        while self.slots.len() > self.capacity {
+    /// Lets the least recently used games go until at most `keep` remain. A game that a
+    /// request holds right now stays (else a second copy could be loaded beside it), so
+    /// while more requests run at once than the bound, the cache holds more for a while.
+    fn shrink(&mut self, keep: usize) {
+        while self.slots.len() > keep {
             // Slots are only handed out under the cache's lock, which we hold: a slot that
             // nobody else holds now cannot be taken meanwhile.
             let idle = self
@@ -728,5 +728,49 @@ impl Games {
             Some((m.id, round)),
         )
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache(capacity: usize) -> Cache {
+        Cache {
+            slots: LruCache::new_unbounded(),
+            capacity,
+        }
+    }
+
+    #[test]
+    fn the_least_recently_used_idle_game_leaves_first() {
+        let mut cache = cache(2);
+        drop(cache.slot(1));
+        drop(cache.slot(2));
+        drop(cache.slot(1)); // 2 is now the least recently used
+        drop(cache.slot(3));
+        let mut ids: Vec<i64> = cache.slots.iter().map(|(&id, _)| id).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, [1, 3]);
+    }
+
+    #[test]
+    fn a_game_in_use_stays_until_it_is_let_go() {
+        let mut cache = cache(1);
+        let held = cache.slot(1);
+        let second = cache.slot(2);
+        // Both are held: the bound gives way rather than drop a game in use.
+        assert_eq!(cache.slots.len(), 2);
+        drop(second);
+        drop(cache.slot(3));
+        // 2, idle, left to make room for 3; 1 is held, so two are cached for now.
+        let ids: Vec<i64> = cache.slots.iter().map(|(&id, _)| id).collect();
+        assert_eq!(ids, [1, 3]);
+        assert!(Arc::ptr_eq(&held, &cache.slot(1)));
+        // Once let go, both leave when the next game comes in.
+        drop(held);
+        drop(cache.slot(4));
+        let ids: Vec<i64> = cache.slots.iter().map(|(&id, _)| id).collect();
+        assert_eq!(ids, [4]);
     }
 }

@@ -776,7 +776,212 @@ mod tests {
         let id = store.create_game(&game, "human", "human", None).unwrap();
         game.play(game.parse_move("A").unwrap()).unwrap();
         store.append_move(id, &game).unwrap();
-        assert!(store.append_move(id, &game).is_err());
+        assert!(matches!(
+            store.append_move(id, &game),
+            Err(StoreError::Conflict(_))
+        ));
         assert_eq!(store.stored_moves(id).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_round_started_twice_is_a_conflict() {
+        let store = Store::in_memory().unwrap();
+        let game = Game::new(Rules::new(Variant::HoyitoIII));
+        let match_id = store.create_match(3).unwrap();
+        store
+            .create_game(&game, "human", "human", Some((match_id, 1)))
+            .unwrap();
+        let again = store.create_game(&game, "human", "human", Some((match_id, 1)));
+        assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+        assert_eq!(store.match_games(match_id).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_game_whose_moves_no_longer_replay_is_refused_and_kept() {
+        let store = Store::in_memory().unwrap();
+        let mut game = Game::new(Rules::new(Variant::Ayoayo));
+        let id = store.create_game(&game, "human", "human", None).unwrap();
+        for _ in 0..2 {
+            game.play(game.legal_moves()[0]).unwrap();
+            store.append_move(id, &game).unwrap();
+        }
+        // As if the rules had changed: a stored move that is no longer legal.
+        store
+            .conn()
+            .execute(
+                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, 2, 'pass')",
+                [id],
+            )
+            .unwrap();
+        store
+            .conn()
+            .execute("UPDATE games SET plies = 3 WHERE id = ?1", [id])
+            .unwrap();
+        let error = store.load(id).unwrap_err();
+        assert!(
+            matches!(&error, StoreError::Unreplayable { game, ply: 3, token, .. }
+                if *game == id && token == "pass"),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains("no longer replays"), "{error}");
+        // Nothing was cut: the moves and the row are as they were.
+        assert_eq!(store.stored_moves(id).unwrap(), 3);
+        assert_eq!(store.game_row(id).unwrap().unwrap().plies, 3);
+        store
+            .conn()
+            .execute("UPDATE games SET start = 'nonsense' WHERE id = ?1", [id])
+            .unwrap();
+        assert!(matches!(store.load(id), Err(StoreError::BadStart { .. })));
+    }
+
+    #[test]
+    fn the_end_is_stored_as_a_code_and_read_back() {
+        let ends = [
+            End::BoardCleared,
+            End::LastFour(Side::South),
+            End::LastFour(Side::North),
+            End::CannotFeed,
+            End::Repetition,
+        ];
+        for end in ends {
+            let (code, to) = end_code(end);
+            assert_eq!(end_of_code(code, to), Some(end));
+        }
+        assert_eq!(end_of_code("last-four", None), None);
+        assert_eq!(end_of_code("resigned", None), None);
+        // A finished game: its row has the end the game has.
+        let store = Store::in_memory().unwrap();
+        let mut game = Game::new(Rules::new(Variant::HoyitoII));
+        let id = store.create_game(&game, "human", "human", None).unwrap();
+        while !game.is_over() {
+            game.play(game.legal_moves()[0]).unwrap();
+            store.append_move(id, &game).unwrap();
+        }
+        let row = store.game_row(id).unwrap().unwrap();
+        assert_eq!(row.end, game.end());
+        assert!(row.end.is_some());
+        assert_eq!(row.result.as_deref(), game.outcome().map(|o| o.name()));
+        assert_eq!((row.variant.as_str(), row.pits), ("hoyito-ii", 6));
+        let stored: String = store
+            .conn()
+            .query_row("SELECT end_reason FROM games WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(stored, end_code(game.end().unwrap()).0);
+        // Undo clears it again.
+        game.undo();
+        store.truncate(id, &game).unwrap();
+        let row = store.game_row(id).unwrap().unwrap();
+        assert_eq!((row.end, row.result), (None, None));
+    }
+
+    /// The schema of version 0, as it was.
+    const SCHEMA_0: &str = "
+        CREATE TABLE matches (id INTEGER PRIMARY KEY, rounds INTEGER NOT NULL,
+            created TEXT NOT NULL DEFAULT (datetime('now')));
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY, variant TEXT NOT NULL, pits INTEGER NOT NULL,
+            start TEXT NOT NULL, south TEXT NOT NULL, north TEXT NOT NULL,
+            match_id INTEGER REFERENCES matches(id), round INTEGER,
+            plies INTEGER NOT NULL DEFAULT 0, result TEXT, termination TEXT,
+            created TEXT NOT NULL DEFAULT (datetime('now')),
+            updated TEXT NOT NULL DEFAULT (datetime('now')));
+        CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL, mv TEXT NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+        CREATE INDEX games_by_update ON games(updated);
+        CREATE UNIQUE INDEX games_by_match ON games(match_id, round);
+    ";
+
+    /// A version 0 database with one game for each way it wrote an ending, one in play,
+    /// and `extra` (a termination text) if given.
+    fn version_0(extra: Option<&str>) -> (Connection, Vec<(i64, Option<End>)>) {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(SCHEMA_0).unwrap();
+        let start = Game::new(Rules::new(Variant::HoyitoII)).start().to_string();
+        let texts = [
+            (Some("the board was cleared"), Some(End::BoardCleared)),
+            (
+                Some("the last four went to south"),
+                Some(End::LastFour(Side::South)),
+            ),
+            (
+                Some("the last four went to north"),
+                Some(End::LastFour(Side::North)),
+            ),
+            (
+                Some("the player to move could not feed"),
+                Some(End::CannotFeed),
+            ),
+            (Some("a position recurred"), Some(End::Repetition)),
+            (None, None),
+        ];
+        let mut expected = Vec::new();
+        for (text, end) in texts.into_iter().chain(extra.map(|t| (Some(t), None))) {
+            conn.execute(
+                "INSERT INTO games (variant, pits, start, south, north, plies, result, termination)
+                 VALUES ('hoyito-ii', 6, ?1, 'human', 'greedy', 0, ?2, ?3)",
+                params![start, text.map(|_| "draw"), text],
+            )
+            .unwrap();
+            expected.push((conn.last_insert_rowid(), end));
+        }
+        (conn, expected)
+    }
+
+    #[test]
+    fn a_version_0_database_is_upgraded_and_its_games_keep_their_end() {
+        let (conn, expected) = version_0(None);
+        let store = Store::setup(conn).unwrap();
+        for (id, end) in expected {
+            let (row, game) = store.load(id).unwrap().unwrap();
+            assert_eq!(row.end, end, "game {id}");
+            assert_eq!(game.moves().len(), 0);
+        }
+        let conn = store.conn();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, VERSION);
+        let old_column: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'termination'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(old_column, 0);
+    }
+
+    #[test]
+    fn an_ending_that_version_0_never_wrote_stops_the_upgrade_and_changes_nothing() {
+        let (conn, _) = version_0(Some("resigned"));
+        let path =
+            std::env::temp_dir().join(format!("sowing-store-upgrade-{}.db", std::process::id()));
+        std::fs::remove_file(&path).ok();
+        conn.execute("VACUUM INTO ?1", [path.to_str().unwrap()])
+            .unwrap();
+        let error = Store::open(&path).err().expect("the upgrade is refused");
+        assert!(error.to_string().contains("\"resigned\""), "{error}");
+        let conn = Connection::open(&path).unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 0);
+        let texts: i64 = conn
+            .query_row("SELECT count(termination) FROM games", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(texts, 6);
+        drop(conn);
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn a_database_of_a_newer_version_is_refused() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "user_version", VERSION + 1)
+            .unwrap();
+        let error = Store::setup(conn).err().expect("refused");
+        assert!(error.to_string().contains("newer"), "{error}");
     }
 }
