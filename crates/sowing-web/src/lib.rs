@@ -26,7 +26,6 @@ mod routes;
 pub mod service;
 pub mod store;
 
-pub use routes::ApiError;
 pub use service::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Store;
 
