@@ -16,16 +16,22 @@ use std::sync::Arc;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue};
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::Router;
 
-mod api;
 pub mod engine;
 pub mod matches;
+pub mod responses;
+mod routes;
+pub mod service;
 pub mod store;
 
-pub use api::App;
+pub use service::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Store;
+
+/// The server's shared state: the games service (the database, the games in memory, the
+/// engines).
+pub type App = Games;
 
 /// The largest request body accepted: a record of a very long game fits many times over.
 pub const BODY_LIMIT: usize = 256 * 1024;
@@ -39,6 +45,10 @@ pub struct ServeArgs {
     /// The SQLite database that keeps the games, created on first start.
     #[arg(long, default_value = "sowing.db")]
     pub db: PathBuf,
+    /// Games kept in memory; the least recently used leave it and are read back from the
+    /// database when asked for again.
+    #[arg(long, default_value_t = DEFAULT_CACHED_GAMES, value_name = "N")]
+    pub cache_games: usize,
 }
 
 /// Why the server could not start or stopped.
@@ -58,7 +68,7 @@ impl std::error::Error for ServeError {}
 /// # Errors
 /// See [`serve`].
 pub fn run(args: ServeArgs) -> Result<(), ServeError> {
-    serve(&args.addr, &args.db)
+    serve_with_cache(&args.addr, &args.db, args.cache_games)
 }
 
 /// Serves the app on `addr` with games kept in `db_path` until Ctrl-C or SIGTERM.
@@ -66,13 +76,21 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
 /// # Errors
 /// When the address is not valid or taken, or the database cannot be opened.
 pub fn serve(addr: &str, db_path: &Path) -> Result<(), ServeError> {
+    serve_with_cache(addr, db_path, DEFAULT_CACHED_GAMES)
+}
+
+/// [`serve`], keeping at most `cached_games` games in memory.
+///
+/// # Errors
+/// See [`serve`].
+pub fn serve_with_cache(addr: &str, db_path: &Path, cached_games: usize) -> Result<(), ServeError> {
     let addr: SocketAddr = addr
         .parse()
         .map_err(|e| ServeError(format!("--addr {addr:?}: {e}")))?;
     let store =
         Store::open(db_path).map_err(|e| ServeError(format!("{}: {e}", db_path.display())))?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let app = Arc::new(App::new(store, cores));
+    let app = Arc::new(Games::with_cache(store, cores, cached_games));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -139,19 +157,6 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 
 /// The app's routes: the page, then the API under `/api`.
 pub fn router(app: Arc<App>) -> Router {
-    let api = Router::new()
-        .route("/games", get(api::list_games).post(api::create_game))
-        .route("/games/{id}", get(api::get_game))
-        .route("/games/{id}/moves", post(api::play_move))
-        .route("/games/{id}/moves/{ply}", get(api::move_trace))
-        .route("/games/{id}/undo", post(api::undo))
-        .route("/games/{id}/redo", post(api::redo))
-        .route("/games/{id}/engine", post(api::engine))
-        .route("/games/{id}/record", get(api::export_record))
-        .route("/records", post(api::import_record))
-        .route("/matches/{id}/next", post(api::next_round))
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed);
     Router::new()
         .route(
             "/",
@@ -169,7 +174,7 @@ pub fn router(app: Arc<App>) -> Router {
             "/icon.svg",
             get(|| async { asset("image/svg+xml", ICON_SVG) }),
         )
-        .nest("/api", api)
+        .nest("/api", routes::api())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
 }

@@ -2,17 +2,99 @@
 //! write-ahead-logging mode with full sync, so an acknowledged move survives a crash and a
 //! half-done write is rolled back rather than left behind.
 
+use std::fmt;
 use std::path::Path;
 use std::sync::{mpsc, Mutex};
 
-use rusqlite::{params, Connection, OptionalExtension};
-use sowing::{Game, Move, Position};
+use rusqlite::{params, Connection, ErrorCode, OptionalExtension};
+use sowing::{End, Game, Move, Position, Side};
 
-/// A database error, as text for the API's error body.
-pub type StoreResult<T> = Result<T, String>;
+/// Why the store could not do what was asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreError {
+    /// SQLite failed, or the file is not a database of this program.
+    Database(String),
+    /// A write broke a uniqueness constraint: another writer got there first (the same ply
+    /// stored twice, the same round of a match started twice). Nothing was written.
+    Conflict(String),
+    /// A stored game's start position no longer reads. The stored data is kept as it is.
+    BadStart {
+        /// The game.
+        game: i64,
+        /// Why the position text does not read.
+        reason: String,
+    },
+    /// A stored move no longer replays (the rules changed since it was played). The game is
+    /// not cut short at that move: it is refused whole, and its stored moves are kept.
+    Unreplayable {
+        /// The game.
+        game: i64,
+        /// The move's number, from 1.
+        ply: usize,
+        /// The move as stored.
+        token: String,
+        /// Why it does not replay.
+        reason: String,
+    },
+}
 
-fn db(error: rusqlite::Error) -> String {
-    format!("database: {error}")
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Database(message) => write!(f, "database: {message}"),
+            StoreError::Conflict(message) => write!(f, "database: conflicting write: {message}"),
+            StoreError::BadStart { game, reason } => write!(
+                f,
+                "game {game}: its stored start position no longer reads ({reason}); \
+                 the stored game is kept as it is"
+            ),
+            StoreError::Unreplayable {
+                game,
+                ply,
+                token,
+                reason,
+            } => write!(
+                f,
+                "game {game}: its stored move {ply} ({token:?}) no longer replays ({reason}); \
+                 the stored moves are kept as they are"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// A store answer.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+fn db(error: rusqlite::Error) -> StoreError {
+    match error.sqlite_error_code() {
+        Some(ErrorCode::ConstraintViolation) => StoreError::Conflict(error.to_string()),
+        _ => StoreError::Database(error.to_string()),
+    }
+}
+
+/// How a game ended, as stored: a stable code (`board-cleared`, `last-four`, `cannot-feed`,
+/// `repetition`) and, for the last four, the side that took them. The words for people are
+/// made from it ([`End::describe`]), never stored.
+pub fn end_code(end: End) -> (&'static str, Option<Side>) {
+    match end {
+        End::BoardCleared => ("board-cleared", None),
+        End::LastFour(side) => ("last-four", Some(side)),
+        End::CannotFeed => ("cannot-feed", None),
+        End::Repetition => ("repetition", None),
+    }
+}
+
+/// The end a stored code names; `None` for a code this program does not know.
+pub fn end_of_code(code: &str, to: Option<Side>) -> Option<End> {
+    match (code, to) {
+        ("board-cleared", None) => Some(End::BoardCleared),
+        ("last-four", Some(side)) => Some(End::LastFour(side)),
+        ("cannot-feed", None) => Some(End::CannotFeed),
+        ("repetition", None) => Some(End::Repetition),
+        _ => None,
+    }
 }
 
 /// What is kept about a game besides its moves.
@@ -20,6 +102,10 @@ fn db(error: rusqlite::Error) -> String {
 pub struct GameRow {
     /// The game's id.
     pub id: i64,
+    /// The game's name (`hoyito-ii`, `hoyito-iii`, `ayoayo`).
+    pub variant: String,
+    /// Pits per row.
+    pub pits: usize,
     /// The start position as position text: it carries the game, board and options.
     pub start: String,
     /// South's player: `human` or an engine spec such as `level:3`.
@@ -34,8 +120,8 @@ pub struct GameRow {
     pub plies: usize,
     /// `south`, `north`, `draw`, or `None` while the game goes on.
     pub result: Option<String>,
-    /// How the game ended, in words.
-    pub termination: Option<String>,
+    /// How the game ended, or `None` while it goes on.
+    pub end: Option<End>,
     /// When it was created (UTC, SQLite's `datetime`).
     pub created: String,
     /// When it last changed.
@@ -59,24 +145,51 @@ pub struct Store {
     queue: Mutex<Vec<Job>>,
 }
 
-/// A change to the database, applied inside a transaction.
+/// The game row's summary of its moves: how many, the result, how it ended.
+#[derive(Clone, Copy, Debug)]
+struct Summary {
+    plies: usize,
+    result: Option<&'static str>,
+    end: Option<End>,
+}
+
+impl Summary {
+    fn of(game: &Game) -> Summary {
+        Summary {
+            plies: game.moves().len(),
+            result: game.outcome().map(|o| o.name()),
+            end: game.end(),
+        }
+    }
+}
+
+/// A change to the database, applied inside a transaction. It holds only what is written:
+/// a move is its name and the new summary, never a copy of the game.
 enum Write {
     Match {
         rounds: u32,
     },
     Game {
-        game: Game,
+        variant: &'static str,
+        pits: usize,
+        start: String,
         south: String,
         north: String,
         match_round: Option<(i64, u32)>,
+        moves: Vec<String>,
+        summary: Summary,
     },
     Move {
         id: i64,
-        game: Game,
+        /// The move's index, from 0.
+        ply: usize,
+        mv: String,
+        summary: Summary,
     },
     Truncate {
         id: i64,
-        game: Game,
+        /// The moves kept: `summary.plies`.
+        summary: Summary,
     },
 }
 
@@ -95,19 +208,22 @@ impl Write {
                 Ok(tx.last_insert_rowid())
             }
             Write::Game {
-                game,
+                variant,
+                pits,
+                start,
                 south,
                 north,
                 match_round,
+                moves,
+                summary,
             } => {
-                let rules = game.rules();
                 tx.execute(
                     "INSERT INTO games (variant, pits, start, south, north, match_id, round)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                     params![
-                        rules.variant().name(),
-                        rules.pits_per_row() as i64,
-                        game.start().to_string(),
+                        variant,
+                        *pits as i64,
+                        start,
                         south,
                         north,
                         match_round.map(|(m, _)| m),
@@ -116,44 +232,66 @@ impl Write {
                 )
                 .map_err(db)?;
                 let id = tx.last_insert_rowid();
-                let n = rules.pits_per_row();
-                for (ply, mv) in game.moves().iter().enumerate() {
-                    tx.execute(
-                        "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-                        params![id, ply as i64, mv.name(n).to_string()],
-                    )
-                    .map_err(db)?;
+                for (ply, mv) in moves.iter().enumerate() {
+                    insert_move(tx, id, ply, mv)?;
                 }
-                update_summary(tx, id, game)?;
+                update_summary(tx, id, summary)?;
                 Ok(id)
             }
-            Write::Move { id, game } => {
-                let ply = game.moves().len() - 1;
-                let mv = game.moves()[ply];
-                tx.execute(
-                    "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-                    params![
-                        id,
-                        ply as i64,
-                        mv.name(game.rules().pits_per_row()).to_string()
-                    ],
-                )
-                .map_err(db)?;
-                update_summary(tx, *id, game)?;
+            Write::Move {
+                id,
+                ply,
+                mv,
+                summary,
+            } => {
+                insert_move(tx, *id, *ply, mv)?;
+                update_summary(tx, *id, summary)?;
                 Ok(*id)
             }
-            Write::Truncate { id, game } => {
+            Write::Truncate { id, summary } => {
                 tx.execute(
                     "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                    params![id, game.moves().len() as i64],
+                    params![id, summary.plies as i64],
                 )
                 .map_err(db)?;
-                update_summary(tx, *id, game)?;
+                update_summary(tx, *id, summary)?;
                 Ok(*id)
             }
         }
     }
 }
+
+fn insert_move(tx: &Connection, id: i64, ply: usize, mv: &str) -> StoreResult<()> {
+    tx.execute(
+        "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+        params![id, ply as i64, mv],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+/// Keeps the game row's move count, result and end in step with its moves.
+fn update_summary(tx: &Connection, id: i64, summary: &Summary) -> StoreResult<()> {
+    let (reason, to) = summary.end.map(end_code).unzip();
+    tx.execute(
+        "UPDATE games SET plies = ?2, result = ?3, end_reason = ?4, end_to = ?5,
+                          updated = datetime('now')
+         WHERE id = ?1",
+        params![
+            id,
+            summary.plies as i64,
+            summary.result,
+            reason,
+            to.flatten().map(Side::name),
+        ],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+/// The schema's version (`PRAGMA user_version`): 0 was the first, which kept how a game
+/// ended in English (`termination`); 1 keeps it as a code (`end_reason`, `end_to`).
+const VERSION: i64 = 1;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -172,7 +310,8 @@ CREATE TABLE IF NOT EXISTS games (
     round       INTEGER,
     plies       INTEGER NOT NULL DEFAULT 0,
     result      TEXT,
-    termination TEXT,
+    end_reason  TEXT,
+    end_to      TEXT,
     created     TEXT NOT NULL DEFAULT (datetime('now')),
     updated     TEXT NOT NULL DEFAULT (datetime('now'))
 );
@@ -186,30 +325,89 @@ CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
 CREATE UNIQUE INDEX IF NOT EXISTS games_by_match ON games(match_id, round);
 ";
 
-const GAME_COLUMNS: &str =
-    "id, start, south, north, match_id, round, plies, result, termination, created, updated";
+/// From version 0 to 1: the English `termination` becomes a code. The texts are those that
+/// version 0 wrote (`End::describe` then), spelled out here because they are history: the
+/// words for people may change, what old files hold does not.
+fn migrate_to_1(tx: &Connection) -> StoreResult<()> {
+    tx.execute_batch(
+        "ALTER TABLE games ADD COLUMN end_reason TEXT;
+         ALTER TABLE games ADD COLUMN end_to TEXT;
+         UPDATE games SET
+             end_reason = CASE termination
+                 WHEN 'the board was cleared' THEN 'board-cleared'
+                 WHEN 'the last four went to south' THEN 'last-four'
+                 WHEN 'the last four went to north' THEN 'last-four'
+                 WHEN 'the player to move could not feed' THEN 'cannot-feed'
+                 WHEN 'a position recurred' THEN 'repetition'
+             END,
+             end_to = CASE termination
+                 WHEN 'the last four went to south' THEN 'south'
+                 WHEN 'the last four went to north' THEN 'north'
+             END;",
+    )
+    .map_err(db)?;
+    let unknown: Option<(i64, String)> = tx
+        .query_row(
+            "SELECT id, termination FROM games
+             WHERE termination IS NOT NULL AND end_reason IS NULL LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map_err(db)?;
+    if let Some((id, text)) = unknown {
+        return Err(StoreError::Database(format!(
+            "cannot upgrade the database: game {id} ended in a way this program does not \
+             know ({text:?}); the file is left unchanged"
+        )));
+    }
+    tx.execute_batch("ALTER TABLE games DROP COLUMN termination;")
+        .map_err(db)
+}
+
+const GAME_COLUMNS: &str = "id, variant, pits, start, south, north, match_id, round, plies, \
+                            result, end_reason, end_to, created, updated";
 
 fn game_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    let reason: Option<String> = row.get(10)?;
+    let to: Option<String> = row.get(11)?;
+    let unknown = |column: usize, text: &str| {
+        rusqlite::Error::FromSqlConversionFailure(
+            column,
+            rusqlite::types::Type::Text,
+            format!("unknown end {text:?}").into(),
+        )
+    };
+    let to: Option<Side> = to
+        .map(|text| text.parse::<Side>().map_err(|_| unknown(11, &text)))
+        .transpose()?;
+    let end = reason
+        .map(|code| end_of_code(&code, to).ok_or_else(|| unknown(10, &code)))
+        .transpose()?;
     Ok(GameRow {
         id: row.get(0)?,
-        start: row.get(1)?,
-        south: row.get(2)?,
-        north: row.get(3)?,
-        match_id: row.get(4)?,
-        round: row.get(5)?,
-        plies: row.get::<_, i64>(6)? as usize,
-        result: row.get(7)?,
-        termination: row.get(8)?,
-        created: row.get(9)?,
-        updated: row.get(10)?,
+        variant: row.get(1)?,
+        pits: row.get::<_, i64>(2)? as usize,
+        start: row.get(3)?,
+        south: row.get(4)?,
+        north: row.get(5)?,
+        match_id: row.get(6)?,
+        round: row.get(7)?,
+        plies: row.get::<_, i64>(8)? as usize,
+        result: row.get(9)?,
+        end,
+        created: row.get(12)?,
+        updated: row.get(13)?,
     })
 }
 
 impl Store {
-    /// Opens (creating on first start) the database at `path`.
+    /// Opens (creating on first start) the database at `path`; a database written by an
+    /// earlier version of this program is upgraded in place, in one transaction.
     ///
     /// # Errors
-    /// When the file cannot be opened or is not a database of this program.
+    /// When the file cannot be opened, is not a database of this program, or is of a newer
+    /// version.
     pub fn open(path: &Path) -> StoreResult<Store> {
         Store::setup(Connection::open(path).map_err(db)?)
     }
@@ -222,7 +420,7 @@ impl Store {
         Store::setup(Connection::open_in_memory().map_err(db)?)
     }
 
-    fn setup(conn: Connection) -> StoreResult<Store> {
+    fn setup(mut conn: Connection) -> StoreResult<Store> {
         // WAL: readers never block the writer and a crash mid-write leaves the last commit;
         // synchronous=FULL: a commit is on disk before the move is acknowledged.
         conn.pragma_update(None, "journal_mode", "WAL")
@@ -232,7 +430,29 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(db)?;
-        conn.execute_batch(SCHEMA).map_err(db)?;
+        let tx = conn.transaction().map_err(db)?;
+        let version: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(db)?;
+        if version > VERSION {
+            return Err(StoreError::Database(format!(
+                "the database is of version {version}, newer than this program's ({VERSION})"
+            )));
+        }
+        let has_games: bool = tx
+            .query_row(
+                "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'games'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        if has_games && version < 1 {
+            migrate_to_1(&tx)?;
+        }
+        tx.execute_batch(SCHEMA).map_err(db)?;
+        tx.pragma_update(None, "user_version", VERSION)
+            .map_err(db)?;
+        tx.commit().map_err(db)?;
         Ok(Store {
             conn: Mutex::new(conn),
             queue: Mutex::new(Vec::new()),
@@ -286,14 +506,14 @@ impl Store {
             let result = match (&committed, result) {
                 (Ok(()), Some(result)) => result,
                 (Err(e), _) => Err(e.clone()),
-                (Ok(()), None) => Err("database: write skipped".to_owned()),
+                (Ok(()), None) => Err(StoreError::Database("write skipped".to_owned())),
             };
             let _ = job.reply.send(result);
         }
         drop(conn);
         answer
             .recv()
-            .unwrap_or_else(|_| Err("database: the write was lost".to_owned()))
+            .unwrap_or_else(|_| Err(StoreError::Database("the write was lost".to_owned())))
     }
 
     /// Creates a match of `rounds` rounds; its id.
@@ -328,7 +548,8 @@ impl Store {
     /// transaction; its id.
     ///
     /// # Errors
-    /// On a database failure; nothing is then saved.
+    /// On a database failure, or [`StoreError::Conflict`] when that round of the match is
+    /// already stored; nothing is then saved.
     pub fn create_game(
         &self,
         game: &Game,
@@ -336,23 +557,38 @@ impl Store {
         north: &str,
         match_round: Option<(i64, u32)>,
     ) -> StoreResult<i64> {
+        let rules = game.rules();
+        let n = rules.pits_per_row();
         self.write(Write::Game {
-            game: game.clone(),
+            variant: rules.variant().name(),
+            pits: n,
+            start: game.start().to_string(),
             south: south.to_owned(),
             north: north.to_owned(),
             match_round,
+            moves: game.moves().iter().map(|m| m.name(n).to_string()).collect(),
+            summary: Summary::of(game),
         })
     }
 
     /// Records the move `game` has just played (its last), with the new result, in one
-    /// transaction. Fails if that ply is already stored: two writers raced.
+    /// transaction.
     ///
     /// # Errors
-    /// On a database failure or a conflicting write; nothing is then saved.
+    /// On a database failure, or [`StoreError::Conflict`] if that ply is already stored
+    /// (two writers raced); nothing is then saved.
+    ///
+    /// # Panics
+    /// If `game` has no moves.
     pub fn append_move(&self, id: i64, game: &Game) -> StoreResult<()> {
+        let ply = game.moves().len() - 1;
         self.write(Write::Move {
             id,
-            game: game.clone(),
+            ply,
+            mv: game.moves()[ply]
+                .name(game.rules().pits_per_row())
+                .to_string(),
+            summary: Summary::of(game),
         })
         .map(drop)
     }
@@ -364,7 +600,7 @@ impl Store {
     pub fn truncate(&self, id: i64, game: &Game) -> StoreResult<()> {
         self.write(Write::Truncate {
             id,
-            game: game.clone(),
+            summary: Summary::of(game),
         })
         .map(drop)
     }
@@ -384,20 +620,21 @@ impl Store {
             .map_err(db)
     }
 
-    /// A game's row and the game replayed from its moves. A stored move that no longer
-    /// replays (it cannot happen unless the rules changed) ends the replay there, so the
-    /// game stays readable.
+    /// A game's row and the game replayed from its moves.
     ///
     /// # Errors
-    /// On a database failure or an unreadable start position.
+    /// On a database failure; [`StoreError::BadStart`] or [`StoreError::Unreplayable`] when
+    /// the stored game no longer replays under these rules (it cannot happen unless the
+    /// rules changed). The game is then refused whole rather than cut short, and nothing
+    /// stored is changed.
     pub fn load(&self, id: i64) -> StoreResult<Option<(GameRow, Game)>> {
         let Some(row) = self.game_row(id)? else {
             return Ok(None);
         };
-        let start: Position = row
-            .start
-            .parse()
-            .map_err(|e| format!("game {id}: stored start position: {e}"))?;
+        let start: Position = row.start.parse().map_err(|e| StoreError::BadStart {
+            game: id,
+            reason: format!("{e}"),
+        })?;
         let mut game = Game::from_position(start);
         let tokens: Vec<String> = {
             let conn = self.conn();
@@ -407,15 +644,17 @@ impl Store {
             let rows = stmt.query_map([id], |r| r.get(0)).map_err(db)?;
             rows.collect::<Result<_, _>>().map_err(db)?
         };
-        for token in tokens {
+        for (index, token) in tokens.into_iter().enumerate() {
             let played = Move::parse(&token, game.rules().pits_per_row())
-                .ok()
-                .and_then(|mv| game.play(mv).ok());
-            if played.is_none() {
-                eprintln!(
-                    "sow serve: game {id}: stored move {token:?} does not replay; stopped there"
-                );
-                break;
+                .map_err(|e| e.to_string())
+                .and_then(|mv| game.play(mv).map(drop).map_err(|e| e.to_string()));
+            if let Err(reason) = played {
+                return Err(StoreError::Unreplayable {
+                    game: id,
+                    ply: index + 1,
+                    token,
+                    reason,
+                });
             }
         }
         Ok(Some((row, game)))
@@ -473,22 +712,6 @@ impl Store {
             .map(|n| n as usize)
             .map_err(db)
     }
-}
-
-/// Keeps the game row's move count and result in step with its moves.
-fn update_summary(tx: &Connection, id: i64, game: &Game) -> StoreResult<()> {
-    tx.execute(
-        "UPDATE games SET plies = ?2, result = ?3, termination = ?4, updated = datetime('now')
-         WHERE id = ?1",
-        params![
-            id,
-            game.moves().len() as i64,
-            game.outcome().map(|o| o.name()),
-            game.end().map(|e| e.describe()),
-        ],
-    )
-    .map_err(db)?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -553,7 +776,212 @@ mod tests {
         let id = store.create_game(&game, "human", "human", None).unwrap();
         game.play(game.parse_move("A").unwrap()).unwrap();
         store.append_move(id, &game).unwrap();
-        assert!(store.append_move(id, &game).is_err());
+        assert!(matches!(
+            store.append_move(id, &game),
+            Err(StoreError::Conflict(_))
+        ));
         assert_eq!(store.stored_moves(id).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_round_started_twice_is_a_conflict() {
+        let store = Store::in_memory().unwrap();
+        let game = Game::new(Rules::new(Variant::HoyitoIII));
+        let match_id = store.create_match(3).unwrap();
+        store
+            .create_game(&game, "human", "human", Some((match_id, 1)))
+            .unwrap();
+        let again = store.create_game(&game, "human", "human", Some((match_id, 1)));
+        assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+        assert_eq!(store.match_games(match_id).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_game_whose_moves_no_longer_replay_is_refused_and_kept() {
+        let store = Store::in_memory().unwrap();
+        let mut game = Game::new(Rules::new(Variant::Ayoayo));
+        let id = store.create_game(&game, "human", "human", None).unwrap();
+        for _ in 0..2 {
+            game.play(game.legal_moves()[0]).unwrap();
+            store.append_move(id, &game).unwrap();
+        }
+        // As if the rules had changed: a stored move that is no longer legal.
+        store
+            .conn()
+            .execute(
+                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, 2, 'pass')",
+                [id],
+            )
+            .unwrap();
+        store
+            .conn()
+            .execute("UPDATE games SET plies = 3 WHERE id = ?1", [id])
+            .unwrap();
+        let error = store.load(id).unwrap_err();
+        assert!(
+            matches!(&error, StoreError::Unreplayable { game, ply: 3, token, .. }
+                if *game == id && token == "pass"),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains("no longer replays"), "{error}");
+        // Nothing was cut: the moves and the row are as they were.
+        assert_eq!(store.stored_moves(id).unwrap(), 3);
+        assert_eq!(store.game_row(id).unwrap().unwrap().plies, 3);
+        store
+            .conn()
+            .execute("UPDATE games SET start = 'nonsense' WHERE id = ?1", [id])
+            .unwrap();
+        assert!(matches!(store.load(id), Err(StoreError::BadStart { .. })));
+    }
+
+    #[test]
+    fn the_end_is_stored_as_a_code_and_read_back() {
+        let ends = [
+            End::BoardCleared,
+            End::LastFour(Side::South),
+            End::LastFour(Side::North),
+            End::CannotFeed,
+            End::Repetition,
+        ];
+        for end in ends {
+            let (code, to) = end_code(end);
+            assert_eq!(end_of_code(code, to), Some(end));
+        }
+        assert_eq!(end_of_code("last-four", None), None);
+        assert_eq!(end_of_code("resigned", None), None);
+        // A finished game: its row has the end the game has.
+        let store = Store::in_memory().unwrap();
+        let mut game = Game::new(Rules::new(Variant::HoyitoII));
+        let id = store.create_game(&game, "human", "human", None).unwrap();
+        while !game.is_over() {
+            game.play(game.legal_moves()[0]).unwrap();
+            store.append_move(id, &game).unwrap();
+        }
+        let row = store.game_row(id).unwrap().unwrap();
+        assert_eq!(row.end, game.end());
+        assert!(row.end.is_some());
+        assert_eq!(row.result.as_deref(), game.outcome().map(|o| o.name()));
+        assert_eq!((row.variant.as_str(), row.pits), ("hoyito-ii", 6));
+        let stored: String = store
+            .conn()
+            .query_row("SELECT end_reason FROM games WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(stored, end_code(game.end().unwrap()).0);
+        // Undo clears it again.
+        game.undo();
+        store.truncate(id, &game).unwrap();
+        let row = store.game_row(id).unwrap().unwrap();
+        assert_eq!((row.end, row.result), (None, None));
+    }
+
+    /// The schema of version 0, as it was.
+    const SCHEMA_0: &str = "
+        CREATE TABLE matches (id INTEGER PRIMARY KEY, rounds INTEGER NOT NULL,
+            created TEXT NOT NULL DEFAULT (datetime('now')));
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY, variant TEXT NOT NULL, pits INTEGER NOT NULL,
+            start TEXT NOT NULL, south TEXT NOT NULL, north TEXT NOT NULL,
+            match_id INTEGER REFERENCES matches(id), round INTEGER,
+            plies INTEGER NOT NULL DEFAULT 0, result TEXT, termination TEXT,
+            created TEXT NOT NULL DEFAULT (datetime('now')),
+            updated TEXT NOT NULL DEFAULT (datetime('now')));
+        CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL, mv TEXT NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+        CREATE INDEX games_by_update ON games(updated);
+        CREATE UNIQUE INDEX games_by_match ON games(match_id, round);
+    ";
+
+    /// A version 0 database with one game for each way it wrote an ending, one in play,
+    /// and `extra` (a termination text) if given.
+    fn version_0(extra: Option<&str>) -> (Connection, Vec<(i64, Option<End>)>) {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(SCHEMA_0).unwrap();
+        let start = Game::new(Rules::new(Variant::HoyitoII)).start().to_string();
+        let texts = [
+            (Some("the board was cleared"), Some(End::BoardCleared)),
+            (
+                Some("the last four went to south"),
+                Some(End::LastFour(Side::South)),
+            ),
+            (
+                Some("the last four went to north"),
+                Some(End::LastFour(Side::North)),
+            ),
+            (
+                Some("the player to move could not feed"),
+                Some(End::CannotFeed),
+            ),
+            (Some("a position recurred"), Some(End::Repetition)),
+            (None, None),
+        ];
+        let mut expected = Vec::new();
+        for (text, end) in texts.into_iter().chain(extra.map(|t| (Some(t), None))) {
+            conn.execute(
+                "INSERT INTO games (variant, pits, start, south, north, plies, result, termination)
+                 VALUES ('hoyito-ii', 6, ?1, 'human', 'greedy', 0, ?2, ?3)",
+                params![start, text.map(|_| "draw"), text],
+            )
+            .unwrap();
+            expected.push((conn.last_insert_rowid(), end));
+        }
+        (conn, expected)
+    }
+
+    #[test]
+    fn a_version_0_database_is_upgraded_and_its_games_keep_their_end() {
+        let (conn, expected) = version_0(None);
+        let store = Store::setup(conn).unwrap();
+        for (id, end) in expected {
+            let (row, game) = store.load(id).unwrap().unwrap();
+            assert_eq!(row.end, end, "game {id}");
+            assert_eq!(game.moves().len(), 0);
+        }
+        let conn = store.conn();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, VERSION);
+        let old_column: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'termination'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(old_column, 0);
+    }
+
+    #[test]
+    fn an_ending_that_version_0_never_wrote_stops_the_upgrade_and_changes_nothing() {
+        let (conn, _) = version_0(Some("resigned"));
+        let path =
+            std::env::temp_dir().join(format!("sowing-store-upgrade-{}.db", std::process::id()));
+        std::fs::remove_file(&path).ok();
+        conn.execute("VACUUM INTO ?1", [path.to_str().unwrap()])
+            .unwrap();
+        let error = Store::open(&path).err().expect("the upgrade is refused");
+        assert!(error.to_string().contains("\"resigned\""), "{error}");
+        let conn = Connection::open(&path).unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 0);
+        let texts: i64 = conn
+            .query_row("SELECT count(termination) FROM games", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(texts, 6);
+        drop(conn);
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn a_database_of_a_newer_version_is_refused() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "user_version", VERSION + 1)
+            .unwrap();
+        let error = Store::setup(conn).err().expect("refused");
+        assert!(error.to_string().contains("newer"), "{error}");
     }
 }

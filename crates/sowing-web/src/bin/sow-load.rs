@@ -227,7 +227,7 @@ async fn run(args: Args) -> Result<bool, String> {
             let dir = std::env::temp_dir().join(format!("sow-load-{}", std::process::id()));
             std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
             let path = dir.join("load.db");
-            let store = Store::open(&path)?;
+            let store = Store::open(&path).map_err(|e| e.to_string())?;
             let app = Arc::new(sowing_web::App::new(store, 2));
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
@@ -302,15 +302,15 @@ async fn run(args: Args) -> Result<bool, String> {
     }
     let mut db_checked = String::from("database not checked (give --db)");
     if let Some(path) = &db {
-        let store = Store::open(path)?;
+        let store = Store::open(path).map_err(|e| e.to_string())?;
         let mut in_db = 0;
         for r in &results {
             let Some(id) = r.id else { continue };
-            let row = store.game_row(id)?;
+            let row = store.game_row(id).map_err(|e| e.to_string())?;
             let ok = row
                 .as_ref()
                 .is_some_and(|row| row.result.is_some() && row.plies == r.moves)
-                && store.stored_moves(id)? == r.moves;
+                && store.stored_moves(id).map_err(|e| e.to_string())? == r.moves;
             if ok {
                 in_db += 1;
             } else {

@@ -1,0 +1,430 @@
+//! The API's answers as types: each serialises to the JSON that `docs/api.md` shows (and
+//! `tests/shapes.rs` pins), field for field, null where the docs say null.
+
+use serde::Serialize;
+use sowing::{End, Event, Game, Position, Rules, Side, TakeReason};
+
+use crate::engine::Answer;
+use crate::matches::Table;
+use crate::store::{end_code, GameRow};
+
+/// A position in short: `{"pits": [...], "captured": [s, n], "to_move": "south"}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    /// Seeds in each pit, in ring order.
+    pub pits: Vec<u8>,
+    /// Seeds captured: [South, North].
+    pub captured: [u8; 2],
+    /// `south` or `north`.
+    pub to_move: &'static str,
+}
+
+impl Snapshot {
+    /// The snapshot of `position`.
+    pub fn of(position: &Position) -> Snapshot {
+        let captured = position.captured();
+        Snapshot {
+            pits: position.pits().to_vec(),
+            captured: [captured.south, captured.north],
+            to_move: position.to_move().name(),
+        }
+    }
+}
+
+/// The rules a game is played under.
+#[derive(Clone, Debug, Serialize)]
+pub struct RulesView {
+    /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
+    pub game: &'static str,
+    /// Pits per row.
+    pub pits: usize,
+    /// The `casa_rows` option.
+    pub casa_rows: &'static str,
+    /// The `leftover` option.
+    pub leftover: &'static str,
+    /// The `final_four` option.
+    pub final_four: &'static str,
+}
+
+impl RulesView {
+    /// The view of `rules`.
+    pub fn of(rules: Rules) -> RulesView {
+        RulesView {
+            game: rules.variant().name(),
+            pits: rules.pits_per_row(),
+            casa_rows: rules.casa_rows.name(),
+            leftover: rules.leftover.name(),
+            final_four: rules.final_four.name(),
+        }
+    }
+}
+
+/// Who plays each side: `human` or an engine spec.
+#[derive(Clone, Debug, Serialize)]
+pub struct Players {
+    /// South's player.
+    pub south: String,
+    /// North's player.
+    pub north: String,
+}
+
+/// One move of the history, with the position after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct HistoryEntry {
+    /// The move's number, from 1.
+    pub ply: usize,
+    /// Its name.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Who played it.
+    pub side: &'static str,
+    /// The position after it.
+    pub after: Snapshot,
+}
+
+/// How a game ended: `{"reason": code, "to": side or null, "text": words}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct EndView {
+    /// `board-cleared`, `last-four`, `cannot-feed` or `repetition`.
+    pub reason: &'static str,
+    /// Who took the last four, for `last-four`.
+    pub to: Option<&'static str>,
+    /// In words, for people.
+    pub text: String,
+}
+
+impl EndView {
+    /// The view of `end`.
+    pub fn of(end: End) -> EndView {
+        let (reason, to) = end_code(end);
+        EndView {
+            reason,
+            to: to.map(Side::name),
+            text: end.describe(),
+        }
+    }
+}
+
+/// Why seeds were taken, in a trace.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TakeWhy {
+    /// A capture.
+    Capture,
+    /// The last four of a Hoyito game.
+    LastFour,
+    /// The seeds left at the end of an Ayoayo game.
+    Leftover,
+}
+
+/// One step of a move's trace, for the page's animation: `pit` is the ring index, `name`
+/// its letter.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum TraceEvent {
+    /// Seeds lifted from a pit (`relay`: by a relay, not the move itself).
+    Lift {
+        /// The pit.
+        pit: usize,
+        /// Its letter.
+        name: String,
+        /// Seeds lifted.
+        seeds: u8,
+        /// Whether a relay lifted them.
+        relay: bool,
+    },
+    /// One seed dropped.
+    Drop {
+        /// The pit.
+        pit: usize,
+        /// Its letter.
+        name: String,
+    },
+    /// A pit skipped (Ayoayo skips the pit a lap came from).
+    Skip {
+        /// The pit.
+        pit: usize,
+        /// Its letter.
+        name: String,
+    },
+    /// Seeds taken from a pit.
+    Take {
+        /// The pit.
+        pit: usize,
+        /// Its letter.
+        name: String,
+        /// Seeds taken.
+        seeds: u8,
+        /// Who took them.
+        by: &'static str,
+        /// Why.
+        why: TakeWhy,
+    },
+    /// The mover plays again.
+    ExtraTurn,
+    /// The move was a pass.
+    Pass,
+}
+
+impl TraceEvent {
+    /// The trace step of `event` on a board of `n` pits a row.
+    pub fn of(event: Event, n: usize) -> TraceEvent {
+        let name = |p: sowing::Pit| p.letter(n).to_string();
+        match event {
+            Event::Lift { pit, seeds, relay } => TraceEvent::Lift {
+                pit: pit.index(),
+                name: name(pit),
+                seeds,
+                relay,
+            },
+            Event::Drop { pit } => TraceEvent::Drop {
+                pit: pit.index(),
+                name: name(pit),
+            },
+            Event::Skip { pit } => TraceEvent::Skip {
+                pit: pit.index(),
+                name: name(pit),
+            },
+            Event::Take {
+                pit,
+                seeds,
+                by,
+                why,
+            } => TraceEvent::Take {
+                pit: pit.index(),
+                name: name(pit),
+                seeds,
+                by: by.name(),
+                why: match why {
+                    TakeReason::Capture => TakeWhy::Capture,
+                    TakeReason::LastFour => TakeWhy::LastFour,
+                    TakeReason::Leftover => TakeWhy::Leftover,
+                },
+            },
+            Event::ExtraTurn => TraceEvent::ExtraTurn,
+            Event::Pass => TraceEvent::Pass,
+        }
+    }
+
+    /// The trace of a whole move.
+    pub fn all(events: &[Event], n: usize) -> Vec<TraceEvent> {
+        events.iter().map(|e| TraceEvent::of(*e, n)).collect()
+    }
+}
+
+/// The score table of a match, with the match's id.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchView {
+    /// The match's id.
+    pub id: i64,
+    /// The table.
+    #[serde(flatten)]
+    pub table: Table,
+}
+
+/// The full view of a game, for the page and API clients.
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    /// The game's id.
+    pub id: i64,
+    /// The machine state of RULES.md.
+    pub state: sowing::State,
+    /// The rules it is played under.
+    pub rules: RulesView,
+    /// Who plays each side.
+    pub players: Players,
+    /// Moves played.
+    pub ply: usize,
+    /// The start position.
+    pub start: Snapshot,
+    /// Every move with the position after it.
+    pub history: Vec<HistoryEntry>,
+    /// The moves that redo would play, next first.
+    pub redo: Vec<String>,
+    /// How the game ended, once it is over.
+    pub end: Option<EndView>,
+    /// The score table, for a round of a match.
+    #[serde(rename = "match")]
+    pub table: Option<MatchView>,
+    /// The round, for a round of a match.
+    pub round: Option<u32>,
+    /// When the game was created.
+    pub created: String,
+    /// When it last changed.
+    pub updated: String,
+}
+
+impl View {
+    /// The view of `game`, kept as `row`, with its match's table if it is a round.
+    pub fn new(row: &GameRow, game: &Game, table: Option<MatchView>) -> View {
+        let n = game.rules().pits_per_row();
+        let history = game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(ply, mv)| {
+                let before = game.position_at(ply).expect("a position per move");
+                let after = game.position_at(ply + 1).expect("a position per move");
+                HistoryEntry {
+                    ply: ply + 1,
+                    mv: mv.name(n).to_string(),
+                    side: before.to_move().name(),
+                    after: Snapshot::of(after),
+                }
+            })
+            .collect();
+        View {
+            id: row.id,
+            state: sowing::State::of(game),
+            rules: RulesView::of(game.rules()),
+            players: Players {
+                south: row.south.clone(),
+                north: row.north.clone(),
+            },
+            ply: game.moves().len(),
+            start: Snapshot::of(game.start()),
+            history,
+            redo: game.redo_moves().map(|m| m.name(n).to_string()).collect(),
+            end: game.end().map(EndView::of),
+            table,
+            round: row.round,
+            created: row.created.clone(),
+            updated: row.updated.clone(),
+        }
+    }
+}
+
+/// The answer to a move, a redo: the move's trace and the game's view.
+#[derive(Clone, Debug, Serialize)]
+pub struct Played {
+    /// The sowing, step by step.
+    pub trace: Vec<TraceEvent>,
+    /// The game after it.
+    pub game: View,
+}
+
+/// The answer to a move with `?brief=true`: the state alone, for clients that keep their
+/// own history.
+#[derive(Clone, Debug, Serialize)]
+pub struct Brief {
+    /// The sowing, step by step.
+    pub trace: Vec<TraceEvent>,
+    /// Moves played.
+    pub ply: usize,
+    /// The machine state.
+    pub state: sowing::State,
+    /// How the game ended, once it is over.
+    pub end: Option<EndView>,
+}
+
+/// The answer to a move: whole or brief.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum MoveAnswer {
+    /// With the game's view.
+    Full(Box<Played>),
+    /// With the state alone.
+    Brief(Box<Brief>),
+}
+
+/// The answer to an undo.
+#[derive(Clone, Debug, Serialize)]
+pub struct Undone {
+    /// The game after it.
+    pub game: View,
+}
+
+/// The answer to an engine request: its move, and when it was played, the trace and view.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineReply {
+    /// What the engine answered.
+    pub engine: Answer,
+    /// The move played, with `play: true`.
+    #[serde(flatten)]
+    pub played: Option<Played>,
+}
+
+/// One move of a game again, with its trace, for replaying it with the animation.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveReplay {
+    /// The move's number, from 1.
+    pub ply: usize,
+    /// Its name.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Who played it.
+    pub side: &'static str,
+    /// The position before it.
+    pub before: Snapshot,
+    /// The position after it.
+    pub after: Snapshot,
+    /// The sowing, step by step.
+    pub trace: Vec<TraceEvent>,
+}
+
+/// A saved game in short, for the list.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    /// The game's id.
+    pub id: i64,
+    /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
+    pub game: String,
+    /// Pits per row.
+    pub pits: usize,
+    /// South's player.
+    pub south: String,
+    /// North's player.
+    pub north: String,
+    /// Moves played.
+    pub plies: usize,
+    /// `south`, `north`, `draw`, or null while the game goes on.
+    pub result: Option<String>,
+    /// How it ended, in words, or null while it goes on.
+    pub termination: Option<String>,
+    /// The match it is a round of.
+    #[serde(rename = "match")]
+    pub match_id: Option<i64>,
+    /// Its round in the match.
+    pub round: Option<u32>,
+    /// When it was created.
+    pub created: String,
+    /// When it last changed.
+    pub updated: String,
+}
+
+impl GameSummary {
+    /// The summary of a stored game.
+    pub fn of(row: GameRow) -> GameSummary {
+        GameSummary {
+            id: row.id,
+            game: row.variant,
+            pits: row.pits,
+            south: row.south,
+            north: row.north,
+            plies: row.plies,
+            result: row.result,
+            termination: row.end.map(End::describe),
+            match_id: row.match_id,
+            round: row.round,
+            created: row.created,
+            updated: row.updated,
+        }
+    }
+}
+
+/// The list of saved games.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameList {
+    /// Most recently changed first.
+    pub games: Vec<GameSummary>,
+}
+
+/// Every error's body: `{"error": message}`, with the legal moves for an illegal one.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorBody {
+    /// What went wrong.
+    pub error: String,
+    /// The legal moves, when a move was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<Vec<String>>,
+}

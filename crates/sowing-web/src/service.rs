@@ -1,0 +1,775 @@
+//! The games service: the games in play, kept in a bounded cache over the store, and what
+//! can be done to them (create, play, undo, redo, ask the engine, match rounds, records).
+//! It knows nothing of HTTP: it answers with the response types or a [`GameError`].
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hashlink::LruCache;
+use sowing::{Game, Move, Record, Rules, Side};
+
+use crate::engine::{EngineError, Engines};
+use crate::matches;
+use crate::responses::{
+    Brief, EndView, EngineReply, MatchView, MoveAnswer, MoveReplay, Played, Snapshot, TraceEvent,
+    View,
+};
+use crate::store::{GameRow, Store, StoreError};
+
+/// A player that is a person at the screen rather than an engine.
+pub const HUMAN: &str = "human";
+
+/// How many games the server keeps in memory by default; the least recently used leave
+/// memory beyond that and are read back from the database when asked for again.
+pub const DEFAULT_CACHED_GAMES: usize = 1000;
+
+/// Why a request on a game could not be done.
+#[derive(Debug)]
+pub enum GameError {
+    /// No game has this id.
+    UnknownGame(String),
+    /// No match has this id.
+    UnknownMatch(String),
+    /// The game has no move with this number.
+    NoSuchMove {
+        /// The game.
+        game: i64,
+        /// The number asked for, as given.
+        ply: String,
+    },
+    /// The move is not legal (or not a move) now.
+    Illegal {
+        /// Why.
+        message: String,
+        /// The legal moves.
+        legal: Vec<String>,
+    },
+    /// The client saw another number of moves than the game has: it is out of date.
+    StalePly {
+        /// Moves in the game.
+        now: usize,
+        /// Moves the client saw.
+        seen: usize,
+    },
+    /// Undo with no move played.
+    NothingToUndo,
+    /// Redo with no move taken back.
+    NothingToRedo,
+    /// The engine was asked for a move in a finished game.
+    GameOver,
+    /// The next round was asked for while the current one goes on.
+    RoundNotOver,
+    /// The next round was asked for after the last.
+    MatchOver,
+    /// A round cannot change once the next one has started.
+    RoundClosed,
+    /// The game moved on while the engine was thinking.
+    ChangedMeanwhile,
+    /// Another request started that round of the match first.
+    RoundTaken,
+    /// The engine could not answer.
+    Engine(EngineError),
+    /// The store failed, refused a conflicting write, or holds a game that no longer
+    /// replays.
+    Store(StoreError),
+    /// A task of the server failed.
+    Internal(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::UnknownGame(id) => write!(f, "unknown game {id:?}"),
+            GameError::UnknownMatch(id) => write!(f, "unknown match {id:?}"),
+            GameError::NoSuchMove { game, ply } => write!(f, "game {game} has no move {ply:?}"),
+            GameError::Illegal { message, .. } => f.write_str(message),
+            GameError::StalePly { now, seen } => {
+                write!(f, "the game is at move {now}, not {seen}: reload it")
+            }
+            GameError::NothingToUndo => f.write_str("there is no move to undo"),
+            GameError::NothingToRedo => f.write_str("there is no move to redo"),
+            GameError::GameOver => f.write_str("the game is over"),
+            GameError::RoundNotOver => f.write_str("the current round is not over"),
+            GameError::MatchOver => f.write_str("the match is over"),
+            GameError::RoundClosed => f.write_str(
+                "a later round of this match has started: this round can no longer change",
+            ),
+            GameError::ChangedMeanwhile => {
+                f.write_str("the game changed while the engine was thinking: reload it")
+            }
+            GameError::RoundTaken => f.write_str("that round has already been started"),
+            GameError::Engine(EngineError::UnknownPlayer(message)) => f.write_str(message),
+            GameError::Engine(EngineError::Busy) => {
+                f.write_str("the engine is busy with other requests: try again")
+            }
+            GameError::Engine(EngineError::NoAnswer) => {
+                f.write_str("the engine did not answer in time")
+            }
+            GameError::Store(error) => write!(f, "{error}"),
+            GameError::Internal(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl From<StoreError> for GameError {
+    fn from(error: StoreError) -> GameError {
+        GameError::Store(error)
+    }
+}
+
+impl From<EngineError> for GameError {
+    fn from(error: EngineError) -> GameError {
+        GameError::Engine(error)
+    }
+}
+
+type GameResult<T> = Result<T, GameError>;
+
+/// A game in memory: its row and the game itself.
+struct Loaded {
+    row: GameRow,
+    game: Game,
+}
+
+/// A cached game behind its own lock, so that changes to one game are applied (and saved)
+/// one at a time while other games go on. `None` until it is read from the store, and again
+/// after a failed write (the store, not memory, is then the truth).
+type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
+
+/// The games in memory, least recently used first.
+struct Cache {
+    slots: LruCache<i64, Slot>,
+    capacity: usize,
+}
+
+impl Cache {
+    /// The game's slot, made (empty) if it is not cached, now the most recently used.
+    fn slot(&mut self, id: i64) -> Slot {
+        if let Some(slot) = self.slots.get(&id) {
+            return slot.clone();
+        }
+        self.shrink(self.capacity - 1);
+        let slot = Slot::default();
+        self.slots.insert(id, slot.clone());
+        slot
+    }
+
+    /// Lets the least recently used games go until at most `keep` remain. A game that a
+    /// request holds right now stays (else a second copy could be loaded beside it), so
+    /// while more requests run at once than the bound, the cache holds more for a while.
+    fn shrink(&mut self, keep: usize) {
+        while self.slots.len() > keep {
+            // Slots are only handed out under the cache's lock, which we hold: a slot that
+            // nobody else holds now cannot be taken meanwhile.
+            let idle = self
+                .slots
+                .iter()
+                .find(|(_, slot)| Arc::strong_count(slot) == 1)
+                .map(|(&id, _)| id);
+            match idle {
+                Some(id) => {
+                    self.slots.remove(&id);
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Forgets `id` if its slot is still `slot` (a game that turned out not to exist).
+    fn forget(&mut self, id: i64, slot: &Slot) {
+        if self.slots.peek(&id).is_some_and(|s| Arc::ptr_eq(s, slot)) {
+            self.slots.remove(&id);
+        }
+    }
+}
+
+/// The games service over a store.
+pub struct Games {
+    store: Arc<Store>,
+    cache: std::sync::Mutex<Cache>,
+    engines: Engines,
+}
+
+/// Runs store work off the async runtime.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> GameResult<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| GameError::Internal(format!("database task failed: {e}")))?
+        .map_err(GameError::Store)
+}
+
+fn parse_id(text: &str) -> GameResult<i64> {
+    text.parse::<i64>()
+        .ok()
+        .filter(|&id| id > 0)
+        .ok_or_else(|| GameError::UnknownGame(text.to_owned()))
+}
+
+fn check_ply(game: &Game, expected: Option<usize>) -> GameResult<()> {
+    match expected {
+        Some(seen) if seen != game.moves().len() => Err(GameError::StalePly {
+            now: game.moves().len(),
+            seen,
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn illegal(game: &Game, message: String) -> GameError {
+    GameError::Illegal {
+        message,
+        legal: game.legal_names(),
+    }
+}
+
+/// What to ask the engine.
+#[derive(Clone, Debug, Default)]
+pub struct EngineRequest {
+    /// Thinking time.
+    pub time: Duration,
+    /// Play the move (true) or only suggest it.
+    pub play: bool,
+    /// The engine to ask; default: the side to move's player when it is a computer, else
+    /// the hint engine.
+    pub engine: Option<String>,
+    /// The number of moves the client saw.
+    pub ply: Option<usize>,
+}
+
+/// A game's record, as a file.
+#[derive(Clone, Debug)]
+pub struct RecordFile {
+    /// The file's name.
+    pub name: String,
+    /// The record's text.
+    pub text: String,
+}
+
+type Guard = tokio::sync::OwnedMutexGuard<Option<Loaded>>;
+
+impl Games {
+    /// The service over a database, with at most `engine_threads` searches at once and the
+    /// default bound on games in memory.
+    pub fn new(store: Store, engine_threads: usize) -> Games {
+        Games::with_cache(store, engine_threads, DEFAULT_CACHED_GAMES)
+    }
+
+    /// The service keeping at most `cached_games` games in memory (at least 1).
+    pub fn with_cache(store: Store, engine_threads: usize, cached_games: usize) -> Games {
+        Games {
+            store: Arc::new(store),
+            cache: std::sync::Mutex::new(Cache {
+                slots: LruCache::new_unbounded(),
+                capacity: cached_games.max(1),
+            }),
+            engines: Engines::new(engine_threads),
+        }
+    }
+
+    /// The database, for checks.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// How many games are in memory now.
+    pub fn cached_games(&self) -> usize {
+        self.cache().slots.len()
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, Cache> {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The game's slot, read from the database if needed, locked for the caller.
+    async fn lock(&self, id_text: &str) -> GameResult<Guard> {
+        let id = parse_id(id_text)?;
+        let slot = self.cache().slot(id);
+        let mut guard = slot.clone().lock_owned().await;
+        if guard.is_none() {
+            let store = self.store.clone();
+            match blocking(move || store.load(id)).await? {
+                Some((row, game)) => *guard = Some(Loaded { row, game }),
+                None => {
+                    drop(guard);
+                    self.cache().forget(id, &slot);
+                    return Err(GameError::UnknownGame(id_text.to_owned()));
+                }
+            }
+        }
+        Ok(guard)
+    }
+
+    /// Saves what `loaded` now holds with `write` (and reads its row back). On success the
+    /// game is back in its slot; on failure the slot is left empty, so that the next request
+    /// reads the game again from the store rather than trust memory.
+    async fn save(
+        &self,
+        guard: &mut Guard,
+        write: impl FnOnce(&Store, &Game, i64) -> Result<(), StoreError> + Send + 'static,
+    ) -> GameResult<()> {
+        let mut loaded = guard.take().expect("locked games are loaded");
+        let store = self.store.clone();
+        let loaded = blocking(move || {
+            let id = loaded.row.id;
+            write(&store, &loaded.game, id)?;
+            loaded.row = store
+                .game_row(id)?
+                .ok_or_else(|| StoreError::Database(format!("game {id} vanished")))?;
+            Ok(loaded)
+        })
+        .await?;
+        **guard = Some(loaded);
+        Ok(())
+    }
+
+    /// The full view of a game: state, history, players, match table.
+    async fn view_of(&self, loaded: &Loaded) -> GameResult<View> {
+        let table = match loaded.row.match_id {
+            Some(match_id) => Some(self.match_table(match_id, Some(loaded)).await?),
+            None => None,
+        };
+        Ok(View::new(&loaded.row, &loaded.game, table))
+    }
+
+    /// The score table of a match, with `current` standing for its own round.
+    async fn match_table(&self, match_id: i64, current: Option<&Loaded>) -> GameResult<MatchView> {
+        let store = self.store.clone();
+        let current_id = current.map(|c| c.row.id);
+        let (rounds, others) = blocking(move || {
+            let m = store
+                .get_match(match_id)?
+                .ok_or_else(|| StoreError::Database(format!("match {match_id} is missing")))?;
+            let mut games = Vec::new();
+            for row in store.match_games(match_id)? {
+                if Some(row.id) == current_id {
+                    games.push((row.id, None));
+                } else if let Some((_, game)) = store.load(row.id)? {
+                    games.push((row.id, Some(game)));
+                }
+            }
+            Ok((m.rounds, games))
+        })
+        .await?;
+        let played: Vec<_> = others
+            .into_iter()
+            .map(|(id, game)| {
+                let game = game
+                    .as_ref()
+                    .unwrap_or_else(|| &current.expect("current round").game);
+                (id, *game.start(), *game.position(), game.outcome())
+            })
+            .collect();
+        Ok(MatchView {
+            id: match_id,
+            table: matches::table(rounds, &played),
+        })
+    }
+
+    /// Saves a new game and caches it; its view.
+    async fn save_new(
+        &self,
+        game: Game,
+        south: String,
+        north: String,
+        match_round: Option<(i64, u32)>,
+    ) -> GameResult<View> {
+        let store = self.store.clone();
+        let created = blocking(move || {
+            let id = store.create_game(&game, &south, &north, match_round)?;
+            let row = store
+                .game_row(id)?
+                .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
+            Ok(Loaded { row, game })
+        })
+        .await;
+        let loaded = match created {
+            Ok(loaded) => loaded,
+            Err(GameError::Store(StoreError::Conflict(_))) if match_round.is_some() => {
+                return Err(GameError::RoundTaken)
+            }
+            Err(e) => return Err(e),
+        };
+        let view = self.view_of(&loaded).await?;
+        let id = loaded.row.id;
+        let slot = self.cache().slot(id);
+        // A new id: nobody else can hold its slot yet.
+        if let Ok(mut guard) = slot.try_lock() {
+            *guard = Some(loaded);
+        }
+        Ok(view)
+    }
+
+    /// A new game under `rules`.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn create(&self, rules: Rules, south: String, north: String) -> GameResult<View> {
+        self.save_new(Game::new(rules), south, north, None).await
+    }
+
+    /// A new Hoyito III match of `rounds` rounds under `rules` (H3.3); round 1's view.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn create_match(
+        &self,
+        rules: Rules,
+        rounds: u32,
+        south: String,
+        north: String,
+    ) -> GameResult<View> {
+        let store = self.store.clone();
+        let match_id = blocking(move || store.create_match(rounds)).await?;
+        let start = matches::round_start(rules, 1, None);
+        self.save_new(
+            Game::from_position(start),
+            south,
+            north,
+            Some((match_id, 1)),
+        )
+        .await
+    }
+
+    /// A new game from a record's game, to replay or continue.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn import(&self, game: Game, south: String, north: String) -> GameResult<View> {
+        self.save_new(game, south, north, None).await
+    }
+
+    /// The `limit` most recently changed games.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn list(&self, limit: usize) -> GameResult<Vec<GameRow>> {
+        let store = self.store.clone();
+        blocking(move || store.list(limit)).await
+    }
+
+    /// A game's view.
+    ///
+    /// # Errors
+    /// When there is no such game, or it cannot be read.
+    pub async fn view(&self, id: &str) -> GameResult<View> {
+        let guard = self.lock(id).await?;
+        self.view_of(guard.as_ref().expect("locked games are loaded"))
+            .await
+    }
+
+    /// Plays the move named `token` (checking the expected ply), saves it, and answers with
+    /// the trace and view (or, `brief`, only the state).
+    ///
+    /// # Errors
+    /// When there is no such game, the client is out of date, the move is not legal, or the
+    /// store fails.
+    pub async fn play(
+        &self,
+        id: &str,
+        token: &str,
+        ply: Option<usize>,
+        brief: bool,
+    ) -> GameResult<MoveAnswer> {
+        let mut guard = self.lock(id).await?;
+        let game = &guard.as_ref().expect("locked games are loaded").game;
+        check_ply(game, ply)?;
+        let mv = game
+            .parse_move(token)
+            .map_err(|e| illegal(game, e.to_string()))?;
+        let trace = self.play_and_save(&mut guard, mv).await?;
+        let loaded = guard.as_ref().expect("saved games are loaded");
+        if brief {
+            let game = &loaded.game;
+            return Ok(MoveAnswer::Brief(Box::new(Brief {
+                trace,
+                ply: game.moves().len(),
+                state: sowing::State::of(game),
+                end: game.end().map(EndView::of),
+            })));
+        }
+        Ok(MoveAnswer::Full(Box::new(Played {
+            trace,
+            game: self.view_of(loaded).await?,
+        })))
+    }
+
+    /// Plays `mv` on the locked game and saves it; its trace. The move is acknowledged (the
+    /// lock let go) only once it is committed.
+    async fn play_and_save(&self, guard: &mut Guard, mv: Move) -> GameResult<Vec<TraceEvent>> {
+        let game = &mut guard.as_mut().expect("locked games are loaded").game;
+        let mut events = Vec::new();
+        if let Err(e) = game.play_traced(mv, &mut events) {
+            return Err(illegal(game, e.to_string()));
+        }
+        let n = game.rules().pits_per_row();
+        self.save(guard, |store, game, id| store.append_move(id, game))
+            .await?;
+        Ok(TraceEvent::all(&events, n))
+    }
+
+    /// Move `ply` (from 1, as given) of a game again, with its trace.
+    ///
+    /// # Errors
+    /// When there is no such game or move.
+    pub async fn replay_move(&self, id: &str, ply: &str) -> GameResult<MoveReplay> {
+        let guard = self.lock(id).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let game = &loaded.game;
+        let no_move = || GameError::NoSuchMove {
+            game: loaded.row.id,
+            ply: ply.to_owned(),
+        };
+        let index = ply
+            .parse::<usize>()
+            .ok()
+            .filter(|&p| (1..=game.moves().len()).contains(&p))
+            .ok_or_else(no_move)?;
+        let mv = game.moves()[index - 1];
+        let before = *game.position_at(index - 1).ok_or_else(no_move)?;
+        let mut position = before;
+        let mut trace = Vec::new();
+        position
+            .play_traced(mv, &mut trace)
+            .map_err(|e| GameError::Internal(format!("a move in memory does not replay: {e}")))?;
+        let n = game.rules().pits_per_row();
+        Ok(MoveReplay {
+            ply: index,
+            mv: mv.name(n).to_string(),
+            side: before.to_move().name(),
+            before: Snapshot::of(&before),
+            after: Snapshot::of(game.position_at(index).ok_or_else(no_move)?),
+            trace: TraceEvent::all(&trace, n),
+        })
+    }
+
+    /// Takes back the last move (checking the expected ply); the view.
+    ///
+    /// # Errors
+    /// When there is no such game or no move, the client is out of date, a later round of
+    /// the match has started, or the store fails.
+    pub async fn undo(&self, id: &str, ply: Option<usize>) -> GameResult<View> {
+        let mut guard = self.lock(id).await?;
+        let loaded = guard.as_mut().expect("locked games are loaded");
+        check_ply(&loaded.game, ply)?;
+        if loaded.game.moves().is_empty() {
+            return Err(GameError::NothingToUndo);
+        }
+        if let (Some(match_id), Some(round)) = (loaded.row.match_id, loaded.row.round) {
+            let store = self.store.clone();
+            let later = blocking(move || store.match_games(match_id))
+                .await?
+                .iter()
+                .any(|r| r.round.is_some_and(|r| r > round));
+            if later {
+                return Err(GameError::RoundClosed);
+            }
+        }
+        loaded.game.undo();
+        self.save(&mut guard, |store, game, id| store.truncate(id, game))
+            .await?;
+        self.view_of(guard.as_ref().expect("saved games are loaded"))
+            .await
+    }
+
+    /// Plays again the last move taken back (checking the expected ply).
+    ///
+    /// # Errors
+    /// When there is no such game or nothing to redo, the client is out of date, or the
+    /// store fails.
+    pub async fn redo(&self, id: &str, ply: Option<usize>) -> GameResult<Played> {
+        let mut guard = self.lock(id).await?;
+        let game = &guard.as_ref().expect("locked games are loaded").game;
+        check_ply(game, ply)?;
+        let Some(mv) = game.redo_moves().next() else {
+            return Err(GameError::NothingToRedo);
+        };
+        let trace = self.play_and_save(&mut guard, mv).await?;
+        Ok(Played {
+            trace,
+            game: self
+                .view_of(guard.as_ref().expect("saved games are loaded"))
+                .await?,
+        })
+    }
+
+    /// A move from the engine, played or only suggested. The game is let go while the
+    /// engine thinks: other requests on it (and every other) go on meanwhile.
+    ///
+    /// # Errors
+    /// When there is no such game, it is over, the client is out of date, the engine is
+    /// unknown, busy or silent, the game changed meanwhile, or the store fails.
+    pub async fn engine(&self, id: &str, request: EngineRequest) -> GameResult<EngineReply> {
+        let (game, ply, side_player, game_id) = {
+            let guard = self.lock(id).await?;
+            let loaded = guard.as_ref().expect("locked games are loaded");
+            check_ply(&loaded.game, request.ply)?;
+            if loaded.game.is_over() {
+                return Err(GameError::GameOver);
+            }
+            let player = match loaded.game.position().to_move() {
+                Side::South => loaded.row.south.clone(),
+                Side::North => loaded.row.north.clone(),
+            };
+            (
+                loaded.game.clone(),
+                loaded.game.moves().len(),
+                player,
+                loaded.row.id,
+            )
+        };
+        let asked = request
+            .engine
+            .or_else(|| (side_player != HUMAN).then_some(side_player));
+        let spec = Engines::spec(asked.as_deref())?;
+        let seed = (game_id as u64)
+            .wrapping_mul(1_000_003)
+            .wrapping_add(ply as u64);
+        let answer = self.engines.choose(spec, seed, game, request.time).await?;
+        let chosen = answer.chosen.expect("the engine sets its move");
+        if !request.play {
+            return Ok(EngineReply {
+                engine: answer,
+                played: None,
+            });
+        }
+        let mut guard = self.lock(id).await?;
+        if guard
+            .as_ref()
+            .expect("locked games are loaded")
+            .game
+            .moves()
+            .len()
+            != ply
+        {
+            return Err(GameError::ChangedMeanwhile);
+        }
+        let trace = self.play_and_save(&mut guard, chosen).await?;
+        let game = self
+            .view_of(guard.as_ref().expect("saved games are loaded"))
+            .await?;
+        Ok(EngineReply {
+            engine: answer,
+            played: Some(Played { trace, game }),
+        })
+    }
+
+    /// A game's record, with its tags, as a file to download.
+    ///
+    /// # Errors
+    /// When there is no such game.
+    pub async fn record(&self, id: &str) -> GameResult<RecordFile> {
+        let guard = self.lock(id).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let mut record = Record::new(loaded.game.clone());
+        record.set_tag("Event", "sowing web");
+        record.set_tag("Site", format!("game {}", loaded.row.id));
+        record.set_tag(
+            "Date",
+            loaded.row.created.get(..10).unwrap_or("").replace('-', "."),
+        );
+        if let Some(round) = loaded.row.round {
+            record.set_tag("Round", round.to_string());
+        }
+        record.set_tag("South", loaded.row.south.clone());
+        record.set_tag("North", loaded.row.north.clone());
+        Ok(RecordFile {
+            name: format!(
+                "sowing-{}-{}.txt",
+                loaded.game.rules().variant().name(),
+                loaded.row.id
+            ),
+            text: record.to_string(),
+        })
+    }
+
+    /// Starts the next round of a match (H3.3); its view.
+    ///
+    /// # Errors
+    /// When there is no such match, its current round goes on, it is over, another request
+    /// started the round first, or the store fails.
+    pub async fn next_round(&self, match_text: &str) -> GameResult<View> {
+        let unknown = || GameError::UnknownMatch(match_text.to_owned());
+        let match_id = match_text.parse::<i64>().map_err(|_| unknown())?;
+        let store = self.store.clone();
+        let Some(m) = blocking(move || store.get_match(match_id)).await? else {
+            return Err(unknown());
+        };
+        let store = self.store.clone();
+        let rows = blocking(move || store.match_games(match_id)).await?;
+        let last = rows
+            .last()
+            .ok_or_else(|| GameError::Internal("a match without rounds".to_owned()))?;
+        let (south, north) = (last.south.clone(), last.north.clone());
+        let (rules, previous) = {
+            let guard = self.lock(&last.id.to_string()).await?;
+            let loaded = guard.as_ref().expect("locked games are loaded");
+            (loaded.game.rules(), loaded.game.outcome())
+        };
+        let table = self.match_table(m.id, None).await?;
+        if !table.table.next_round_ready {
+            return Err(if previous.is_none() {
+                GameError::RoundNotOver
+            } else {
+                GameError::MatchOver
+            });
+        }
+        let round = rows.len() as u32 + 1;
+        let start = matches::round_start(rules, round, previous);
+        self.save_new(
+            Game::from_position(start),
+            south,
+            north,
+            Some((m.id, round)),
+        )
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache(capacity: usize) -> Cache {
+        Cache {
+            slots: LruCache::new_unbounded(),
+            capacity,
+        }
+    }
+
+    #[test]
+    fn the_least_recently_used_idle_game_leaves_first() {
+        let mut cache = cache(2);
+        drop(cache.slot(1));
+        drop(cache.slot(2));
+        drop(cache.slot(1)); // 2 is now the least recently used
+        drop(cache.slot(3));
+        let mut ids: Vec<i64> = cache.slots.iter().map(|(&id, _)| id).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, [1, 3]);
+    }
+
+    #[test]
+    fn a_game_in_use_stays_until_it_is_let_go() {
+        let mut cache = cache(1);
+        let held = cache.slot(1);
+        let second = cache.slot(2);
+        // Both are held: the bound gives way rather than drop a game in use.
+        assert_eq!(cache.slots.len(), 2);
+        drop(second);
+        drop(cache.slot(3));
+        // 2, idle, left to make room for 3; 1 is held, so two are cached for now.
+        let ids: Vec<i64> = cache.slots.iter().map(|(&id, _)| id).collect();
+        assert_eq!(ids, [1, 3]);
+        assert!(Arc::ptr_eq(&held, &cache.slot(1)));
+        // Once let go, both leave when the next game comes in.
+        drop(held);
+        drop(cache.slot(4));
+        let ids: Vec<i64> = cache.slots.iter().map(|(&id, _)| id).collect();
+        assert_eq!(ids, [4]);
+    }
+}

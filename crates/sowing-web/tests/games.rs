@@ -1,0 +1,153 @@
+//! The games service through the API: the bound on games in memory, and games whose stored
+//! moves no longer replay.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use axum::Router;
+use serde_json::{json, Value};
+use sowing_web::store::Store;
+use sowing_web::{router, App};
+use tower::ServiceExt;
+
+async fn call(router: &Router, method: Method, path: &str, body: Value) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    (status, serde_json::from_slice(&bytes).unwrap())
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "sowing-web-games-{}-{}-{name}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.db")
+}
+
+#[tokio::test]
+async fn the_cache_keeps_its_bound_and_evicted_games_come_back_from_the_store() {
+    let app = Arc::new(App::with_cache(Store::in_memory().unwrap(), 1, 3));
+    let server = router(app.clone());
+    let mut games = Vec::new();
+    for i in 0..10 {
+        let game = ["hoyito-ii", "hoyito-iii", "ayoayo"][i % 3];
+        let (status, view) =
+            call(&server, Method::POST, "/api/games", json!({ "game": game })).await;
+        assert_eq!(status, StatusCode::CREATED);
+        let id = view["id"].as_i64().unwrap();
+        let mv = view["state"]["legal"][i % 4].clone();
+        let (status, answer) = call(
+            &server,
+            Method::POST,
+            &format!("/api/games/{id}/moves"),
+            json!({ "move": mv }),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert!(
+            app.cached_games() <= 3,
+            "{} games cached",
+            app.cached_games()
+        );
+        games.push((id, answer["game"].clone()));
+    }
+    assert_eq!(app.cached_games(), 3);
+    // The first games left memory; each reads back whole, and plays on.
+    for (id, before) in &games {
+        let (status, after) = call(
+            &server,
+            Method::GET,
+            &format!("/api/games/{id}"),
+            Value::Null,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(after["state"], before["state"]);
+        assert_eq!(after["history"], before["history"]);
+        assert!(app.cached_games() <= 3);
+    }
+    let (id, before) = &games[0];
+    let mv = before["state"]["legal"][0].clone();
+    let (status, answer) = call(
+        &server,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        json!({ "move": mv, "ply": 1 }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["game"]["ply"], 2);
+    assert_eq!(app.store().stored_moves(*id).unwrap(), 2);
+}
+
+#[tokio::test]
+async fn a_game_that_no_longer_replays_says_so_and_keeps_its_moves() {
+    let path = temp_db("damaged");
+    let id = {
+        let server = router(Arc::new(App::new(Store::open(&path).unwrap(), 1)));
+        let (_, view) = call(
+            &server,
+            Method::POST,
+            "/api/games",
+            json!({"game": "hoyito-ii"}),
+        )
+        .await;
+        let id = view["id"].as_i64().unwrap();
+        let (status, _) = call(
+            &server,
+            Method::POST,
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "A"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        id
+    };
+    // As if the rules had changed since: the stored first move is no longer legal.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute("UPDATE moves SET mv = 'a' WHERE game_id = ?1", [id])
+        .unwrap();
+    drop(conn);
+
+    let app = Arc::new(App::new(Store::open(&path).unwrap(), 1));
+    let server = router(app.clone());
+    let game = format!("/api/games/{id}");
+    let (status, body) = call(&server, Method::GET, &game, Value::Null).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+    let error = body["error"].as_str().unwrap();
+    assert!(
+        error.contains("move 1 (\"a\") no longer replays"),
+        "{error}"
+    );
+    assert!(error.contains("kept"), "{error}");
+    // Nothing is played over it or taken back from it.
+    for (path, body) in [
+        (format!("{game}/moves"), json!({"move": "B"})),
+        (format!("{game}/undo"), json!({})),
+    ] {
+        let (status, _) = call(&server, Method::POST, &path, body).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{path}");
+    }
+    assert_eq!(app.store().stored_moves(id).unwrap(), 1);
+    assert_eq!(app.store().game_row(id).unwrap().unwrap().plies, 1);
+    // It is still listed.
+    let (_, list) = call(&server, Method::GET, "/api/games", Value::Null).await;
+    assert_eq!(list["games"][0]["id"], id);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
