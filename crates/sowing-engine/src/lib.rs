@@ -21,6 +21,7 @@ pub mod levels;
 mod mcts;
 mod ordering;
 mod player;
+pub mod random;
 pub mod search;
 mod search_player;
 pub mod time;
