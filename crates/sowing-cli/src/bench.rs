@@ -3,9 +3,8 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use rand::rngs::SmallRng;
-use rand::{RngCore, SeedableRng};
-use sowing::{Game, Move, Pit, Position, Rules, Variant};
+use sowing::{Game, Position, Rules, Variant};
+use sowing_engine::random::{self, Rng};
 
 use crate::legality;
 use crate::options::GameOptions;
@@ -80,10 +79,10 @@ pub fn run(args: Args) -> Result<()> {
         let mut times = Vec::new();
         let mut moves = 0u64;
         for _ in 0..args.repeat.max(1) {
-            let mut rng = SmallRng::seed_from_u64(args.seed);
+            let mut rng = Rng::new(args.seed);
             let clock = Instant::now();
             moves = (0..games)
-                .map(|_| play_random_game(&mut game, start, &mut rng))
+                .map(|_| random::play_game(&mut game, start, &mut rng))
                 .sum();
             times.push(clock.elapsed().as_secs_f64());
         }
@@ -112,7 +111,6 @@ pub fn run(args: Args) -> Result<()> {
     }
     Ok(())
 }
-
 /// `sow bench --legality`: one line (or JSON row) a board, then one a known long cycle.
 fn legality(args: &Args, boards: &[Rules]) -> Result<()> {
     let games = args.games.unwrap_or(100_000);
@@ -159,56 +157,4 @@ fn legality(args: &Args, boards: &[Rules]) -> Result<()> {
         println!("{}", serde_json::Value::Array(rows));
     }
     Ok(())
-}
-
-/// A uniform draw from `0..n` (Lemire's multiply-and-reject): a second draw only with
-/// probability n/2³². `gen_range` of rand 0.8 redraws up to half the time for small ranges,
-/// a branch the processor cannot predict, once a move.
-fn below(rng: &mut SmallRng, n: u32) -> u32 {
-    let mut product = u64::from(rng.next_u32()) * u64::from(n);
-    if (product as u32) < n {
-        let threshold = n.wrapping_neg() % n;
-        while (product as u32) < threshold {
-            product = u64::from(rng.next_u32()) * u64::from(n);
-        }
-    }
-    (product >> 32) as u32
-}
-
-/// Plays one game of uniformly random legal moves from `start`; returns its length.
-///
-/// Rather than generate every legal move (which sows each pit), it draws an occupied pit at
-/// random and tries it, drawing again among the rest when the rules refuse it (an endless
-/// sowing, or one that does not feed): the move played is still uniform over the legal ones.
-pub fn play_random_game(game: &mut Game, start: Position, rng: &mut SmallRng) -> u64 {
-    game.reset(start);
-    let n = start.rules().pits_per_row();
-    let mut moves = 0;
-    while !game.is_over() {
-        let position = game.position();
-        let side = position.to_move();
-        let mut candidates = [0u8; Rules::MAX_PITS_PER_ROW];
-        let mut count = 0;
-        for column in 0..n {
-            // Branch-free: whether a pit is occupied is as good as random.
-            candidates[count] = column as u8;
-            count += usize::from(position.seeds(Pit::of(side, column, n)) > 0);
-        }
-        loop {
-            if count == 0 {
-                game.play(Move::Pass)
-                    .expect("no sowing move, so pass is legal");
-                break;
-            }
-            let pick = below(rng, count as u32) as usize;
-            let pit = Pit::of(side, candidates[pick].into(), n);
-            if game.play(Move::Sow(pit)).is_ok() {
-                break;
-            }
-            count -= 1;
-            candidates.swap(pick, count);
-        }
-        moves += 1;
-    }
-    moves
 }

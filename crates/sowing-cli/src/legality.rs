@@ -9,10 +9,8 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use sowing::{Game, Position, Rules};
+use sowing_engine::random::Rng;
 
 /// Endless sowings whose cycles are the longest known: 4,628,448 and 2,352,774 laps on 2×6,
 /// and a 2×12 one that took 44 s to prove endless exactly (docs/rules.md, C.1).
@@ -53,7 +51,7 @@ pub fn retime(position: &Position) -> Duration {
 /// Plays `games` random games (uniform over the legal moves, from `seed`) and times the
 /// legal-move list of every position reached.
 pub fn random_games(rules: Rules, games: u64, seed: u64) -> Result<Worst> {
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = Rng::new(seed);
     let mut game = Game::new(rules);
     let mut slowest = (Position::start(rules), Duration::ZERO);
     let (mut positions, mut total) = (0u64, Duration::ZERO);
@@ -72,9 +70,7 @@ pub fn random_games(rules: Rules, games: u64, seed: u64) -> Result<Worst> {
             if took > slowest.1 {
                 slowest = (position, took);
             }
-            let mv = *moves
-                .choose(&mut rng)
-                .expect("a game that goes on has a move");
+            let mv = *rng.pick(&moves).expect("a game that goes on has a move");
             game.play(mv)?;
         }
     }

@@ -1,22 +1,21 @@
 //! Baseline players: random and greedy.
 
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use sowing::{Game, Move};
+
+use crate::random::Rng;
 
 use crate::{Info, Limits, Player};
 
 /// Plays a uniformly random legal move.
 pub struct RandomPlayer {
-    rng: SmallRng,
+    rng: Rng,
 }
 
 impl RandomPlayer {
     /// A random player whose choices follow from `seed`.
     pub fn new(seed: u64) -> RandomPlayer {
         RandomPlayer {
-            rng: SmallRng::seed_from_u64(seed),
+            rng: Rng::new(seed),
         }
     }
 }
@@ -27,9 +26,8 @@ impl Player for RandomPlayer {
     }
 
     fn choose(&mut self, game: &Game, _: &Limits, _: &mut dyn FnMut(&Info)) -> Move {
-        game.position()
-            .legal_moves()
-            .choose(&mut self.rng)
+        self.rng
+            .pick(&game.position().legal_moves())
             .copied()
             .expect("a game that is not over has a legal move")
     }
@@ -37,14 +35,14 @@ impl Player for RandomPlayer {
 
 /// Plays the move that captures most at once (ties broken at random): one ply deep.
 pub struct Greedy {
-    rng: SmallRng,
+    rng: Rng,
 }
 
 impl Greedy {
     /// A greedy player whose tie-breaks follow from `seed`.
     pub fn new(seed: u64) -> Greedy {
         Greedy {
-            rng: SmallRng::seed_from_u64(seed),
+            rng: Rng::new(seed),
         }
     }
 }
@@ -71,8 +69,6 @@ impl Player for Greedy {
             .filter(|(_, next)| gain(next) == best)
             .map(|&(mv, _)| mv)
             .collect();
-        *choices
-            .choose(&mut self.rng)
-            .expect("at least the best move")
+        *self.rng.pick(&choices).expect("at least the best move")
     }
 }

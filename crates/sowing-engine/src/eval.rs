@@ -178,14 +178,12 @@ impl Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::rngs::SmallRng;
-    use rand::seq::SliceRandom;
-    use rand::SeedableRng;
+    use crate::random::{self, Rng};
     use sowing::Game;
 
     #[test]
     fn the_table_evaluator_equals_the_weighted_features() {
-        let mut rng = SmallRng::seed_from_u64(5);
+        let mut rng = Rng::new(5);
         for (variant, pits) in [
             (Variant::HoyitoII, 6),
             (Variant::HoyitoII, 12),
@@ -197,7 +195,7 @@ mod tests {
             let evaluator = Evaluator::new(&weights);
             for _ in 0..200 {
                 let mut game = Game::new(rules);
-                while let Some(&mv) = game.legal_moves().choose(&mut rng) {
+                while let Some(mv) = random::legal_move(&game, &mut rng) {
                     let pos = game.position();
                     assert_eq!(evaluator.evaluate(pos), evaluate(pos, &weights), "{pos}");
                     game.play(mv).expect("a legal move");

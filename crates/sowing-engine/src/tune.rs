@@ -4,12 +4,10 @@
 //! (final margin minus current margin, for the side to move) on the board features, over
 //! positions from self-play games. `sow-tune` runs it; docs/engine.md gives the procedure.
 
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use sowing::{Game, Rules};
+use sowing::Rules;
 
 use crate::eval::{self, Weights, FEATURES};
+use crate::random::{self, Rng};
 use crate::search::{Noise, Searcher};
 use crate::Limits;
 
@@ -38,18 +36,10 @@ pub fn self_play(
         nodes: Some(nodes),
         ..Limits::default()
     };
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = Rng::new(seed);
     let mut samples = Vec::new();
     for _ in 0..games {
-        let mut game = Game::new(rules);
-        for _ in 0..opening {
-            match game.legal_moves().choose(&mut rng) {
-                Some(&mv) if !game.is_over() => {
-                    game.play(mv).expect("legal");
-                }
-                _ => break,
-            }
-        }
+        let mut game = random::opening(rules, opening, &mut rng);
         let first = game.moves().len();
         while !game.is_over() && game.moves().len() < 1000 {
             let mv = searcher
@@ -149,12 +139,12 @@ mod tests {
         let truth: [f64; FEATURES] = [
             30.0, 2.0, -5.0, 40.0, -25.0, 10.0, 0.0, -8.0, 12.0, 3.0, -3.0, -150.0, 90.0,
         ];
-        let mut rng = SmallRng::seed_from_u64(5);
+        let mut rng = Rng::new(5);
         let samples: Vec<Sample> = (0..3000)
             .map(|_| {
                 let mut features = [0; FEATURES];
                 for f in features.iter_mut() {
-                    *f = rand::Rng::gen_range(&mut rng, 0..10);
+                    *f = rng.below(10) as i32;
                 }
                 features[0] = 1;
                 let target = (0..FEATURES)

@@ -1,9 +1,8 @@
 //! The search against the rules: extra turns, passes, repetition on the path and proven
 //! endings, checked against a plain minimax solver written here without any pruning.
 
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use sowing::{BySide, Game, Move, Position, Rules, Side, Variant};
+use sowing_engine::random::{self, Rng};
 use sowing_engine::search::{Noise, Searcher};
 use sowing_engine::{Limits, Score};
 
@@ -50,17 +49,25 @@ fn search(game: &Game, limits: Limits) -> sowing_engine::SearchResult {
 }
 
 /// A random position with `seeds` seeds on the board of `rules`.
-fn random_position(rules: Rules, seeds: u32, rng: &mut SmallRng) -> Position {
+fn random_position(rules: Rules, seeds: u32, rng: &mut Rng) -> Position {
     let ring = rules.pit_count();
     let mut pits = vec![0u8; ring];
     for _ in 0..seeds {
-        pits[rng.gen_range(0..ring)] += 1;
+        pits[rng.below(ring as u32) as usize] += 1;
     }
     let rest = rules.total_seeds() as u32 - seeds;
-    let south = rng.gen_range(0..=rest);
+    let south = rng.below(rest + 1);
     let captured = BySide::new(south as u8, (rest - south) as u8);
-    let to_move = if rng.gen() { Side::South } else { Side::North };
-    let last_sower = if rng.gen() { Some(!to_move) } else { None };
+    let to_move = if rng.below(2) == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    let last_sower = if rng.below(2) == 0 {
+        Some(!to_move)
+    } else {
+        None
+    };
     Position::from_parts(rules, &pits, captured, to_move, last_sower).expect("a valid position")
 }
 
@@ -113,16 +120,15 @@ fn minimax(pos: &Position, depth: u32, path: &mut Vec<Position>, seen: &mut Seen
 
 /// Positions with history: random games of `rules` from random set-ups with `seeds` seeds.
 fn random_games(rules: Rules, seeds: u32, count: usize, seed: u64) -> Vec<Game> {
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = Rng::new(seed);
     let mut games = Vec::new();
     while games.len() < count {
         let mut game = Game::from_position(random_position(rules, seeds, &mut rng));
-        for _ in 0..rng.gen_range(0..10) {
-            let legal = game.legal_moves();
-            if legal.is_empty() {
+        for _ in 0..rng.below(10) {
+            let Some(mv) = random::legal_move(&game, &mut rng) else {
                 break;
-            }
-            game.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+            };
+            game.play(mv).unwrap();
         }
         if !game.is_over() {
             games.push(game);

@@ -17,10 +17,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use serde_json::{json, Value};
+use sowing_engine::random::Rng;
 use sowing_web::store::Store;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -138,7 +136,7 @@ async fn play_one(addr: SocketAddr, variant: String, seed: u64, max_moves: usize
         latencies: Vec::new(),
         error: None,
     };
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = Rng::new(seed);
     let result: Result<(), String> = async {
         let mut conn = Connection::open(addr).await.map_err(|e| e.to_string())?;
         let (status, view) = conn
@@ -157,8 +155,8 @@ async fn play_one(addr: SocketAddr, variant: String, seed: u64, max_moves: usize
                 .iter()
                 .filter_map(Value::as_str)
                 .collect();
-            let mv = legal
-                .choose(&mut rng)
+            let mv = rng
+                .pick(&legal)
                 .ok_or("no legal move in a game not over")?
                 .to_string();
             let body = json!({ "move": mv, "ply": played.moves });
