@@ -28,7 +28,10 @@ pub struct Args {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 2026)]
     seed: u64,
-    /// Benchmark the search instead: fixed middle-game positions, fixed nodes, one thread.
+    /// Benchmark the search instead: the committed positions
+    /// (crates/sowing-engine/data/bench-positions.txt), each searched to its fixed depth on
+    /// one thread; the total node count is the search's signature. With --json:
+    /// {"nodes","micros","nps","positions":[{"position","nodes","depth","micros"}]}.
     #[arg(long)]
     search: bool,
     /// Measure the slowest legality check instead (C.1): the legal moves of every position

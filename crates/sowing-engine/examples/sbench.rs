@@ -1,12 +1,14 @@
-//! The search benchmark's positions at fewer nodes, for instruction counts under callgrind
-//! (`sow bench --search` at a million nodes a position is slow there):
-//! `valgrind --tool=callgrind target/release/examples/sbench 100000`.
+//! The search benchmark's positions searched shallower, for instruction counts under
+//! callgrind (`sow bench --search` is slow there):
+//! `valgrind --tool=callgrind target/release/examples/sbench 2` searches each position 2
+//! plies less deep than the benchmark (default 0: the benchmark itself).
 
 fn main() {
-    let nodes: u64 = std::env::args()
+    let less: u32 = std::env::args()
         .nth(1)
-        .map_or(100_000, |a| a.parse().expect("a number of nodes"));
-    let rows = sowing_engine::bench::search_bench(nodes, 16, &mut |_| {});
+        .map_or(0, |a| a.parse().expect("a number of plies"));
+    let positions = sowing_engine::bench::positions();
+    let rows = sowing_engine::bench::search_bench(&positions, less, 16, &mut |_| {});
     let total: u64 = rows.iter().map(|r| r.nodes).sum();
     let micros: u64 = rows.iter().map(|r| r.micros).sum();
     println!(
