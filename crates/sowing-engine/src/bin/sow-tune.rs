@@ -1,41 +1,49 @@
 //! `sow-tune`: fits the evaluation weights by self-play and regression, and prints (or
 //! writes) `crates/sowing-engine/src/weights.rs`. docs/engine.md describes the procedure.
 //!
-//! Usage: `sow-tune [--games N] [--nodes N] [--rounds R] [--seed S] [--write FILE]`
+//! Usage: `sow-tune [--games N] [--nodes N] [--rounds R] [--seed S] [--write FILE]
+//! [--from-zero]` (`sow-tune --help` explains each).
 
+use clap::Parser;
 use sowing::{Rules, Variant};
 use sowing_engine::eval::{weights_for, Weights, FEATURES, FEATURE_NAMES};
 use sowing_engine::tune;
 
-fn main() {
-    let mut games = 200usize;
-    let mut nodes = 3_000u64;
-    let mut rounds = 2u32;
-    let mut seed = 2026u64;
-    let mut write: Option<String> = None;
-    let mut from_zero = false;
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        match args[i].as_str() {
-            "--games" => games = value.parse().expect("--games N"),
-            "--nodes" => nodes = value.parse().expect("--nodes N"),
-            "--rounds" => rounds = value.parse().expect("--rounds R"),
-            "--seed" => seed = value.parse().expect("--seed S"),
-            "--write" => write = Some(value),
-            "--from-zero" => {
-                from_zero = true;
-                i += 1;
-                continue;
-            }
-            other => {
-                eprintln!("sow-tune: unknown argument {other}");
-                std::process::exit(2);
-            }
-        }
-        i += 2;
-    }
+/// Fit the evaluation weights of every game and board by self-play and regression, and
+/// print the weights file (or write it with --write).
+#[derive(Parser)]
+#[command(name = "sow-tune")]
+struct Args {
+    /// Self-play games a round on 2×6 boards (a quarter as many on 2×12).
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    /// Nodes the search gets a move in self-play.
+    #[arg(long, default_value_t = 3_000)]
+    nodes: u64,
+    /// Rounds of self-play and fitting, each with the weights of the one before.
+    #[arg(long, default_value_t = 2)]
+    rounds: u32,
+    /// Seed of the random openings (round R, counting from 0, uses SEED + R).
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// Write the weights to this file (crates/sowing-engine/src/weights.rs) instead of
+    /// printing them.
+    #[arg(long)]
+    write: Option<String>,
+    /// Start from zero weights rather than the current ones.
+    #[arg(long)]
+    from_zero: bool,
+}
+
+fn main() -> std::process::ExitCode {
+    let Args {
+        games,
+        nodes,
+        rounds,
+        seed,
+        write,
+        from_zero,
+    } = Args::parse();
     let boards = [
         (
             "HOYITO_II_6",
@@ -45,7 +53,9 @@ fn main() {
         (
             "HOYITO_II_12",
             "Hoyito II on 2×12.",
-            Rules::new(Variant::HoyitoII).with_pits(12).unwrap(),
+            Rules::new(Variant::HoyitoII)
+                .with_pits(12)
+                .expect("Hoyito II has a 2×12 board"),
         ),
         ("HOYITO_III", "Hoyito III.", Rules::new(Variant::HoyitoIII)),
         ("AYOAYO", "Ayoayo.", Rules::new(Variant::Ayoayo)),
@@ -96,7 +106,13 @@ fn main() {
         ));
     }
     match write {
-        Some(path) => std::fs::write(&path, source).expect("writing the weights"),
+        Some(path) => {
+            if let Err(e) = std::fs::write(&path, source) {
+                eprintln!("sow-tune: writing {path}: {e}");
+                return std::process::ExitCode::from(2);
+            }
+        }
         None => print!("{source}"),
     }
+    std::process::ExitCode::SUCCESS
 }
