@@ -136,7 +136,7 @@ pub struct RuleOption {
     pub rule: &'static str,
     /// A short title for people: `Casas`.
     pub label: &'static str,
-    /// What it decides, in a sentence for people.
+    /// What it decides, in a sentence for people (no final stop).
     pub description: &'static str,
     /// The values, the default first.
     pub values: &'static [OptionValue],
@@ -154,7 +154,7 @@ const CASA_ROWS: RuleOption = RuleOption {
     field: "casa_rows",
     rule: "H2.5",
     label: "Casas",
-    description: "which pits of four are casas: on either row, or only on the opponent's",
+    description: "Which pits of four are casas: on either row, or only on the opponent's",
     values: &[
         OptionValue {
             name: "any",
@@ -175,7 +175,7 @@ const LEFTOVER: RuleOption = RuleOption {
     field: "leftover",
     rule: "A.7",
     label: "Seeds left when the mover cannot feed",
-    description: "who takes the seeds left when the mover cannot feed: the last mover, or \
+    description: "Who takes the seeds left when the mover cannot feed: the last mover, or \
                       the owner of each row",
     values: &[
         OptionValue {
@@ -197,8 +197,8 @@ const FINAL_FOUR: RuleOption = RuleOption {
     field: "final_four",
     rule: "H3.3",
     label: "Last four",
-    description: "who takes the last four seeds: the capturer, or a fixed player (a match \
-                      decides it round by round)",
+    description: "Who takes the last four seeds: the capturer, or a fixed player; a match \
+                      decides it round by round",
     values: &[
         OptionValue {
             name: "capturer",
