@@ -35,6 +35,15 @@ impl Variant {
         }
     }
 
+    /// The name for people: `Hoyito II`, `Hoyito III`, `Ayoayo`.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Variant::HoyitoII => "Hoyito II",
+            Variant::HoyitoIII => "Hoyito III",
+            Variant::Ayoayo => "Ayoayo",
+        }
+    }
+
     /// Whether this is one of the Hoyito games (casas, extra turns, the last four).
     pub const fn is_hoyito(self) -> bool {
         !matches!(self, Variant::Ayoayo)
