@@ -73,6 +73,7 @@ async function newGame(options, p = page) {
   if (!(await p.locator('#new-game').evaluate((d) => d.open))) await p.click('#btn-new');
   await p.selectOption('#f-game', options.game);
   if (options.rounds) await p.fill('#f-rounds', String(options.rounds));
+  for (const [field, value] of Object.entries(options.rules || {})) await p.selectOption(`#f-option-${field}`, value);
   await p.selectOption('#f-south', options.south || 'human');
   await p.selectOption('#f-north', options.north || 'human');
   if (options.time) await p.selectOption('#f-time', String(options.time));
@@ -101,6 +102,22 @@ await check('the page opens with the new-game form', async () => {
   equal(options, ['hoyito-ii:6', 'hoyito-ii:12', 'hoyito-iii', 'hoyito-iii:match', 'ayoayo'], 'games offered');
   const players = await page.$$eval('#f-north option', (o) => o.map((x) => x.value));
   for (let level = 1; level <= 6; level++) assert(players.includes(`level:${level}`), `level ${level} offered`);
+});
+
+await check('the form offers each game its own options, as GET /api/rules gives them', async () => {
+  const rules = await api('GET', '/rules');
+  const offered = await page.$$eval('#new-form [data-option]', (ls) => ls.map((l) => l.dataset.option));
+  equal(offered, rules.options.map((o) => o.field), 'one select per rule option');
+  const visible = async (game) => {
+    await page.selectOption('#f-game', game);
+    return page.$$eval('#new-form [data-option]', (ls) => ls.filter((l) => !l.hidden).map((l) => l.dataset.option));
+  };
+  equal(await visible('hoyito-ii:6'), ['casa_rows'], 'Hoyito II options');
+  equal(await visible('hoyito-iii'), ['casa_rows', 'final_four'], 'Hoyito III options');
+  equal(await visible('hoyito-iii:match'), ['casa_rows'], 'a match decides the last four');
+  equal(await visible('ayoayo'), ['leftover'], 'Ayoayo options');
+  const values = await page.$$eval('#f-option-leftover option', (o) => o.map((x) => x.value));
+  equal(values, rules.options.find((o) => o.field === 'leftover').values.map((v) => v.name), 'leftover values');
 });
 
 await check('a computer level that the engine does not know yet is refused clearly, or plays', async () => {
@@ -272,7 +289,9 @@ await check('saved games lists the games to resume', async () => {
 });
 
 await check('Ayoayo against the computer: stores drawn, sowing animated', async () => {
-  const aid = await newGame({ game: 'ayoayo', north: 'random', time: 300 });
+  const aid = await newGame({ game: 'ayoayo', north: 'random', time: 300, rules: { leftover: 'holder' } });
+  equal((await api('GET', `/games/${aid}`)).rules.leftover, 'holder', 'the option chosen in the form');
+  assert(/seeds left when the mover cannot feed: to each row/.test(await page.textContent('#title')), 'the title names the option');
   assert(await page.locator('[data-store=south].real').count() === 1, 'a store for South');
   const before = await counters();
   await page.click('#board .pit.legal >> nth=0');

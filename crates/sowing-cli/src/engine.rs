@@ -16,7 +16,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::Result;
-use sowing::{CasaRows, FinalFour, Game, Leftover, Move, Outcome, Position, Rules, Side, Variant};
+use sowing::{Game, Move, Outcome, Position, RuleOption, Rules, Side, Variant};
 use sowing_engine::{levels, Clock, Info, Limits, Score, SearchSettings};
 
 /// Speak UGI on standard input and output (for tournament runners such as cutegames).
@@ -179,21 +179,30 @@ impl Engine {
     }
 
     fn identify(&self) {
-        let lines = [
+        let mut lines = vec![
             format!("id name sow {}", env!("CARGO_PKG_VERSION")),
             "id author the sowing project".to_owned(),
             "option name game type combo default hoyito-ii var hoyito-ii var hoyito-iii var ayoayo"
                 .to_owned(),
             "option name pits type spin default 6 min 6 max 12".to_owned(),
-            "option name casa-rows type combo default any var any var opponent".to_owned(),
-            "option name leftover type combo default last-mover var last-mover var holder"
-                .to_owned(),
-            "option name final-four type combo default capturer var capturer var south var north"
-                .to_owned(),
+        ];
+        // The rule options, from the rules' table.
+        for option in RuleOption::all() {
+            let mut line = format!(
+                "option name {} type combo default {}",
+                option.name,
+                option.default_value()
+            );
+            for value in option.values {
+                line += &format!(" var {}", value.name);
+            }
+            lines.push(line);
+        }
+        lines.extend([
             "option name level type spin default 6 min 1 max 6".to_owned(),
             "option name hash type spin default 64 min 1 max 4096".to_owned(),
             "ugiok".to_owned(),
-        ];
+        ]);
         for line in lines {
             say(&self.out, &line);
         }
@@ -215,20 +224,21 @@ impl Engine {
         let mut rules = self.rules;
         match *name {
             "game" => {
+                // The options the new game shares with the old one are kept.
                 let variant: Variant = parse(&value)?;
                 let mut next = Rules::new(variant);
-                next.casa_rows = rules.casa_rows;
-                next.leftover = rules.leftover;
-                next.final_four = rules.final_four;
+                for (option, value) in rules.options() {
+                    if option.belongs_to(variant) {
+                        next.set_option(option.name, value)
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
                 rules = next;
             }
             "pits" => {
                 let pits: usize = parse(&value)?;
                 rules = rules.with_pits(pits).map_err(|e| e.to_string())?;
             }
-            "casa-rows" => rules.casa_rows = parse::<CasaRows>(&value)?,
-            "leftover" => rules.leftover = parse::<Leftover>(&value)?,
-            "final-four" => rules.final_four = parse::<FinalFour>(&value)?,
             "level" => {
                 let level: u8 = parse(&value)?;
                 if !levels::LEVELS.contains(&level) {
@@ -244,6 +254,9 @@ impl Engine {
                 }
                 self.hash_mib = mib;
                 return Ok(());
+            }
+            other if RuleOption::named(other).is_some() => {
+                rules.set_option(other, &value).map_err(|e| e.to_string())?
             }
             other => return Err(format!("unknown option {other:?}")),
         }
@@ -573,6 +586,34 @@ mod tests {
         }
         assert_eq!(lines[lines.len() - 2], "ugiok");
         assert_eq!(lines[lines.len() - 1], "readyok");
+        // The rule options' lines, as docs/protocol.md gives them.
+        for line in [
+            "option name casa-rows type combo default any var any var opponent",
+            "option name leftover type combo default last-mover var last-mover var holder",
+            "option name final-four type combo default capturer var capturer var south var north",
+        ] {
+            assert!(lines.iter().any(|l| l == line), "{line} missing: {lines:?}");
+        }
+    }
+
+    #[test]
+    fn an_option_of_another_game_is_refused() {
+        let lines = session(
+            "setoption name leftover value holder\nsetoption name game value ayoayo\n\
+             setoption name leftover value holder\nsetoption name final-four value north\n\
+             setoption name leftover value nobody\nisready\n",
+        );
+        assert_eq!(
+            lines,
+            [
+                "info string error: leftover is not an option of hoyito-ii (it is for ayoayo); \
+                 hoyito-ii has casa-rows only",
+                "info string error: final-four is not an option of ayoayo (it is for \
+                 hoyito-iii); ayoayo has leftover only",
+                "info string error: unknown leftover \"nobody\" (expected last-mover or holder)",
+                "readyok",
+            ]
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use sowing::{Game, Move, Position, Rules, Variant};
+use sowing::{Game, Move, Position, Rules};
 use sowing_engine::Limits;
 
 /// Why an external engine lost a game without finishing it.
@@ -68,19 +68,12 @@ impl External {
                 break;
             }
         }
+        // The game first: the engine refuses an option its current game does not have.
         let mut options = vec![
             ("game", rules.variant().name().to_owned()),
             ("pits", rules.pits_per_row().to_string()),
         ];
-        match rules.variant() {
-            Variant::Ayoayo => options.push(("leftover", rules.leftover.to_string())),
-            variant => {
-                options.push(("casa-rows", rules.casa_rows.to_string()));
-                if variant == Variant::HoyitoIII {
-                    options.push(("final-four", rules.final_four.to_string()));
-                }
-            }
-        }
+        options.extend(rules.options().map(|(o, value)| (o.name, value.to_owned())));
         for (name, value) in options {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }

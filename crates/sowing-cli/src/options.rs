@@ -1,8 +1,9 @@
 //! The game and rule options shared by every subcommand.
 
-use anyhow::{bail, Result};
-use clap::Args;
-use sowing::{CasaRows, FinalFour, Leftover, Rules, Variant};
+use anyhow::{bail, Context, Result};
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
+use sowing::{RuleOption, Rules, Variant};
 
 /// Which game, on which board, with which options.
 #[derive(Args, Clone, Debug, Default)]
@@ -13,16 +14,8 @@ pub struct GameOptions {
     /// Pits per row: 6, or 12 for Hoyito II's long board.
     #[arg(long)]
     pub pits: Option<usize>,
-    /// Hoyito (H2.5): pits of four on any row are casas, or only on the opponent's.
-    #[arg(long, value_name = "any|opponent", value_parser = parse::<CasaRows>)]
-    pub casa_rows: Option<CasaRows>,
-    /// Ayoayo (A.7): the seeds left when the mover cannot feed go to the last mover, or to
-    /// the holder of each row.
-    #[arg(long, value_name = "last-mover|holder", value_parser = parse::<Leftover>)]
-    pub leftover: Option<Leftover>,
-    /// Hoyito III (H3.3): who takes the last four seeds.
-    #[arg(long, value_name = "capturer|south|north", value_parser = parse::<FinalFour>)]
-    pub final_four: Option<FinalFour>,
+    #[command(flatten)]
+    pub options: RuleFlags,
 }
 
 fn parse<T: std::str::FromStr>(text: &str) -> Result<T, String>
@@ -34,13 +27,16 @@ where
 
 impl GameOptions {
     /// The rules these options name; `default` when `--game` is not given.
+    ///
+    /// # Errors
+    /// When the game is not played on the board given, or an option given is not the game's.
     pub fn rules_or(&self, default: Variant) -> Result<Rules> {
         let variant = self.game.unwrap_or(default);
         let mut rules = Rules::new(variant);
         if let Some(pits) = self.pits {
             rules = rules.with_pits(pits)?;
         }
-        self.apply_options(&mut rules);
+        self.options.apply(&mut rules)?;
         Ok(rules)
     }
 
@@ -51,29 +47,73 @@ impl GameOptions {
             None => bail!("--game is required (hoyito-ii, hoyito-iii or ayoayo)"),
         }
     }
+}
 
-    /// Sets the options given on the command line (and only those) on `rules`, warning
-    /// about options the game does not have (positions ignore those).
-    pub fn apply_options(&self, rules: &mut Rules) {
-        let variant = rules.variant();
-        if let Some(casa_rows) = self.casa_rows {
-            warn_unless(variant.is_hoyito(), "--casa-rows", variant);
-            rules.casa_rows = casa_rows;
+/// The rule options given on the command line: one flag per option of the rules' table
+/// (`--casa-rows`, `--leftover`, `--final-four`), its values checked by clap.
+#[derive(Clone, Debug, Default)]
+pub struct RuleFlags(Vec<(&'static str, String)>);
+
+impl RuleFlags {
+    /// Sets the options given (and only those) on `rules`.
+    ///
+    /// # Errors
+    /// When the game does not have one of them: the same refusal as everywhere else.
+    pub fn apply(&self, rules: &mut Rules) -> Result<()> {
+        for (name, value) in &self.0 {
+            rules
+                .set_option(name, value)
+                .with_context(|| format!("--{name} {value}"))?;
         }
-        if let Some(leftover) = self.leftover {
-            warn_unless(variant == Variant::Ayoayo, "--leftover", variant);
-            rules.leftover = leftover;
-        }
-        if let Some(final_four) = self.final_four {
-            warn_unless(variant == Variant::HoyitoIII, "--final-four", variant);
-            rules.final_four = final_four;
-        }
+        Ok(())
     }
 }
 
-fn warn_unless(applies: bool, option: &str, variant: Variant) {
-    if !applies {
-        eprintln!("sow: note: {option} does not apply to {variant}; ignored");
+impl Args for RuleFlags {
+    fn augment_args(command: Command) -> Command {
+        RuleOption::all().iter().fold(command, |command, option| {
+            let games: Vec<&str> = option.games.iter().map(|v| v.name()).collect();
+            let values = option
+                .values
+                .iter()
+                .map(|v| PossibleValue::new(v.name).help(v.label));
+            command.arg(
+                Arg::new(option.name)
+                    .long(option.name)
+                    .value_name("VALUE")
+                    .value_parser(PossibleValuesParser::new(values))
+                    .help(format!(
+                        "{} ({}; {})",
+                        option.description,
+                        option.rule,
+                        games.join(", ")
+                    )),
+            )
+        })
+    }
+
+    fn augment_args_for_update(command: Command) -> Command {
+        Self::augment_args(command)
+    }
+}
+
+impl FromArgMatches for RuleFlags {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        Self::from_arg_matches_mut(&mut matches.clone())
+    }
+
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        Ok(RuleFlags(
+            RuleOption::all()
+                .iter()
+                .filter_map(|o| Some((o.name, matches.remove_one::<String>(o.name)?)))
+                .collect(),
+        ))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
     }
 }
 

@@ -194,6 +194,27 @@ fn bad_command_line_values_exit_with_code_2() {
         &sow(&["replay", "--game", "hoyito-ii", "--casa-rows", "mine"]),
         "casa-rows",
     );
+    // An option the game does not have is refused, not ignored.
+    assert_refused(
+        &sow(&["replay", "--game", "hoyito-ii", "--leftover", "holder"]),
+        "leftover is not an option of hoyito-ii (it is for ayoayo); hoyito-ii has casa-rows only",
+    );
+    assert_refused(
+        &sow(&[
+            "perft",
+            "--game",
+            "ayoayo",
+            "--casa-rows",
+            "any",
+            "--depth",
+            "1",
+        ]),
+        "casa-rows is not an option of ayoayo",
+    );
+    assert_refused(
+        &sow(&["play", "--final-four", "south"]),
+        "final-four is not an option of hoyito-ii",
+    );
     assert_refused(&sow(&["replay"]), "--game is required");
     assert_refused(
         &sow(&["perft", "--game", "hoyito-ii", "--depth", "x"]),

@@ -19,6 +19,7 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 
+pub mod catalog;
 pub mod engine;
 pub mod matches;
 pub mod responses;

@@ -14,16 +14,16 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use sowing::{CasaRows, FinalFour, Leftover, Record, Rules, Variant};
+use sowing::{Record, Rules, Variant};
 use sowing_engine::PlayerSpec;
 
 use crate::engine::EngineError;
-use crate::matches;
 use crate::responses::{
     EngineReply, ErrorBody, GameList, GameSummary, MoveAnswer, MoveReplay, Played, Undone, View,
 };
 use crate::service::{EngineRequest, GameError, Games, HUMAN};
 use crate::store::StoreError;
+use crate::{catalog, matches};
 
 type Shared = State<Arc<Games>>;
 
@@ -150,6 +150,7 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .route("/games/{id}/record", get(export_record))
         .route("/records", post(import_record))
         .route("/matches/{id}/next", post(next_round))
+        .route("/rules", get(catalog::serve))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }
@@ -164,35 +165,23 @@ fn check_player(text: Option<String>) -> ApiResult<String> {
         .map_err(|e| ApiError::bad(format!("player {text:?}: {e}")))
 }
 
-fn option<T: std::str::FromStr>(name: &str, value: Option<String>) -> ApiResult<Option<T>>
-where
-    T::Err: std::fmt::Display,
-{
-    value
-        .map(|v| {
-            v.parse::<T>()
-                .map_err(|e| ApiError::bad(format!("{name}: {e}")))
-        })
-        .transpose()
-}
-
 /// `POST /api/games`: a new game or match.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct NewGame {
     game: String,
     pits: Option<usize>,
-    casa_rows: Option<String>,
-    leftover: Option<String>,
-    final_four: Option<String>,
+    /// The rule options by JSON field (`casa_rows` …); any other field is refused by
+    /// [`catalog::set_options`].
+    #[serde(flatten)]
+    options: serde_json::Map<String, serde_json::Value>,
     south: Option<String>,
     north: Option<String>,
     /// Hoyito III only: play a match of this many rounds (H3.3).
     rounds: Option<u32>,
 }
 
-/// The rules a new game asks for, and its rounds if it is a match: each option checked
-/// against the game.
+/// The rules a new game asks for, and its rounds if it is a match: each option set through
+/// [`Rules::set_option`], which refuses one the game does not have.
 fn new_game_rules(new: &NewGame) -> ApiResult<(Rules, Option<u32>)> {
     let variant: Variant = new
         .game
@@ -204,31 +193,14 @@ fn new_game_rules(new: &NewGame) -> ApiResult<(Rules, Option<u32>)> {
             .with_pits(pits)
             .map_err(|e| ApiError::bad(e.to_string()))?;
     }
-    let casa_rows: Option<CasaRows> = option("casa_rows", new.casa_rows.clone())?;
-    let leftover: Option<Leftover> = option("leftover", new.leftover.clone())?;
-    let final_four: Option<FinalFour> = option("final_four", new.final_four.clone())?;
-    let not_for = |what: &str| ApiError::bad(format!("{what} does not apply to {variant}"));
-    if let Some(c) = casa_rows {
-        if !variant.is_hoyito() {
-            return Err(not_for("casa_rows"));
-        }
-        rules.casa_rows = c;
-    }
-    if let Some(l) = leftover {
-        if variant != Variant::Ayoayo {
-            return Err(not_for("leftover"));
-        }
-        rules.leftover = l;
-    }
-    if let Some(f) = final_four {
-        if variant != Variant::HoyitoIII || new.rounds.is_some() {
-            return Err(not_for("final_four (a match decides it by round)"));
-        }
-        rules.final_four = f;
-    }
+    let given = new
+        .options
+        .iter()
+        .map(|(field, value)| (field.as_str(), value));
+    catalog::set_options(&mut rules, given, new.rounds.is_some()).map_err(ApiError::bad)?;
     if let Some(rounds) = new.rounds {
-        if variant != Variant::HoyitoIII {
-            return Err(not_for("rounds"));
+        if !catalog::plays_matches(variant) {
+            return Err(ApiError::bad(format!("rounds does not apply to {variant}")));
         }
         if !(1..=matches::MAX_ROUNDS).contains(&rounds) {
             return Err(ApiError::bad(format!(

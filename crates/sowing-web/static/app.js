@@ -10,7 +10,8 @@ const PLAYERS = [
   ['level:5', 'Computer, level 5'], ['level:6', 'Computer, level 6'],
   ['greedy', 'Computer, greedy'], ['random', 'Computer, random'],
 ];
-const GAME_NAMES = { 'hoyito-ii': 'Hoyito II', 'hoyito-iii': 'Hoyito III', ayoayo: 'Ayoayo' };
+// The games, their boards and rule options as the server gives them (GET /api/rules).
+let RULES = { games: [], options: [] };
 // Milliseconds per sowing step at speeds 1 … 10.
 const STEP_MS = [700, 450, 300, 200, 140, 95, 60, 35, 15, 4];
 
@@ -341,12 +342,13 @@ function render() {
   });
 
   // Titles, players and whose turn it is.
-  let title = `${GAME_NAMES[v.rules.game]} 2×${n}`;
+  let title = `${gameTitle(v.rules.game)} 2×${n}`;
   if (v.match) title += ` — match, round ${v.round} of ${v.match.rounds}`;
   const opts = [];
-  if (v.rules.game !== 'ayoayo' && v.rules.casa_rows !== 'any') opts.push('casas on the opponent’s row only');
-  if (v.rules.game === 'ayoayo' && v.rules.leftover !== 'last-mover') opts.push('leftover to each row’s owner');
-  if (v.rules.game === 'hoyito-iii' && v.rules.final_four !== 'capturer') opts.push(`last four to ${v.rules.final_four}`);
+  for (const o of optionsOf(v.rules.game)) {
+    const value = v.rules[o.field];
+    if (value !== o.default) opts.push(`${o.label.toLowerCase()}: ${(o.values.find((x) => x.name === value) || { label: value }).label}`);
+  }
   $('title').textContent = `${title}${opts.length ? ' (' + opts.join(', ') + ')' : ''} · game ${v.id}`;
   const label = (side) => {
     const k = side === 'south' ? 0 : 1;
@@ -686,15 +688,57 @@ function fillPlayers() {
   $('f-north').value = 'level:3';
 }
 
+// The game the form names: {game, pits (null for the usual board), match}.
+function chosenGame() {
+  const [game, extra] = $('f-game').value.split(':');
+  return { game, pits: extra && extra !== 'match' ? Number(extra) : null, match: extra === 'match' };
+}
+
+const gameInfo = (game) => RULES.games.find((g) => g.game === game);
+const gameTitle = (game) => (gameInfo(game) || { title: game }).title;
+const optionsOf = (game) => RULES.options.filter((o) => (gameInfo(game) || { options: [] }).options.includes(o.field));
+
+// The new-game form from the server's description of the games: one entry per board (and
+// per match, where a game has matches), one select per rule option.
+async function buildGameForm() {
+  RULES = await api('GET', '/rules');
+  const entries = [];
+  for (const g of RULES.games) {
+    for (const pits of g.pits) {
+      if (g.pits.length > 1) entries.push([`${g.game}:${pits}`, `${g.title} (2×${pits})`]);
+      else entries.push([g.game, g.match ? `${g.title}, single game` : g.title]);
+    }
+    if (g.match) entries.push([`${g.game}:match`, `${g.title}, match of rounds`]);
+  }
+  $('f-game').innerHTML = entries.map(([v, t]) => `<option value="${v}">${t}</option>`).join('');
+  const before = $('f-south').closest('label');
+  for (const o of RULES.options) {
+    const label = document.createElement('label');
+    label.dataset.option = o.field;
+    label.title = o.description;
+    label.append(`${o.label} (${o.rule})`);
+    const select = document.createElement('select');
+    select.id = `f-option-${o.field}`;
+    select.name = o.field;
+    select.innerHTML = o.values.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
+    label.append(select);
+    before.before(label);
+  }
+}
+
 function showFormFields() {
-  const g = $('f-game').value;
-  const show = {
-    match: g === 'hoyito-iii:match',
-    hoyito: g.startsWith('hoyito'),
-    single3: g === 'hoyito-iii',
-    ayoayo: g === 'ayoayo',
-  };
-  for (const label of document.querySelectorAll('#new-form [data-for]')) label.hidden = !show[label.dataset.for];
+  const { game, match } = chosenGame();
+  const info = gameInfo(game);
+  if (!info) return;
+  $('f-rounds').closest('label').hidden = !match;
+  if (info.match) {
+    $('f-rounds').min = info.match.rounds[0];
+    $('f-rounds').max = info.match.rounds[1];
+  }
+  for (const label of document.querySelectorAll('#new-form [data-option]')) {
+    const field = label.dataset.option;
+    label.hidden = !info.options.includes(field) || (match && info.match.decides.includes(field));
+  }
 }
 
 function openNewGame() {
@@ -706,12 +750,13 @@ function openNewGame() {
 
 async function startGame(event) {
   event.preventDefault();
-  const g = $('f-game').value;
-  const body = { south: $('f-south').value, north: $('f-north').value };
-  if (g.startsWith('hoyito-ii:')) { body.game = 'hoyito-ii'; body.pits = Number(g.split(':')[1]); } else if (g === 'hoyito-iii:match') { body.game = 'hoyito-iii'; body.rounds = Number($('f-rounds').value); } else body.game = g;
-  if (body.game !== 'ayoayo') body.casa_rows = $('f-casa').value;
-  if (body.game === 'ayoayo') body.leftover = $('f-leftover').value;
-  if (g === 'hoyito-iii') body.final_four = $('f-final').value;
+  const { game, pits, match } = chosenGame();
+  const body = { game, south: $('f-south').value, north: $('f-north').value };
+  if (pits) body.pits = pits;
+  if (match) body.rounds = Number($('f-rounds').value);
+  for (const label of document.querySelectorAll('#new-form [data-option]')) {
+    if (!label.hidden) body[label.dataset.option] = label.querySelector('select').value;
+  }
   S.thinkMs = Number($('f-time').value);
   localStorage.setItem('sowing.think', String(S.thinkMs));
   try {
@@ -734,7 +779,7 @@ async function openSaved() {
     for (const g of games) {
       const tr = document.createElement('tr');
       const result = g.result ? (g.result === 'draw' ? 'draw' : `${cap(g.result)} won`) : 'in play';
-      const name = `${GAME_NAMES[g.game] || g.game} 2×${g.pits}${g.match ? `, match ${g.match} round ${g.round}` : ''}`;
+      const name = `${gameTitle(g.game)} 2×${g.pits}${g.match ? `, match ${g.match} round ${g.round}` : ''}`;
       tr.innerHTML = `<td>${g.id}</td><td>${name}</td><td>${playerName(g.south)}</td><td>${playerName(g.north)}</td><td>${g.plies}</td><td>${result}</td><td>${g.updated}</td>
         <td><button type="button">${g.result ? 'Replay' : 'Resume'}</button></td>`;
       tr.querySelector('button').addEventListener('click', async () => {
@@ -804,8 +849,13 @@ function flip() {
 
 // ---------------------------------------------------------------- start
 
-function init() {
+async function init() {
   fillPlayers();
+  try {
+    await buildGameForm();
+  } catch (e) {
+    $('new-error').textContent = `The games could not be loaded: ${e.message}`;
+  }
   S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;
   S.flipped = localStorage.getItem('sowing.flipped') === '1';
   $('f-game').addEventListener('change', showFormFields);

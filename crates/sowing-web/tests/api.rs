@@ -191,21 +191,27 @@ async fn bad_game_options_are_422_with_the_reason() {
         (json!({"game": "ayoayo", "pits": 12}), "not played with 12"),
         (
             json!({"game": "ayoayo", "casa_rows": "any"}),
-            "does not apply",
+            "casa_rows: casa-rows is not an option of ayoayo (it is for hoyito-ii and \
+             hoyito-iii); ayoayo has leftover only",
         ),
         (
             json!({"game": "hoyito-ii", "leftover": "holder"}),
-            "does not apply",
+            "leftover: leftover is not an option of hoyito-ii (it is for ayoayo); hoyito-ii \
+             has casa-rows only",
         ),
         (
             json!({"game": "hoyito-ii", "casa_rows": "some"}),
             "unknown casa-rows",
         ),
+        (
+            json!({"game": "hoyito-ii", "casa_rows": 1}),
+            "casa_rows: expected a string",
+        ),
         (json!({"game": "hoyito-ii", "rounds": 3}), "does not apply"),
         (json!({"game": "hoyito-iii", "rounds": 0}), "rounds"),
         (
             json!({"game": "hoyito-iii", "rounds": 3, "final_four": "south"}),
-            "does not apply",
+            "final_four: a match decides it round by round",
         ),
         (
             json!({"game": "hoyito-ii", "north": "superhuman"}),
@@ -216,6 +222,58 @@ async fn bad_game_options_are_422_with_the_reason() {
             send(&router, Method::POST, "/api/games", Some(&body.to_string())).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
         assert!(error_of(&answer).contains(says), "{body}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn the_rules_route_serves_the_games_and_options_of_the_rules_crate() {
+    let (router, _) = app();
+    let (status, catalog) = send(&router, Method::GET, "/api/rules", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let games: Vec<&str> = catalog["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(games, ["hoyito-ii", "hoyito-iii", "ayoayo"]);
+    assert_eq!(
+        catalog["games"][0],
+        json!({"game": "hoyito-ii", "title": "Hoyito II", "pits": [6, 12],
+               "options": ["casa_rows"], "match": null})
+    );
+    assert_eq!(
+        catalog["games"][1]["match"],
+        json!({"rounds": [1, 99], "decides": ["final_four"]})
+    );
+    assert_eq!(catalog["games"][2]["options"], json!(["leftover"]));
+    assert_eq!(
+        catalog["options"][0],
+        json!({"field": "casa_rows", "name": "casa-rows", "tag": "CasaRows", "rule": "H2.5",
+               "label": "Casas", "description": sowing::RuleOption::all()[0].description,
+               "default": "any",
+               "values": [{"name": "any", "label": "any row"},
+                          {"name": "opponent", "label": "the opponent's row only"}],
+               "games": ["hoyito-ii", "hoyito-iii"]})
+    );
+    // Every value of every option of every game, as the page offers them, makes a game
+    // with that value.
+    for game in catalog["games"].as_array().unwrap() {
+        for field in game["options"].as_array().unwrap() {
+            let field = field.as_str().unwrap();
+            let option = catalog["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["field"] == field)
+                .unwrap();
+            for value in option["values"].as_array().unwrap() {
+                let mut body = json!({"game": game["game"]});
+                body[field] = value["name"].clone();
+                let view = create(&router, body).await;
+                assert_eq!(view["rules"][field], value["name"], "{game} {field}");
+            }
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! Prints the moves of a random game:
-//! `cargo run --example random_game -- GAME PITS SEED [casa-rows=opponent]`.
+//! `cargo run --example random_game -- GAME PITS SEED [OPTION=VALUE…]` (`casa-rows=opponent`).
 //! Used to make the golden `sow replay` files.
 
 use sowing::{Game, Rules};
@@ -9,8 +9,13 @@ fn main() {
     let mut rules = Rules::new(args[1].parse().expect("a game"))
         .with_pits(args[2].parse().expect("pits per row"))
         .expect("a board of that game");
-    if args.get(4).map(String::as_str) == Some("casa-rows=opponent") {
-        rules.casa_rows = sowing::CasaRows::Opponent;
+    for option in args.iter().skip(4) {
+        let (name, value) = option
+            .split_once('=')
+            .expect("an option like casa-rows=opponent");
+        rules
+            .set_option(name, value)
+            .unwrap_or_else(|e| panic!("{e}"));
     }
     let mut state: u64 = args[3].parse::<u64>().expect("a seed") | 1;
     let mut game = Game::new(rules);

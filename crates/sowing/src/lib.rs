@@ -40,7 +40,9 @@ pub use outcome::{End, Event, Illegal, Outcome, PlayError, PositionError, Report
 pub use position::Position;
 pub use record::{Record, RecordError};
 pub use rounds::Match;
-pub use rules::{CasaRows, FinalFour, Leftover, Rules, RulesError, Variant, MAX_LAPS};
+pub use rules::{
+    CasaRows, FinalFour, Leftover, OptionValue, RuleOption, Rules, RulesError, Variant, MAX_LAPS,
+};
 pub use side::{BySide, ParseSideError, Side};
 pub use text::ParsePositionError;
 

@@ -17,7 +17,7 @@
 
 use std::fmt;
 
-use crate::{CasaRows, FinalFour, Game, Leftover, Outcome, Position, Rules, Side, Variant};
+use crate::{Game, Outcome, Position, RuleOption, Rules, Side, Variant};
 
 /// A game record: the game itself (replayed and checked) and what is said about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,17 +55,14 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// Tags whose values come from the game, not from [`Record::tags`].
-const GAME_TAGS: [&str; 8] = [
-    "Game",
-    "Pits",
-    "CasaRows",
-    "Leftover",
-    "FinalFour",
-    "Start",
-    "Result",
-    "Termination",
-];
+/// Tags whose values come from the game, not from [`Record::tags`], besides the options'
+/// (see [`is_game_tag`]).
+const GAME_TAGS: [&str; 5] = ["Game", "Pits", "Start", "Result", "Termination"];
+
+/// Whether a tag's value comes from the game: one of [`GAME_TAGS`] or an option's tag.
+fn is_game_tag(name: &str) -> bool {
+    GAME_TAGS.contains(&name) || RuleOption::all().iter().any(|o| o.tag == name)
+}
 
 fn result_token(game: &Game) -> &'static str {
     match game.outcome() {
@@ -143,20 +140,12 @@ impl Record {
                 .with_pits(pits)
                 .map_err(|e| tag_error("Pits", e.to_string()))?;
         }
-        if let Some((_, value, ..)) = find("CasaRows") {
-            rules.casa_rows = value
-                .parse::<CasaRows>()
-                .map_err(|e| tag_error("CasaRows", e.to_string()))?;
-        }
-        if let Some((_, value, ..)) = find("Leftover") {
-            rules.leftover = value
-                .parse::<Leftover>()
-                .map_err(|e| tag_error("Leftover", e.to_string()))?;
-        }
-        if let Some((_, value, ..)) = find("FinalFour") {
-            rules.final_four = value
-                .parse::<FinalFour>()
-                .map_err(|e| tag_error("FinalFour", e.to_string()))?;
+        for option in RuleOption::all() {
+            if let Some((_, value, ..)) = find(option.tag) {
+                rules
+                    .set_option(option.name, value)
+                    .map_err(|e| tag_error(option.tag, format!("tag {}: {e}", option.tag)))?;
+            }
         }
         let start = match find("Start") {
             Some((_, value, ..)) => {
@@ -237,7 +226,7 @@ impl Record {
             game,
             tags: tags
                 .into_iter()
-                .filter(|(n, ..)| !GAME_TAGS.contains(&n.as_str()))
+                .filter(|(n, ..)| !is_game_tag(n))
                 .map(|(n, v, ..)| (n, v))
                 .collect(),
             comments,
@@ -259,17 +248,11 @@ impl fmt::Display for Record {
         let n = rules.pits_per_row();
         writeln!(f, "[Game \"{}\"]", rules.variant())?;
         writeln!(f, "[Pits \"{n}\"]")?;
-        if rules.variant().is_hoyito() {
-            writeln!(f, "[CasaRows \"{}\"]", rules.casa_rows)?;
-        }
-        if rules.variant() == Variant::Ayoayo {
-            writeln!(f, "[Leftover \"{}\"]", rules.leftover)?;
-        }
-        if rules.variant() == Variant::HoyitoIII {
-            writeln!(f, "[FinalFour \"{}\"]", rules.final_four)?;
+        for (option, value) in rules.options() {
+            writeln!(f, "[{} \"{value}\"]", option.tag)?;
         }
         for (name, value) in &self.tags {
-            if !GAME_TAGS.contains(&name.as_str()) {
+            if !is_game_tag(name) {
                 writeln!(f, "[{name} \"{}\"]", quote(value))?;
             }
         }

@@ -26,6 +26,10 @@ impl Match {
     /// The usual number of rounds.
     pub const DEFAULT_ROUNDS: usize = 5;
 
+    /// The rule option a match sets itself, round by round ([`Match::round_start`]), so
+    /// that it is not given for a match.
+    pub const DECIDES: &'static str = "final-four";
+
     /// A match of `rounds` rounds of `rules` (its `final_four` setting is decided per round).
     pub fn new(rules: Rules, rounds: usize) -> Match {
         Match {

@@ -35,9 +35,23 @@ impl Variant {
         }
     }
 
+    /// The name for people: `Hoyito II`, `Hoyito III`, `Ayoayo`.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Variant::HoyitoII => "Hoyito II",
+            Variant::HoyitoIII => "Hoyito III",
+            Variant::Ayoayo => "Ayoayo",
+        }
+    }
+
     /// Whether this is one of the Hoyito games (casas, extra turns, the last four).
     pub const fn is_hoyito(self) -> bool {
         !matches!(self, Variant::Ayoayo)
+    }
+
+    /// The rule options this game has, in the order texts and records write them.
+    pub fn options(self) -> impl Iterator<Item = &'static RuleOption> + Clone {
+        OPTIONS.iter().filter(move |o| o.belongs_to(self))
     }
 
     /// The board sizes (pits per row) the game is played on; the first is the usual one.
@@ -81,6 +95,228 @@ impl FromStr for Variant {
     }
 }
 
+/// One value of a [`RuleOption`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionValue {
+    /// The value's name on the command line, in position texts, records, the engine protocol
+    /// and JSON: `opponent`.
+    pub name: &'static str,
+    /// What it means, in a few words for people: `the opponent's row only`.
+    pub label: &'static str,
+}
+
+/// Which field of [`Rules`] an option sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum OptionKey {
+    CasaRows,
+    Leftover,
+    FinalFour,
+}
+
+/// A rule option: its names, its values and default, and the games that have it.
+///
+/// The table of options ([`RuleOption::all`], or a game's own with [`Variant::options`]) is
+/// the one place that says which option belongs to which game; position texts, records, the
+/// command line, the engine protocol and the web API all read it, and all refuse an option
+/// the game does not have ([`Rules::set_option`]).
+///
+/// ```
+/// use sowing::{Rules, Variant};
+///
+/// let names: Vec<&str> = Variant::HoyitoIII.options().map(|o| o.name).collect();
+/// assert_eq!(names, ["casa-rows", "final-four"]);
+/// let mut rules = Rules::new(Variant::HoyitoII);
+/// rules.set_option("casa-rows", "opponent")?;
+/// assert_eq!(rules.option("casa-rows"), Some("opponent"));
+/// assert!(rules.set_option("leftover", "holder").is_err());
+/// # Ok::<(), sowing::RulesError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOption {
+    key: OptionKey,
+    /// The name on the command line (`--casa-rows`), in position texts and in the engine
+    /// protocol: `casa-rows`.
+    pub name: &'static str,
+    /// The record tag: `CasaRows`.
+    pub tag: &'static str,
+    /// The field in the web API's JSON: `casa_rows`.
+    pub field: &'static str,
+    /// The rule of RULES.md it sets: `H2.5`.
+    pub rule: &'static str,
+    /// A short title for people: `Casas`.
+    pub label: &'static str,
+    /// What it decides, in a sentence for people (no final stop).
+    pub description: &'static str,
+    /// The values, the default first.
+    pub values: &'static [OptionValue],
+    /// The games that have it.
+    pub games: &'static [Variant],
+}
+
+/// Every option, in the order texts and records write them.
+static OPTIONS: [RuleOption; 3] = [CASA_ROWS, LEFTOVER, FINAL_FOUR];
+
+const CASA_ROWS: RuleOption = RuleOption {
+    key: OptionKey::CasaRows,
+    name: "casa-rows",
+    tag: "CasaRows",
+    field: "casa_rows",
+    rule: "H2.5",
+    label: "Casas",
+    description: "Which pits of four are casas: on either row, or only on the opponent's",
+    values: &[
+        OptionValue {
+            name: "any",
+            label: "any row",
+        },
+        OptionValue {
+            name: "opponent",
+            label: "the opponent's row only",
+        },
+    ],
+    games: &[Variant::HoyitoII, Variant::HoyitoIII],
+};
+
+const LEFTOVER: RuleOption = RuleOption {
+    key: OptionKey::Leftover,
+    name: "leftover",
+    tag: "Leftover",
+    field: "leftover",
+    rule: "A.7",
+    label: "Seeds left when the mover cannot feed",
+    description: "Who takes the seeds left when the mover cannot feed: the last mover, or \
+                      the owner of each row",
+    values: &[
+        OptionValue {
+            name: "last-mover",
+            label: "to the last mover",
+        },
+        OptionValue {
+            name: "holder",
+            label: "to each row's owner",
+        },
+    ],
+    games: &[Variant::Ayoayo],
+};
+
+const FINAL_FOUR: RuleOption = RuleOption {
+    key: OptionKey::FinalFour,
+    name: "final-four",
+    tag: "FinalFour",
+    field: "final_four",
+    rule: "H3.3",
+    label: "Last four",
+    description: "Who takes the last four seeds: the capturer, or a fixed player; a match \
+                      decides it round by round",
+    values: &[
+        OptionValue {
+            name: "capturer",
+            label: "to the capturer",
+        },
+        OptionValue {
+            name: "south",
+            label: "to South",
+        },
+        OptionValue {
+            name: "north",
+            label: "to North",
+        },
+    ],
+    games: &[Variant::HoyitoIII],
+};
+
+impl RuleOption {
+    /// Every option of every game.
+    pub fn all() -> &'static [RuleOption] {
+        &OPTIONS
+    }
+
+    /// The option with this name (`casa-rows`), whichever game has it.
+    pub fn named(name: &str) -> Option<&'static RuleOption> {
+        OPTIONS.iter().find(|o| o.name == name)
+    }
+
+    /// The default value's name.
+    pub fn default_value(&self) -> &'static str {
+        self.values[0].name
+    }
+
+    /// Whether `variant` has this option.
+    pub fn belongs_to(&self, variant: Variant) -> bool {
+        self.games.contains(&variant)
+    }
+
+    /// The place of `text` among the values.
+    fn index(&self, text: &str) -> Result<usize, RulesError> {
+        self.values
+            .iter()
+            .position(|v| v.name == text)
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.values.iter().map(|v| v.name).collect();
+                RulesError(format!(
+                    "unknown {} {text:?} (expected {})",
+                    self.name,
+                    names.join(" or ")
+                ))
+            })
+    }
+}
+
+/// Joins names as `a`, `a and b`, `a, b and c`.
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// A typed option value, named by its place in its option's values.
+trait Choice: Copy + PartialEq + 'static {
+    const OPTION: &'static RuleOption;
+    /// Every value, in the order of `OPTION.values`.
+    const ALL: &'static [Self];
+
+    fn value_name(self) -> &'static str {
+        let index = Self::ALL
+            .iter()
+            .position(|&v| v == self)
+            .expect("every value is listed");
+        Self::OPTION.values[index].name
+    }
+
+    fn from_name(text: &str) -> Result<Self, RulesError> {
+        Self::OPTION.index(text).map(|index| Self::ALL[index])
+    }
+}
+
+/// Names the values of an option's type after the option's row of the table.
+macro_rules! choice {
+    ($ty:ty, $option:expr, [$($value:expr),+ $(,)?]) => {
+        impl Choice for $ty {
+            const OPTION: &'static RuleOption = &$option;
+            const ALL: &'static [Self] = &[$($value),+];
+        }
+        impl $ty {
+            /// The value's name on the command line and in records.
+            pub fn name(self) -> &'static str {
+                self.value_name()
+            }
+        }
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+        impl FromStr for $ty {
+            type Err = RulesError;
+            fn from_str(s: &str) -> Result<Self, RulesError> {
+                Self::from_name(s)
+            }
+        }
+    };
+}
+
 /// Hoyito option of H2.5: which row's pits of four can be captured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CasaRows {
@@ -111,45 +347,23 @@ pub enum FinalFour {
     To(Side),
 }
 
-macro_rules! option_names {
-    ($ty:ty, $what:literal, $($value:expr => $name:literal),+ $(,)?) => {
-        impl $ty {
-            /// The option value's name on the command line and in records.
-            pub fn name(self) -> &'static str {
-                $(if self == $value { return $name; })+
-                unreachable!()
-            }
-        }
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-        impl FromStr for $ty {
-            type Err = RulesError;
-            fn from_str(s: &str) -> Result<Self, RulesError> {
-                $(if s == $name { return Ok($value); })+
-                Err(RulesError(format!(
-                    concat!("unknown ", $what, " {:?} (expected {})"),
-                    s,
-                    [$($name),+].join(" or ")
-                )))
-            }
-        }
-    };
-}
-
-option_names!(CasaRows, "casa-rows", CasaRows::Any => "any", CasaRows::Opponent => "opponent");
-option_names!(Leftover, "leftover", Leftover::LastMover => "last-mover", Leftover::Holder => "holder");
-option_names!(FinalFour, "final-four",
-    FinalFour::Capturer => "capturer",
-    FinalFour::To(Side::South) => "south",
-    FinalFour::To(Side::North) => "north");
+choice!(CasaRows, CASA_ROWS, [CasaRows::Any, CasaRows::Opponent]);
+choice!(Leftover, LEFTOVER, [Leftover::LastMover, Leftover::Holder]);
+choice!(
+    FinalFour,
+    FINAL_FOUR,
+    [
+        FinalFour::Capturer,
+        FinalFour::To(Side::South),
+        FinalFour::To(Side::North)
+    ]
+);
 
 /// Everything that decides how a game is played: the game, the board size and the options.
 ///
-/// Options that do not apply to the game (say `leftover` in Hoyito) are kept at their
-/// defaults by [`Rules::new`] and ignored by play.
+/// [`Rules::set_option`] sets an option by name and refuses one the game does not have (say
+/// `leftover` in Hoyito); the typed fields are for play, which ignores the options a game
+/// does not have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     variant: Variant,
@@ -247,17 +461,78 @@ impl Rules {
         4 * self.pit_count()
     }
 
+    /// The current value of an option of this game, by name (`casa-rows`); `None` when the
+    /// game does not have it.
+    pub fn option(self, name: &str) -> Option<&'static str> {
+        RuleOption::named(name)
+            .filter(|o| o.belongs_to(self.variant))
+            .map(|o| self.value_of(o))
+    }
+
+    /// The game's options with their current values, in the order texts and records write
+    /// them.
+    pub fn options(self) -> impl Iterator<Item = (&'static RuleOption, &'static str)> {
+        self.variant.options().map(move |o| (o, self.value_of(o)))
+    }
+
+    /// Sets an option of this game by name (`casa-rows`) and value (`opponent`), as the
+    /// command line, position texts, records, the engine protocol and the web API give them.
+    ///
+    /// # Errors
+    /// When no game has an option of that name, when this game does not have it (the
+    /// message names the options it has), or when the value is not one of the option's.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), RulesError> {
+        let option = RuleOption::named(name).ok_or_else(|| {
+            let names: Vec<&str> = OPTIONS.iter().map(|o| o.name).collect();
+            RulesError(format!(
+                "unknown option {name:?} (the options are {})",
+                and_list(&names)
+            ))
+        })?;
+        if !option.belongs_to(self.variant) {
+            let games: Vec<&str> = option.games.iter().map(|v| v.name()).collect();
+            let own: Vec<&str> = self.variant.options().map(|o| o.name).collect();
+            let has = match own.as_slice() {
+                [] => "no options".to_owned(),
+                [one] => format!("{one} only"),
+                _ => and_list(&own),
+            };
+            return Err(RulesError(format!(
+                "{name} is not an option of {variant} (it is for {games}); {variant} has {has}",
+                variant = self.variant,
+                games = and_list(&games),
+            )));
+        }
+        let index = option.index(value)?;
+        self.set_value(option.key, index);
+        Ok(())
+    }
+
+    /// Sets an option to its value at `index`, whether or not the game has it.
+    fn set_value(&mut self, key: OptionKey, index: usize) {
+        match key {
+            OptionKey::CasaRows => self.casa_rows = CasaRows::ALL[index],
+            OptionKey::Leftover => self.leftover = Leftover::ALL[index],
+            OptionKey::FinalFour => self.final_four = FinalFour::ALL[index],
+        }
+    }
+
+    /// The value of `option` in these rules, whether or not the game has it.
+    fn value_of(self, option: &RuleOption) -> &'static str {
+        match option.key {
+            OptionKey::CasaRows => self.casa_rows.name(),
+            OptionKey::Leftover => self.leftover.name(),
+            OptionKey::FinalFour => self.final_four.name(),
+        }
+    }
+
     /// The same rules with the options the game does not have put back to their defaults,
     /// so that equal games compare equal.
     pub fn normalized(mut self) -> Rules {
-        if !self.variant.is_hoyito() {
-            self.casa_rows = CasaRows::default();
-        }
-        if self.variant != Variant::Ayoayo {
-            self.leftover = Leftover::default();
-        }
-        if self.variant != Variant::HoyitoIII {
-            self.final_four = FinalFour::default();
+        for option in &OPTIONS {
+            if !option.belongs_to(self.variant) {
+                self.set_value(option.key, 0);
+            }
         }
         self
     }

@@ -3,13 +3,14 @@
 //! Fields, separated by spaces: the game; South's row then North's row (each in ring
 //! order, counts separated by commas, rows by `/`); the captures `South-North`; the side to
 //! move `S` or `N`; the last sower `S`, `N` or `-`; then options that differ from the
-//! defaults as `key=value` (`casa-rows=opponent`, `leftover=holder`, `final-four=north`).
+//! defaults as `key=value` (`casa-rows=opponent`, `leftover=holder`, `final-four=north`;
+//! [`crate::RuleOption`] lists them), each of the game's own.
 //! `docs/notation.md` documents it.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{BySide, CasaRows, FinalFour, Leftover, Position, Rules, Side, Variant};
+use crate::{BySide, Position, Rules, Side, Variant};
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -31,15 +32,10 @@ impl fmt::Display for Position {
             self.to_move().letter(),
             self.last_sower().map_or('-', Side::letter)
         )?;
-        let variant = rules.variant();
-        if variant.is_hoyito() && rules.casa_rows != CasaRows::default() {
-            write!(f, " casa-rows={}", rules.casa_rows)?;
-        }
-        if variant == Variant::Ayoayo && rules.leftover != Leftover::default() {
-            write!(f, " leftover={}", rules.leftover)?;
-        }
-        if variant == Variant::HoyitoIII && rules.final_four != FinalFour::default() {
-            write!(f, " final-four={}", rules.final_four)?;
+        for (option, value) in rules.options() {
+            if value != option.default_value() {
+                write!(f, " {}={value}", option.name)?;
+            }
         }
         Ok(())
     }
@@ -167,24 +163,9 @@ impl FromStr for Position {
                     format!("{option:?} is not an option like key=value"),
                 )
             })?;
-            let bad = |e: crate::RulesError| err(column, e.to_string());
-            match key {
-                "casa-rows" if variant.is_hoyito() => {
-                    rules.casa_rows = value.parse().map_err(bad)?
-                }
-                "leftover" if variant == Variant::Ayoayo => {
-                    rules.leftover = value.parse().map_err(bad)?
-                }
-                "final-four" if variant == Variant::HoyitoIII => {
-                    rules.final_four = value.parse().map_err(bad)?
-                }
-                _ => {
-                    return Err(err(
-                        column,
-                        format!("{key:?} is not an option of {variant}"),
-                    ))
-                }
-            }
+            rules
+                .set_option(key, value)
+                .map_err(|e| err(column, e.to_string()))?;
         }
 
         Position::from_parts(rules, &pits, captured, to_move, last_sower)

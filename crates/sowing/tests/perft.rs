@@ -22,12 +22,10 @@ fn perft_vectors() {
             .with_pits(pits.parse().unwrap())
             .unwrap();
         for option in options.split(',').filter(|o| *o != "-") {
-            match option.split_once('=').unwrap() {
-                ("casa-rows", v) => rules.casa_rows = v.parse().unwrap(),
-                ("leftover", v) => rules.leftover = v.parse().unwrap(),
-                ("final-four", v) => rules.final_four = v.parse().unwrap(),
-                (key, _) => panic!("line {}: unknown option {key}", number + 1),
-            }
+            let (key, value) = option.split_once('=').unwrap();
+            rules
+                .set_option(key, value)
+                .unwrap_or_else(|e| panic!("line {}: {e}", number + 1));
         }
         let nodes: u64 = nodes.parse().unwrap();
         if nodes > MAX_NODES {
