@@ -11,41 +11,12 @@ use sowing_web::store::Store;
 use sowing_web::{router, App, BODY_LIMIT};
 use tower::ServiceExt;
 
+mod common;
+use common::{send, send_text};
+
 fn app() -> (Router, Arc<App>) {
     let app = Arc::new(App::new(Store::in_memory().unwrap(), 2));
     (router(app.clone()), app)
-}
-
-async fn send(
-    router: &Router,
-    method: Method,
-    path: &str,
-    body: Option<&str>,
-) -> (StatusCode, Value) {
-    let (status, text) = send_text(router, method, path, body).await;
-    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
-    (status, value)
-}
-
-async fn send_text(
-    router: &Router,
-    method: Method,
-    path: &str,
-    body: Option<&str>,
-) -> (StatusCode, String) {
-    let mut request = Request::builder().method(method).uri(path);
-    if body.is_some() {
-        request = request.header(header::CONTENT_TYPE, "application/json");
-    }
-    let request = request
-        .body(Body::from(body.unwrap_or("").to_owned()))
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    (status, String::from_utf8(bytes.to_vec()).unwrap())
 }
 
 async fn create(router: &Router, body: Value) -> Value {

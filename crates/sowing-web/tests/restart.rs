@@ -1,12 +1,10 @@
 //! Games survive a restart of the server and a crash in the middle of writing.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -14,20 +12,9 @@ use serde_json::{json, Value};
 use sowing::{Game, Rules, Variant};
 use sowing_web::store::Store;
 use sowing_web::{router, App};
-use tower::ServiceExt;
 
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "sowing-web-test-{}-{}-{name}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.db")
-}
+mod common;
+use common::temp_db;
 
 async fn call(
     router: &axum::Router,
@@ -35,21 +22,7 @@ async fn call(
     path: &str,
     body: Value,
 ) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
+    common::send(router, method, path, Some(&body.to_string())).await
 }
 
 #[tokio::test]

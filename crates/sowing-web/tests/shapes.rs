@@ -4,13 +4,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
 use sowing_web::store::Store;
 use sowing_web::{router, App};
-use tower::ServiceExt;
+
+mod common;
 
 fn app() -> Router {
     router(Arc::new(App::new(Store::in_memory().unwrap(), 2)))
@@ -22,19 +22,8 @@ async fn send(
     path: &str,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
-    let mut request = Request::builder().method(method).uri(path);
-    if body.is_some() {
-        request = request.header(header::CONTENT_TYPE, "application/json");
-    }
-    let request = request
-        .body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    let body = body.map(|b| b.to_string());
+    common::send(router, method, path, body.as_deref()).await
 }
 
 /// The value with its `created` and `updated` times checked and replaced by `"<time>"`.
