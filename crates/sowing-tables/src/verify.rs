@@ -118,6 +118,39 @@ pub fn verify(dir: &Path, rules: Rules, options: &Options) -> Result<Proof, Tabl
     Ok(proof)
 }
 
+/// The rounds of the witness check: the round each position is proved in, 0 for those never
+/// proved (draws, and any non-zero value without a finite witness).
+fn rounds(nodes: &[Node]) -> Vec<u32> {
+    let mut proved = vec![0u32; nodes.len()];
+    let mut round = 0u32;
+    loop {
+        round += 1;
+        let before = |w: &u32| {
+            let r = proved[*w as usize];
+            r != 0 && r < round
+        };
+        let newly: Vec<usize> = nodes
+            .par_iter()
+            .enumerate()
+            .filter(|(u, node)| {
+                proved[*u] == 0
+                    && match node.value {
+                        0 => false,
+                        v if v > 0 => node.direct || node.children.iter().any(before),
+                        _ => node.children.iter().all(before),
+                    }
+            })
+            .map(|(u, _)| u)
+            .collect();
+        if newly.is_empty() {
+            return proved;
+        }
+        for u in newly {
+            proved[u] = round;
+        }
+    }
+}
+
 fn prove_layer(tables: &Tables, family: &Family, seeds: usize) -> Result<LayerProof, TablesError> {
     let count = family.layer_len(seeds);
     let nodes: Vec<Node> = (0..count)
@@ -168,35 +201,7 @@ fn prove_layer(tables: &Tables, family: &Family, seeds: usize) -> Result<LayerPr
         })
         .collect::<Result<_, _>>()?;
 
-    // The rounds: proved[u] is the round u was proved in, 0 while it is not.
-    let mut proved = vec![0u32; count as usize];
-    let mut round = 0u32;
-    loop {
-        round += 1;
-        let before = |w: &u32| {
-            let r = proved[*w as usize];
-            r != 0 && r < round
-        };
-        let newly: Vec<usize> = nodes
-            .par_iter()
-            .enumerate()
-            .filter(|(u, node)| {
-                proved[*u] == 0
-                    && match node.value {
-                        0 => false,
-                        v if v > 0 => node.direct || node.children.iter().any(before),
-                        _ => node.children.iter().all(before),
-                    }
-            })
-            .map(|(u, _)| u)
-            .collect();
-        if newly.is_empty() {
-            break;
-        }
-        for u in newly {
-            proved[u] = round;
-        }
-    }
+    let proved = rounds(&nodes);
     let mut layer = LayerProof {
         seeds,
         positions: count,
@@ -223,4 +228,39 @@ fn prove_layer(tables: &Tables, family: &Family, seeds: usize) -> Result<LayerPr
         layer.best = layer.best.max(value);
     }
     Ok(layer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(value: i8, direct: bool, children: &[u32]) -> Node {
+        Node {
+            value,
+            direct,
+            children: children.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_consistent_cycle_without_an_exit_is_not_proved() {
+        // 0 ↔ 1 with no other moves: +1 / −1 is consistent (each is the best of its one
+        // move), but nothing is ever captured: the true values are 0.
+        assert_eq!(
+            rounds(&[node(1, false, &[1]), node(-1, false, &[0])]),
+            [0, 0]
+        );
+    }
+
+    #[test]
+    fn rounds_count_moves_to_the_capture() {
+        // 0 wins by moving to 1, which must move to 2, which captures at once.
+        let nodes = [
+            node(2, false, &[1]),
+            node(-2, false, &[2]),
+            node(2, true, &[]),
+            node(0, false, &[0]),
+        ];
+        assert_eq!(rounds(&nodes), [3, 2, 1, 0]);
+    }
 }
