@@ -16,6 +16,7 @@ mod options;
 mod perft;
 mod play;
 mod replay;
+mod tables;
 
 /// Hoyito II, Hoyito III and Ayoayo: two-row mancala games with relay sowing.
 ///
@@ -38,6 +39,7 @@ enum Command {
     Match(matches::Args),
     Analyze(analyze::Args),
     Serve(sowing_web::ServeArgs),
+    Tables(tables::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => sowing_web::run(args).map_err(Into::into),
+        Command::Tables(args) => tables::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

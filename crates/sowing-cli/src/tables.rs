@@ -1,0 +1,348 @@
+//! `sow tables`: build, probe, verify and describe the perfect-play endgame tables
+//! (crate `sowing-tables`, docs/tables.md).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::Subcommand;
+use sowing::{CasaRows, FinalFour, Leftover, Position, Rules, Side, Variant};
+use sowing_tables::{build, verify, Family, Tables};
+
+use crate::options::GameOptions;
+
+/// Perfect-play endgame tables: every position with at most S seeds on the board, valued
+/// exactly (the mover's future captures minus the opponent's, with best play).
+///
+/// The tables live in DIR (default: $SOWING_TABLES, else the user's data directory, e.g.
+/// ~/.local/share/sowing/tables), one directory per game and options, one file per layer.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Build(BuildArgs),
+    Probe(ProbeArgs),
+    Verify(FamilyArgs),
+    Stats(FamilyArgs),
+    Bench(BenchArgs),
+}
+
+/// Where the tables are.
+#[derive(clap::Args, Clone, Debug, Default)]
+struct DirOption {
+    /// The tables' directory (default: $SOWING_TABLES, else the user's data directory).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+impl DirOption {
+    fn dir(&self) -> Result<PathBuf> {
+        if let Some(dir) = &self.dir {
+            return Ok(dir.clone());
+        }
+        if let Some(dir) = std::env::var_os("SOWING_TABLES") {
+            return Ok(dir.into());
+        }
+        match dirs::data_dir() {
+            Some(data) => Ok(data.join("sowing").join("tables")),
+            None => bail!("no data directory is known here: give --dir or set SOWING_TABLES"),
+        }
+    }
+}
+
+/// Build the tables of one game (with its options) up to a number of seeds on the board.
+/// Layers already on disk are checked and kept, so an interrupted build resumes.
+#[derive(clap::Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    options: GameOptions,
+    /// The largest number of seeds on the board.
+    #[arg(long)]
+    max_seeds: usize,
+    #[command(flatten)]
+    dir: DirOption,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Print the exact value of a position and of each of its moves, as one line of JSON:
+/// {"value": V, "moves": [{"move": "C", "value": v}, …]} (values for the player to move).
+#[derive(clap::Args)]
+struct ProbeArgs {
+    /// The position text (docs/notation.md), e.g. "hoyito-ii 0,1,0,0,2,0/0,0,3,0,0,0 20-21 S -".
+    position: String,
+    #[command(flatten)]
+    dir: DirOption,
+}
+
+/// The tables of one game, or (without --game) every set found in the directory.
+#[derive(clap::Args)]
+struct FamilyArgs {
+    #[command(flatten)]
+    options: GameOptions,
+    #[command(flatten)]
+    dir: DirOption,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Probes a second on one thread, tables warm.
+#[derive(clap::Args)]
+struct BenchArgs {
+    #[command(flatten)]
+    options: GameOptions,
+    #[command(flatten)]
+    dir: DirOption,
+    /// Random positions probed.
+    #[arg(long, default_value_t = 2_000_000)]
+    probes: usize,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    match args.command {
+        Command::Build(args) => run_build(args),
+        Command::Probe(args) => run_probe(args),
+        Command::Verify(args) => run_verify(args, false),
+        Command::Stats(args) => run_verify(args, true),
+        Command::Bench(args) => run_bench(args),
+    }
+}
+
+fn run_build(args: BuildArgs) -> Result<()> {
+    let rules = args.options.rules()?;
+    let dir = args.dir.dir()?;
+    let options = build::Options {
+        threads: args.threads,
+        progress: !args.quiet,
+    };
+    let report = build::build(&dir, rules, args.max_seeds, &options)?;
+    for (seeds, why) in &report.replaced {
+        eprintln!("sow: layer {seeds} was refused and built again: {why}");
+    }
+    let seconds = report.elapsed.as_secs_f64();
+    eprintln!(
+        "{}: layers 1-{} in {} ({} built, {} kept); {} positions computed in {seconds:.1} s{}",
+        Family::of(rules),
+        args.max_seeds,
+        dir.join(Family::of(rules).name()).display(),
+        report.built.len(),
+        report.reused.len(),
+        report.positions,
+        if seconds > 0.0 {
+            format!(" ({:.0} positions/s)", report.positions as f64 / seconds)
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
+}
+
+fn run_probe(args: ProbeArgs) -> Result<()> {
+    let position: Position = args
+        .position
+        .parse()
+        .with_context(|| format!("cannot read the position {:?}", args.position))?;
+    let dir = args.dir.dir()?;
+    let tables = Tables::open_up_to(&dir, position.rules(), position.seeds_on_board())?;
+    let probe = tables.probe(&position)?;
+    let n = position.rules().pits_per_row();
+    let line = ProbeLine {
+        value: probe.value,
+        moves: probe
+            .moves
+            .iter()
+            .map(|&(mv, value)| MoveValue {
+                mv: mv.name(n).to_string(),
+                value,
+            })
+            .collect(),
+    };
+    println!("{}", serde_json::to_string(&line)?);
+    Ok(())
+}
+
+/// The line `sow tables probe` prints (fields in this order).
+#[derive(serde::Serialize)]
+struct ProbeLine {
+    value: i32,
+    moves: Vec<MoveValue>,
+}
+
+#[derive(serde::Serialize)]
+struct MoveValue {
+    #[serde(rename = "move")]
+    mv: String,
+    value: i32,
+}
+
+/// Every set of rules whose tables differ (final-four south and north share one family).
+fn all_families() -> Vec<Rules> {
+    let mut out = Vec::new();
+    for variant in Variant::ALL {
+        for &pits in variant.board_sizes() {
+            let base = Rules::new(variant)
+                .with_pits(usize::from(pits))
+                .expect("a listed board size");
+            match variant {
+                Variant::Ayoayo => {
+                    for leftover in [Leftover::LastMover, Leftover::Holder] {
+                        let mut rules = base;
+                        rules.leftover = leftover;
+                        out.push(rules);
+                    }
+                }
+                _ => {
+                    for casa_rows in [CasaRows::Any, CasaRows::Opponent] {
+                        let mut rules = base;
+                        rules.casa_rows = casa_rows;
+                        out.push(rules);
+                        if variant == Variant::HoyitoIII {
+                            rules.final_four = FinalFour::To(Side::South);
+                            out.push(rules);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The families to look at: the one named, or every one with a directory under `dir`.
+fn families(options: &GameOptions, dir: &Path) -> Result<Vec<Rules>> {
+    if options.game.is_some() {
+        return Ok(vec![options.rules()?]);
+    }
+    let found: Vec<Rules> = all_families()
+        .into_iter()
+        .filter(|&rules| dir.join(Family::of(rules).name()).is_dir())
+        .collect();
+    if found.is_empty() {
+        bail!(
+            "no tables in {} (build some with `sow tables build`)",
+            dir.display()
+        );
+    }
+    Ok(found)
+}
+
+fn run_verify(args: FamilyArgs, stats: bool) -> Result<()> {
+    let dir = args.dir.dir()?;
+    let options = build::Options {
+        threads: args.threads,
+        progress: false,
+    };
+    for rules in families(&args.options, &dir)? {
+        let family = Family::of(rules);
+        let started = Instant::now();
+        let proof = verify::verify(&dir, rules, &options)?;
+        if proof.layers.is_empty() {
+            bail!("no layers of {family} in {}", dir.display());
+        }
+        if stats {
+            println!("{family}");
+            println!("seeds  positions       win %   draw %   loss %  best  longest win");
+            for layer in &proof.layers {
+                let share = |n: u64| 100.0 * n as f64 / layer.positions as f64;
+                println!(
+                    "{:>5}  {:>14}  {:>6.2}  {:>7.2}  {:>7.2}  {:>4}  {:>6} moves",
+                    layer.seeds,
+                    layer.positions,
+                    share(layer.wins),
+                    share(layer.draws),
+                    share(layer.losses),
+                    layer.best,
+                    layer.longest_win
+                );
+            }
+        } else {
+            let positions: u64 = proof.layers.iter().map(|l| l.positions).sum();
+            println!(
+                "{family}: layers 1-{} proved ({positions} positions, {:.1} s)",
+                proof.layers.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn run_bench(args: BenchArgs) -> Result<()> {
+    let rules = args.options.rules()?;
+    let dir = args.dir.dir()?;
+    let tables = Tables::open(&dir, rules)?;
+    let family = tables.family();
+    let max = tables.max_seeds();
+    if max == 0 {
+        bail!("no tables of {family} in {}", dir.display());
+    }
+    // Random positions of every layer, weighted by size, half of them with North to move.
+    let mut rng = sowing_engine::random::Rng::new(1);
+    let total: u64 = (1..=max).map(|s| family.layer_len(s)).sum();
+    let positions: Vec<Position> = (0..args.probes.min(1 << 22))
+        .map(|_| {
+            // A bias of at most total / 2⁶⁴: nothing for a benchmark.
+            let mut at = rng.next_u64() % total;
+            let mut seeds = 1;
+            while at >= family.layer_len(seeds) {
+                at -= family.layer_len(seeds);
+                seeds += 1;
+            }
+            let position = family.position(seeds, at);
+            if rng.next_u32() & 1 == 1 {
+                mirrored(&position)
+            } else {
+                position
+            }
+        })
+        .collect();
+    let mut touch = 0i64;
+    for position in &positions {
+        touch += i64::from(tables.value(position)?);
+    }
+    let started = Instant::now();
+    let mut probes = 0usize;
+    let mut sum = 0i64;
+    while probes < args.probes {
+        for position in &positions {
+            sum += i64::from(tables.value(position)?);
+        }
+        probes += positions.len();
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{family}, layers 1-{max}: {probes} probes in {seconds:.2} s = {:.0} probes/s \
+         (one thread; checksum {})",
+        probes as f64 / seconds,
+        sum + touch
+    );
+    Ok(())
+}
+
+/// The same position with the board turned and North to move.
+fn mirrored(position: &Position) -> Position {
+    let n = position.rules().pits_per_row();
+    let pits = position.pits();
+    let turned: Vec<u8> = (0..2 * n).map(|i| pits[(i + n) % (2 * n)]).collect();
+    let mut rules = position.rules();
+    if let FinalFour::To(side) = rules.final_four {
+        rules.final_four = FinalFour::To(!side);
+    }
+    Position::from_parts(
+        rules,
+        &turned,
+        position.captured(),
+        !position.to_move(),
+        position.last_sower().map(|s| !s),
+    )
+    .expect("a turned position is valid")
+}

@@ -1,0 +1,247 @@
+//! `sow tables`: build, probe (its JSON and its refusals), verify, stats, and resuming a
+//! build over damaged files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn sow(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sow"))
+        .args(args)
+        .env_remove("SOWING_TABLES")
+        .output()
+        .expect("sow runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// A refusal: exit code 2, nothing on standard output, a message on standard error.
+fn assert_refused(output: &Output, says: &str) {
+    assert_eq!(output.status.code(), Some(2), "stderr: {}", stderr(output));
+    assert!(output.stdout.is_empty(), "stdout: {}", stdout(output));
+    assert!(stderr(output).contains(says), "stderr: {}", stderr(output));
+}
+
+fn assert_ok(output: &Output) {
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(output));
+}
+
+/// A fresh directory, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("sow-tables-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempDir(dir)
+    }
+
+    fn arg(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+
+    fn layer(&self, family: &str, seeds: usize) -> PathBuf {
+        self.0.join(family).join(format!("layer-{seeds:03}.sowt"))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const H2: &str = "hoyito-ii-2x6-casa-rows=any";
+
+fn build(dir: &TempDir, game: &str, seeds: &str) -> Output {
+    sow(&[
+        "tables",
+        "build",
+        "--game",
+        game,
+        "--max-seeds",
+        seeds,
+        "--dir",
+        dir.arg(),
+        "--quiet",
+    ])
+}
+
+fn probe(dir: &TempDir, position: &str) -> Output {
+    sow(&["tables", "probe", "--dir", dir.arg(), position])
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    assert_ok(output);
+    let text = stdout(output);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn probe_prints_the_value_and_every_move() {
+    let dir = TempDir::new("probe");
+    assert_ok(&build(&dir, "hoyito-ii", "6"));
+    // A (1 seed) drops into B making four: a casa of the last four seeds, +4 at once.
+    let line = json(&probe(&dir, "hoyito-ii 1,3,0,0,0,0/0,0,0,0,0,0 20-24 S -"));
+    assert_eq!(line["value"], 4);
+    let moves = line["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0]["move"], "A");
+    assert_eq!(moves[0]["value"], 4);
+    assert_eq!(moves[1]["move"], "B");
+    // The field order of the documented line.
+    assert!(
+        stdout(&probe(&dir, "hoyito-ii 1,3,0,0,0,0/0,0,0,0,0,0 20-24 S -"))
+            .starts_with("{\"value\":4,\"moves\":[")
+    );
+    // The same position seen from North: the board turned, North to move.
+    let north = json(&probe(&dir, "hoyito-ii 0,0,0,0,0,0/1,3,0,0,0,0 24-20 N -"));
+    assert_eq!(north["value"], 4);
+    assert_eq!(north["moves"][0]["move"], "a");
+    // A position whose game is over has value 0 and no moves.
+    let over = json(&probe(&dir, "hoyito-ii 0,0,0,0,0,0/0,0,0,0,0,0 24-24 S -"));
+    assert_eq!(over["value"], 0);
+    assert_eq!(over["moves"].as_array().unwrap().len(), 0);
+    // Every value is the best of the moves.
+    for position in [
+        "hoyito-ii 0,2,0,1,0,0/0,0,3,0,0,0 20-22 S -",
+        "hoyito-ii 1,0,0,0,1,0/0,2,0,0,1,1 20-22 N -",
+    ] {
+        let line = json(&probe(&dir, position));
+        let best = line["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["value"].as_i64().unwrap())
+            .max();
+        assert_eq!(Some(line["value"].as_i64().unwrap()), best, "{position}");
+    }
+}
+
+#[test]
+fn probe_refuses_what_the_tables_cannot_answer() {
+    let dir = TempDir::new("refuse");
+    assert_ok(&build(&dir, "hoyito-ii", "4"));
+    assert_refused(
+        &probe(&dir, "hoyito-ii 1,1,1,1,1,0/0,0,0,0,0,0 20-23 S -"),
+        "5 seeds on the board, beyond the tables",
+    );
+    assert_refused(
+        &probe(&dir, "chess 1,3,0,0,0,0/0,0,0,0,0,0 20-24 S -"),
+        "unknown game",
+    );
+    assert_refused(
+        &probe(&dir, "hoyito-ii 1,3,0/0,0"),
+        "cannot read the position",
+    );
+    // No tables at all for another game.
+    assert_refused(
+        &probe(&dir, "ayoayo 1,0,0,0,0,0/0,0,0,0,0,1 20-26 S N"),
+        "beyond the tables",
+    );
+    // More seeds than a layer may hold.
+    assert_refused(
+        &sow(&[
+            "tables",
+            "build",
+            "--game",
+            "hoyito-ii",
+            "--max-seeds",
+            "200",
+            "--dir",
+            dir.arg(),
+        ]),
+        "at most 127 seeds",
+    );
+}
+
+fn flip_last_byte(path: &Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_corrupt_or_truncated_file_is_an_error_never_a_value() {
+    let dir = TempDir::new("corrupt");
+    assert_ok(&build(&dir, "hoyito-ii", "5"));
+    let position = "hoyito-ii 1,3,0,0,0,0/0,0,0,0,0,0 20-24 S -";
+    assert_ok(&probe(&dir, position));
+
+    flip_last_byte(&dir.layer(H2, 3));
+    assert_refused(&probe(&dir, position), "checksum does not match");
+    assert_refused(
+        &sow(&["tables", "verify", "--dir", dir.arg()]),
+        "checksum does not match",
+    );
+
+    // Building again replaces the damaged layer and keeps the others.
+    let rebuilt = build(&dir, "hoyito-ii", "5");
+    assert_ok(&rebuilt);
+    assert!(stderr(&rebuilt).contains("layer 3 was refused and built again"));
+    assert!(
+        stderr(&rebuilt).contains("(1 built, 4 kept)"),
+        "{}",
+        stderr(&rebuilt)
+    );
+    assert_eq!(json(&probe(&dir, position))["value"], 4);
+
+    let path = dir.layer(H2, 4);
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
+    assert_refused(&probe(&dir, position), "truncated");
+    std::fs::write(&path, &bytes[..20]).unwrap();
+    assert_refused(&probe(&dir, position), "truncated");
+    std::fs::write(&path, b"").unwrap();
+    assert_refused(&probe(&dir, position), "truncated");
+
+    // A file of another layer put in its place.
+    std::fs::copy(dir.layer(H2, 2), &path).unwrap();
+    assert_refused(&probe(&dir, position), "another table");
+}
+
+#[test]
+fn verify_and_stats_over_every_table_in_the_directory() {
+    let dir = TempDir::new("verify");
+    assert_ok(&build(&dir, "hoyito-iii", "6"));
+    assert_ok(&build(&dir, "ayoayo", "5"));
+    let verified = sow(&["tables", "verify", "--dir", dir.arg()]);
+    assert_ok(&verified);
+    let text = stdout(&verified);
+    assert!(
+        text.contains("hoyito-iii-2x6-casa-rows=any-final-four=capturer: layers 1-6 proved"),
+        "{text}"
+    );
+    assert!(text.contains("ayoayo-2x6-leftover=last-mover: layers 1-5 proved"));
+
+    let stats = sow(&["tables", "stats", "--dir", dir.arg(), "--game", "ayoayo"]);
+    assert_ok(&stats);
+    let text = stdout(&stats);
+    // Five layers, each with its number of positions: boards × 3 last-sower states.
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with(char::is_numeric))
+        .collect();
+    assert_eq!(rows.len(), 5, "{text}");
+    assert!(rows[0].split_whitespace().nth(1) == Some("36"), "{text}");
+    assert!(rows[4].split_whitespace().nth(1) == Some("13104"), "{text}");
+
+    assert_refused(
+        &sow(&[
+            "tables",
+            "verify",
+            "--dir",
+            dir.arg(),
+            "--game",
+            "hoyito-ii",
+        ]),
+        "no layers of hoyito-ii",
+    );
+}

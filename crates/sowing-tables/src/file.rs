@@ -1,0 +1,155 @@
+//! One layer file: a 64-byte header, then one signed byte a position. `docs/tables.md`
+//! documents the layout for other programs.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::{Family, TablesError};
+
+/// The first eight bytes of every layer file.
+pub const MAGIC: &[u8; 8] = b"SOWTABLE";
+/// The format version in the header.
+pub const VERSION: u32 = 1;
+/// Bytes before the values.
+pub const HEADER_LEN: usize = 64;
+
+/// The file of layer `seeds` of a family under `dir`: `DIR/<family>/layer-NNN.sowt`.
+pub fn layer_path(dir: &Path, family: &Family, seeds: usize) -> PathBuf {
+    dir.join(family.name())
+        .join(format!("layer-{seeds:03}.sowt"))
+}
+
+/// The header of a layer of `family` with `seeds` seeds whose values are `values`.
+pub fn header(family: &Family, seeds: usize, values: &[u8]) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[0..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12] = family.game_code();
+    h[13] = family.pits_per_row() as u8;
+    h[14..17].copy_from_slice(&family.option_codes());
+    h[17] = family.states() as u8;
+    h[20..24].copy_from_slice(&(seeds as u32).to_le_bytes());
+    h[24..32].copy_from_slice(&(values.len() as u64).to_le_bytes());
+    h[32..36].copy_from_slice(&crc32fast::hash(values).to_le_bytes());
+    let crc = crc32fast::hash(&h[..60]);
+    h[60..64].copy_from_slice(&crc.to_le_bytes());
+    h
+}
+
+/// Writes a layer atomically: to a temporary file, synced, then renamed into place.
+///
+/// # Errors
+/// When the directory or file cannot be written.
+pub fn write_layer(
+    dir: &Path,
+    family: &Family,
+    seeds: usize,
+    values: &[u8],
+) -> Result<PathBuf, TablesError> {
+    let path = layer_path(dir, family, seeds);
+    let parent = path.parent().expect("a layer path has a directory");
+    fs::create_dir_all(parent).map_err(|e| TablesError::io(parent, e))?;
+    let temporary = path.with_extension("sowt.partial");
+    let write = || -> std::io::Result<()> {
+        let mut file = File::create(&temporary)?;
+        file.write_all(&header(family, seeds, values))?;
+        file.write_all(values)?;
+        file.sync_all()?;
+        fs::rename(&temporary, &path)
+    };
+    write().map_err(|e| TablesError::io(&path, e))?;
+    Ok(path)
+}
+
+/// The values of one layer: memory-mapped from its file, or built in memory.
+pub enum Values {
+    /// Read from a file (its header checked, its checksum verified on opening).
+    Mapped(Mmap),
+    /// Just built.
+    Owned(Vec<u8>),
+}
+
+impl Values {
+    /// The values, one signed byte a position.
+    #[inline]
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Values::Mapped(map) => &map[HEADER_LEN..],
+            Values::Owned(values) => values,
+        }
+    }
+}
+
+/// Opens layer `seeds` of `family` under `dir`, checking every header field and the
+/// checksum of the values. `Ok(None)` when the file does not exist.
+///
+/// # Errors
+/// When the file cannot be read, or is truncated, corrupt or of another family or layer.
+pub fn open_layer(
+    dir: &Path,
+    family: &Family,
+    seeds: usize,
+) -> Result<Option<Values>, TablesError> {
+    let path = layer_path(dir, family, seeds);
+    let file = match File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(TablesError::io(&path, e)),
+    };
+    // SAFETY: the tables are written once, atomically by rename, and never changed in place;
+    // a file replaced while mapped keeps its old pages.
+    let map = unsafe { Mmap::map(&file) }.map_err(|e| TablesError::io(&path, e))?;
+    let corrupt = |why: String| TablesError::Corrupt {
+        path: path.clone(),
+        why,
+    };
+    if map.len() < HEADER_LEN {
+        return Err(corrupt(format!(
+            "{} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)",
+            map.len()
+        )));
+    }
+    let h = &map[..HEADER_LEN];
+    if &h[0..8] != MAGIC {
+        return Err(corrupt("not a sowing table (wrong magic bytes)".into()));
+    }
+    let word = |at: usize| u32::from_le_bytes(h[at..at + 4].try_into().expect("4 bytes"));
+    if crc32fast::hash(&h[..60]) != word(60) {
+        return Err(corrupt("the header's checksum does not match".into()));
+    }
+    if word(8) != VERSION {
+        return Err(corrupt(format!(
+            "format version {} (this program reads {VERSION})",
+            word(8)
+        )));
+    }
+    let expected_count = family.layer_len(seeds);
+    let count = u64::from_le_bytes(h[24..32].try_into().expect("8 bytes"));
+    let same_family = h[12] == family.game_code()
+        && usize::from(h[13]) == family.pits_per_row()
+        && h[14..17] == family.option_codes()
+        && usize::from(h[17]) == family.states();
+    if !same_family || word(20) as usize != seeds || count != expected_count {
+        return Err(corrupt(format!(
+            "its header describes another table (game {}, {} pits a row, options {:?}, \
+             {} seeds, {count} positions; expected {family}, {seeds} seeds, {expected_count})",
+            h[12],
+            h[13],
+            &h[14..17],
+            word(20)
+        )));
+    }
+    let values_len = map.len() - HEADER_LEN;
+    if values_len as u64 != count {
+        return Err(corrupt(format!(
+            "{values_len} values where the header says {count} (truncated?)"
+        )));
+    }
+    if crc32fast::hash(&map[HEADER_LEN..]) != word(32) {
+        return Err(corrupt("the values' checksum does not match".into()));
+    }
+    Ok(Some(Values::Mapped(map)))
+}

@@ -1,0 +1,282 @@
+//! Perfect-play endgame tables for Hoyito II, Hoyito III and Ayoayo.
+//!
+//! For every position with at most S seeds on the board the tables hold its value
+//! **V = the future captures of the player to move minus the opponent's**, with both players
+//! maximising their final margin under every rule of the game, repetition (C.3) included:
+//! play that never ends captures nothing more. They are built by retrograde analysis layer
+//! by layer over the seeds on the board ([`build`]), stored one signed byte a position in
+//! one file a layer ([`file`]), read memory-mapped ([`Tables`]) and re-proved by
+//! [`verify`]. `docs/tables.md` documents the method, the index and the file format.
+//!
+//! ```
+//! use sowing::{Position, Rules, Variant};
+//! use sowing_tables::{build, Tables};
+//!
+//! let dir = std::env::temp_dir().join(format!("sowing-tables-doc-{}", std::process::id()));
+//! let rules = Rules::new(Variant::HoyitoII);
+//! build::build(&dir, rules, 5, &build::Options::quiet())?;
+//! let tables = Tables::open(&dir, rules)?;
+//! let position: Position = "hoyito-ii 0,0,0,0,1,0/3,0,0,0,0,0 20-23 S -".parse()?;
+//! let probe = tables.probe(&position)?;
+//! assert_eq!(probe.value, probe.moves.iter().map(|m| m.1).max().unwrap());
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod build;
+pub mod file;
+mod index;
+pub mod verify;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use sowing::{Move, Position, Rules};
+
+pub use index::{binomial, boards, rank, unrank, Family, State, MAX_LAYER_SEEDS};
+
+/// Why tables could not be built, opened or probed.
+#[derive(Debug)]
+pub enum TablesError {
+    /// A file or directory could not be read or written.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// A layer file is truncated, corrupt, or of another table.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The position has more seeds on the board than the tables on disk hold.
+    Beyond {
+        /// Seeds on the board.
+        seeds: usize,
+        /// The largest layer present (0 when there is none).
+        max: usize,
+        /// The family's directory.
+        dir: PathBuf,
+    },
+    /// A stored value that the rules disprove (found by [`verify`]).
+    Wrong {
+        /// The family's name.
+        family: String,
+        /// The layer.
+        seeds: usize,
+        /// The index in the layer.
+        index: u64,
+        /// The position stored there, as position text.
+        position: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A request the tables cannot serve (too many seeds for the format, …).
+    Unsupported(String),
+}
+
+impl TablesError {
+    pub(crate) fn io(path: &Path, error: std::io::Error) -> TablesError {
+        TablesError::Io {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl fmt::Display for TablesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TablesError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            TablesError::Corrupt { path, why } => {
+                write!(f, "{}: corrupt table file: {why}", path.display())
+            }
+            TablesError::Beyond { seeds, max, dir } => write!(
+                f,
+                "the position has {seeds} seeds on the board, beyond the tables in {} \
+                 (they hold up to {max}); build more with `sow tables build --max-seeds {seeds}`",
+                dir.display()
+            ),
+            TablesError::Wrong {
+                family,
+                seeds,
+                index,
+                position,
+                why,
+            } => write!(
+                f,
+                "{family}, layer {seeds}, index {index} ({position}): {why}"
+            ),
+            TablesError::Unsupported(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for TablesError {}
+
+/// The value for the mover of the move from `parent` to `child`: what it captures now
+/// (minus what it hands the opponent, e.g. a leftover) plus the value of what follows, seen
+/// from the mover (an extra turn keeps the mover). `rest` is the value of `child` for its
+/// own player to move, ignored when the game is over.
+#[inline]
+pub fn move_value(parent: &Position, child: &Position, rest: i32) -> i32 {
+    let mover = parent.to_move();
+    let (before, after) = (parent.captured(), child.captured());
+    let gain = (i32::from(after[mover]) - i32::from(before[mover]))
+        - (i32::from(after[!mover]) - i32::from(before[!mover]));
+    if child.is_over() {
+        gain
+    } else if child.to_move() == mover {
+        gain + rest
+    } else {
+        gain - rest
+    }
+}
+
+/// The tables of one family on disk, each layer memory-mapped and checked on opening.
+pub struct Tables {
+    family: Family,
+    dir: PathBuf,
+    /// `layers[n − 1]` holds layer `n`.
+    layers: Vec<file::Values>,
+}
+
+/// A position's exact value and the value of each legal move, for the mover.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// V: the mover's future captures minus the opponent's, with best play.
+    pub value: i32,
+    /// Each legal move with its value for the mover, in ring order.
+    pub moves: Vec<(Move, i32)>,
+}
+
+impl Tables {
+    /// Opens every layer of the family of `rules` found under `dir` (layers 1, 2, … up to the
+    /// first missing one), checking each file's header and checksum.
+    ///
+    /// # Errors
+    /// When a file cannot be read or is corrupt.
+    pub fn open(dir: &Path, rules: Rules) -> Result<Tables, TablesError> {
+        Tables::open_up_to(dir, rules, MAX_LAYER_SEEDS)
+    }
+
+    /// As [`Tables::open`], but stops after layer `max_seeds`.
+    ///
+    /// # Errors
+    /// When a file cannot be read or is corrupt.
+    pub fn open_up_to(dir: &Path, rules: Rules, max_seeds: usize) -> Result<Tables, TablesError> {
+        let family = Family::of(rules);
+        let mut tables = Tables {
+            family,
+            dir: dir.to_path_buf(),
+            layers: Vec::new(),
+        };
+        for seeds in 1..=max_seeds.min(MAX_LAYER_SEEDS) {
+            match file::open_layer(dir, &family, seeds)? {
+                Some(values) => tables.layers.push(values),
+                None => break,
+            }
+        }
+        Ok(tables)
+    }
+
+    /// Tables from layers held in memory (the builder's).
+    pub(crate) fn from_layers(dir: &Path, family: Family, layers: Vec<file::Values>) -> Tables {
+        Tables {
+            family,
+            dir: dir.to_path_buf(),
+            layers,
+        }
+    }
+
+    /// The family.
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    /// The directory of the family's files.
+    pub fn dir(&self) -> PathBuf {
+        self.dir.join(self.family.name())
+    }
+
+    /// The most seeds on the board a position may have to be in the tables.
+    pub fn max_seeds(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// The raw values of layer `seeds` (1 … [`Tables::max_seeds`]), one signed byte each.
+    pub fn layer(&self, seeds: usize) -> &[u8] {
+        self.layers[seeds - 1].bytes()
+    }
+
+    /// The value stored at `index` of layer `seeds` (no range checks beyond slicing).
+    #[inline]
+    pub fn stored(&self, seeds: usize, index: u64) -> i32 {
+        i32::from(self.layers[seeds - 1].bytes()[index as usize] as i8)
+    }
+
+    fn check(&self, position: &Position) -> Result<(), TablesError> {
+        if Family::of(position.rules()) != self.family {
+            return Err(TablesError::Unsupported(format!(
+                "the position is of {}, the tables of {}",
+                Family::of(position.rules()),
+                self.family
+            )));
+        }
+        let seeds = position.seeds_on_board();
+        if seeds > self.max_seeds() {
+            return Err(TablesError::Beyond {
+                seeds,
+                max: self.max_seeds(),
+                dir: self.dir(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The value of a position for its player to move: 0 when the game is over.
+    ///
+    /// # Errors
+    /// When the position is of another family or beyond the tables.
+    pub fn value(&self, position: &Position) -> Result<i32, TablesError> {
+        self.check(position)?;
+        if position.is_over() {
+            return Ok(0);
+        }
+        let (seeds, index) = self.family.locate(position);
+        Ok(self.stored(seeds, index))
+    }
+
+    /// The value of a position with the value of each legal move.
+    ///
+    /// # Errors
+    /// When the position is of another family or beyond the tables, or when the stored value
+    /// is not the best of its moves (a damaged table that passed its checksum).
+    pub fn probe(&self, position: &Position) -> Result<Probe, TablesError> {
+        let value = self.value(position)?;
+        let mut moves = Vec::new();
+        for (mv, child) in position.successors() {
+            let rest = if child.is_over() {
+                0
+            } else {
+                self.value(&child)?
+            };
+            moves.push((mv, move_value(position, &child, rest)));
+        }
+        if let Some(best) = moves.iter().map(|m| m.1).max() {
+            if best != value {
+                return Err(TablesError::Corrupt {
+                    path: self.dir(),
+                    why: format!(
+                        "the stored value {value} of {position} is not the best of its moves ({best})"
+                    ),
+                });
+            }
+        }
+        Ok(Probe { value, moves })
+    }
+}
