@@ -45,6 +45,16 @@ impl Options {
     pub fn quiet() -> Options {
         Options::default()
     }
+
+    /// The worker threads these options ask for.
+    pub(crate) fn thread_pool(&self) -> Result<rayon::ThreadPool, TablesError> {
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(threads) = self.threads {
+            pool = pool.num_threads(threads);
+        }
+        pool.build()
+            .map_err(|e| TablesError::Unsupported(format!("cannot start the threads: {e}")))
+    }
 }
 
 /// What a build did.
@@ -258,13 +268,7 @@ pub fn build(
             family.layer_len(seeds)
         )));
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(threads) = options.threads {
-        pool = pool.num_threads(threads);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| TablesError::Unsupported(format!("cannot start the threads: {e}")))?;
+    let pool = options.thread_pool()?;
     let mut report = BuildReport::default();
     let mut layers: Vec<Values> = Vec::new();
     for seeds in 1..=max_seeds {

@@ -97,13 +97,7 @@ struct Node {
 pub fn verify(dir: &Path, rules: Rules, options: &Options) -> Result<Proof, TablesError> {
     let tables = Tables::open(dir, rules)?;
     let family = tables.family();
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(threads) = options.threads {
-        pool = pool.num_threads(threads);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| TablesError::Unsupported(format!("cannot start the threads: {e}")))?;
+    let pool = options.thread_pool()?;
     let mut proof = Proof::default();
     for seeds in 1..=tables.max_seeds() {
         let layer = pool.install(|| prove_layer(&tables, &family, seeds))?;
