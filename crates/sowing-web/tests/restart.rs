@@ -5,9 +5,6 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use axum::http::{Method, StatusCode};
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use serde_json::{json, Value};
 use sowing::{Game, Rules, Variant};
 use sowing_web::store::Store;
@@ -83,7 +80,7 @@ fn crash_writer() {
     let path = std::env::var("SOWING_CRASH_DB")
         .expect("SOWING_CRASH_DB names the database (the crash test sets it)");
     let store = Store::open(path.as_ref()).unwrap();
-    let mut rng = SmallRng::seed_from_u64(7);
+    let mut rng = sowing_engine::random::Rng::new(7);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for round in 0.. {
@@ -92,7 +89,7 @@ fn crash_writer() {
         let id = store.create_game(&game, "random", "random", None).unwrap();
         writeln!(out, "ack {id} 0").unwrap();
         while !game.is_over() && game.moves().len() < 400 {
-            let mv = *game.legal_moves().choose(&mut rng).unwrap();
+            let mv = sowing_engine::random::legal_move(&game, &mut rng).unwrap();
             game.play(mv).unwrap();
             store.append_move(id, &game).unwrap();
             writeln!(out, "ack {id} {}", game.moves().len()).unwrap();
