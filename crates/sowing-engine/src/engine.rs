@@ -8,6 +8,11 @@
 //! the stop flag, none at all into [`SearchSettings::DEFAULT_TIME`] — and stops when the
 //! limits' `stop` flag is set, from whatever thread.
 //!
+//! Given endgame tables ([`Engine::set_tables`]) and settings that allow them (levels 5–6,
+//! `perfect`, `search:tables=on`), every node of the search with at most the tables' seeds
+//! takes its exact value, and a root inside the tables plays a value-optimal move at once
+//! ([`crate::tables::perfect_move`]).
+//!
 //! ```
 //! use sowing::{Game, Rules, Variant};
 //! use sowing_engine::{levels, Engine, Limits};
@@ -19,10 +24,14 @@
 //! assert!(game.legal_moves().contains(&result.best));
 //! ```
 
+use std::sync::Arc;
+
 use sowing::{Game, Rules};
+use sowing_tables::Tables;
 
 use crate::search::{Noise, SearchResult, Searcher};
-use crate::{Info, Limits, SearchSettings};
+use crate::tables::{self, TableSet};
+use crate::{Info, Limits, Score, SearchSettings};
 
 /// The search engine: settings, a searcher and its table, kept across searches.
 pub struct Engine {
@@ -31,6 +40,8 @@ pub struct Engine {
     seed: u64,
     /// The rules of the positions in the table, if any.
     rules: Option<Rules>,
+    /// The endgame tables, if any.
+    tables: Option<Arc<TableSet>>,
 }
 
 impl Engine {
@@ -44,7 +55,24 @@ impl Engine {
             searcher,
             seed,
             rules: None,
+            tables: None,
         }
+    }
+
+    /// Gives the engine endgame tables (or takes them away). It uses them when its settings
+    /// allow ([`SearchSettings::tables`]).
+    pub fn set_tables(&mut self, tables: Option<Arc<TableSet>>) {
+        self.tables = tables;
+    }
+
+    /// The tables this engine would use for `rules`: none unless its settings allow them
+    /// and the directory holds tables of that game (a file that cannot be read counts as
+    /// none).
+    pub fn tables_for(&self, rules: Rules) -> Option<Arc<Tables>> {
+        if !self.settings.tables {
+            return None;
+        }
+        self.tables.as_ref()?.tables(rules).ok().flatten()
     }
 
     /// The settings.
@@ -129,6 +157,31 @@ impl Engine {
             self.new_game();
             self.rules = Some(game.rules());
         }
+        let tables = self.tables_for(game.rules());
+        if let Some(perfect) = tables
+            .as_deref()
+            .and_then(|t| tables::perfect_move(t, game))
+        {
+            let c = game.position().captured();
+            let me = game.position().to_move();
+            let score = Score::Proven(i32::from(c[me]) - i32::from(c[!me]) + perfect.value);
+            let info = Info {
+                depth: 1,
+                score,
+                nodes: perfect.nodes,
+                nps: 0,
+                pv: vec![perfect.mv],
+            };
+            progress(&info);
+            return SearchResult {
+                best: perfect.mv,
+                score,
+                depth: 1,
+                nodes: perfect.nodes,
+                pv: info.pv,
+            };
+        }
+        self.searcher.tables = tables;
         let limits = self.limits(game, limits);
         let noise = Noise {
             amplitude: self.settings.noise,

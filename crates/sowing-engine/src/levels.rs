@@ -2,7 +2,8 @@
 //!
 //! Levels 1–5 are capped by nodes and depth, so they play the same on any machine and the
 //! same move every time (for a given seed); level 6 is the full search within the caller's
-//! limits. Elo of each level against its neighbours: README and docs/engine.md.
+//! limits. Levels 5 and 6 use the endgame tables when the front end has them
+//! ([`crate::TableSet`]); levels 1–4 never do. Elo of each level against its neighbours: README and docs/engine.md.
 
 use crate::SearchSettings;
 
@@ -30,6 +31,7 @@ pub fn settings(level: u8) -> SearchSettings {
         noise,
         hash_mib: hash,
         quiescence: level >= 2,
+        tables: level >= 5,
         ..base
     }
 }

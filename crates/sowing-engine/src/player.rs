@@ -10,7 +10,9 @@ use std::time::Duration;
 use sowing::{BySide, Game, Move};
 
 use crate::time::Clock;
-use crate::{Engine, Greedy, MctsPlayer, MctsSettings, RandomPlayer, SearchPlayer, SearchSettings};
+use crate::{
+    Engine, Greedy, MctsPlayer, MctsSettings, RandomPlayer, SearchPlayer, SearchSettings, TableSet,
+};
 
 /// How long a player may think about one move. Unset fields do not limit; a player with
 /// no limit at all uses its own default, except that `infinite` thinks until `stop` is set.
@@ -116,7 +118,7 @@ pub trait Player: Send {
     fn new_game(&mut self) {}
 }
 
-/// A player named by text: `random`, `greedy`, `level:1` … `level:6`,
+/// A player named by text: `random`, `greedy`, `level:1` … `level:6`, `perfect`,
 /// `search[:key=value,…]` (depth, nodes, time in ms, hash in MiB, noise, quiescence=on|off,
 /// eval=tuned|margin) or `mcts[:key=value,…]` (c, playouts, time, cap).
 #[derive(Clone, Debug, PartialEq)]
@@ -127,6 +129,8 @@ pub enum PlayerSpec {
     Greedy,
     /// A strength level, 1 (beginner) to 6 (full strength).
     Level(u8),
+    /// The endgame tables, falling back to the full-strength search (level 6) outside them.
+    Perfect,
     /// The alpha-beta search with these settings.
     Search(SearchSettings),
     /// Monte Carlo tree search with these settings.
@@ -167,6 +171,7 @@ impl FromStr for PlayerSpec {
         match name {
             "random" if rest.is_empty() => Ok(PlayerSpec::Random),
             "greedy" if rest.is_empty() => Ok(PlayerSpec::Greedy),
+            "perfect" if rest.is_empty() => Ok(PlayerSpec::Perfect),
             "level" => match rest.parse::<u8>() {
                 Ok(level) if crate::levels::LEVELS.contains(&level) => Ok(PlayerSpec::Level(level)),
                 _ => Err(SpecError(format!(
@@ -184,7 +189,7 @@ impl FromStr for PlayerSpec {
                 MctsSettings::set,
             )?)),
             _ => Err(SpecError(format!(
-                "unknown player {s:?} (expected random, greedy, level:1 to level:6, search[:settings] or mcts[:settings])"
+                "unknown player {s:?} (expected random, greedy, level:1 to level:6, perfect, search[:settings] or mcts[:settings])"
             ))),
         }
     }
@@ -203,6 +208,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::Level(level) => write!(f, "level:{level}"),
+            PlayerSpec::Perfect => f.write_str("perfect"),
             PlayerSpec::Search(settings) => with(f, "search", settings.to_string()),
             PlayerSpec::Mcts(settings) => with(f, "mcts", settings.to_string()),
         }
@@ -210,31 +216,51 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// The player, with `seed` for whatever randomness it uses (same seed, same moves).
+    /// The player, with `seed` for whatever randomness it uses (same seed, same moves),
+    /// without endgame tables.
     pub fn build(&self, seed: u64) -> Box<dyn Player> {
+        self.build_with_tables(seed, None)
+    }
+
+    /// The player, with these endgame tables for the players that use them (levels 5–6,
+    /// `perfect`, `search:tables=on`).
+    pub fn build_with_tables(&self, seed: u64, tables: Option<Arc<TableSet>>) -> Box<dyn Player> {
         match self {
             PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             PlayerSpec::Greedy => Box::new(Greedy::new(seed)),
-            PlayerSpec::Level(_) | PlayerSpec::Search(_) => {
+            PlayerSpec::Level(_) | PlayerSpec::Perfect | PlayerSpec::Search(_) => {
                 let settings = self.search_settings().expect("a search has settings");
-                Box::new(SearchPlayer::new(self.to_string(), settings, seed))
+                Box::new(SearchPlayer::new(self.to_string(), settings, seed).with_tables(tables))
             }
             PlayerSpec::Mcts(settings) => Box::new(MctsPlayer::new(settings.clone(), seed)),
         }
     }
 
-    /// The search settings of a level or search spec, if it is one.
+    /// The search settings of a level, `perfect` or search spec, if it is one.
     pub fn search_settings(&self) -> Option<SearchSettings> {
         match self {
             PlayerSpec::Level(level) => Some(crate::levels::settings(*level)),
+            PlayerSpec::Perfect => Some(crate::levels::settings(6)),
             PlayerSpec::Search(settings) => Some(settings.clone()),
             _ => None,
         }
     }
 
-    /// The engine of a level or search spec (for analysis and the protocol), if it is one.
+    /// The engine of a level, `perfect` or search spec (for analysis and the protocol), if
+    /// it is one.
     pub fn build_engine(&self, seed: u64) -> Option<Engine> {
         Some(Engine::new(self.search_settings()?, seed))
+    }
+
+    /// [`PlayerSpec::build_engine`] with these endgame tables (used where the settings allow).
+    pub fn build_engine_with_tables(
+        &self,
+        seed: u64,
+        tables: Option<Arc<TableSet>>,
+    ) -> Option<Engine> {
+        let mut engine = self.build_engine(seed)?;
+        engine.set_tables(tables);
+        Some(engine)
     }
 }
 

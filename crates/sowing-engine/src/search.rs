@@ -9,6 +9,12 @@
 //! - a value into which no estimate went is *proven*: when a whole iteration evaluates no
 //!   leaf by estimate, the search stops and reports the exact final margin.
 //!
+//! With endgame tables ([`Searcher::tables`]), a node with at most the tables' seeds on the
+//! board (not the root) takes its exact value: the captured margin so far plus the table's
+//! value, proven. The repetition check comes first (a node that repeats a position of the
+//! game or of the path ends the game there); a node that repeats nothing takes the table's
+//! value, which is that of the position without history (`crate::tables` explains why).
+//!
 //! Nodes whose value depends on a repetition with a position above them are not stored in
 //! the table, since their value depends on the path.
 
@@ -86,6 +92,8 @@ pub struct Searcher {
     pub use_features: bool,
     /// Use the transposition table (off only to compare with plain minimax in tests).
     pub use_tt: bool,
+    /// Endgame tables: nodes inside them take their exact value.
+    pub tables: Option<Arc<sowing_tables::Tables>>,
 }
 
 fn noise_slot(mv: Move) -> usize {
@@ -124,6 +132,7 @@ impl Searcher {
             quiescence: true,
             use_features: true,
             use_tt: true,
+            tables: None,
         }
     }
 
@@ -304,6 +313,14 @@ impl Searcher {
         }
     }
 
+    /// The exact value of what is still to come in `pos` for its side to move, in
+    /// centiseeds, if the tables hold it.
+    #[inline]
+    fn exact(&self, pos: &Position) -> Option<i32> {
+        let tables = self.tables.as_deref()?;
+        crate::tables::value(tables, pos).map(|v| 100 * v)
+    }
+
     /// The stack index of an earlier occurrence of `pos` since the last capture, if any.
     #[inline]
     fn repetition(&self, pos: &Position) -> Option<usize> {
@@ -339,6 +356,9 @@ impl Searcher {
             if let Some(at) = self.repetition(pos) {
                 self.rep_low = self.rep_low.min(at);
                 return base;
+            }
+            if let Some(value) = self.exact(pos) {
+                return base + value;
             }
         }
         // The seeds on the board bound what is still to be won or lost: a window outside
@@ -492,6 +512,9 @@ impl Searcher {
         let base = eval::margin(pos);
         if pos.is_over() {
             return base;
+        }
+        if let Some(value) = self.exact(pos) {
+            return base + value;
         }
         let reach = 100 * pos.seeds_on_board() as i32;
         self.estimated += 1;

@@ -1,12 +1,13 @@
 //! The search as a [`Player`], with its settings; the strength levels are such settings.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sowing::{Game, Move};
 
 use crate::search::SearchResult;
-use crate::{Engine, Info, Limits, Player};
+use crate::{Engine, Info, Limits, Player, TableSet};
 
 /// Settings of the search. Depth, nodes and time are caps: the smaller of the setting and
 /// the limits a caller gives wins; with neither, [`SearchSettings::DEFAULT_TIME`] (see
@@ -27,6 +28,8 @@ pub struct SearchSettings {
     pub quiescence: bool,
     /// Evaluate with the tuned features (else the captured margin alone).
     pub features: bool,
+    /// Use the endgame tables, if the engine has them ([`Engine::set_tables`]).
+    pub tables: bool,
 }
 
 impl SearchSettings {
@@ -44,6 +47,7 @@ impl Default for SearchSettings {
             noise: 0,
             quiescence: true,
             features: true,
+            tables: false,
         }
     }
 }
@@ -73,6 +77,9 @@ impl SearchSettings {
         }
         if !self.features {
             pairs.push("eval=margin".to_owned());
+        }
+        if self.tables {
+            pairs.push("tables=on".to_owned());
         }
         pairs
     }
@@ -107,9 +114,16 @@ impl SearchSettings {
                     _ => return Err(format!("eval={value}: expected tuned or margin")),
                 }
             }
+            "tables" => {
+                self.tables = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("tables={value}: expected on or off")),
+                }
+            }
             _ => {
                 return Err(format!(
-                    "unknown search setting {key:?} (expected depth, nodes, time, hash, noise, quiescence or eval)"
+                    "unknown search setting {key:?} (expected depth, nodes, time, hash, noise, quiescence, eval or tables)"
                 ))
             }
         }
@@ -147,6 +161,12 @@ impl SearchPlayer {
         progress: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         self.engine.go(game, limits, progress)
+    }
+
+    /// Gives the engine these tables (used if the settings say so).
+    pub fn with_tables(mut self, tables: Option<Arc<TableSet>>) -> SearchPlayer {
+        self.engine.set_tables(tables);
+        self
     }
 
     /// The engine, for the front ends that drive it directly.
