@@ -9,6 +9,7 @@
 //! `info string error: …` and carries on.
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -17,15 +18,22 @@ use std::time::Duration;
 
 use anyhow::Result;
 use sowing::{Game, Move, Outcome, Position, RuleOption, Rules, Side, Variant};
-use sowing_engine::{levels, Clock, Info, Limits, Score, SearchSettings};
+use sowing_engine::{levels, Clock, Info, Limits, Score, SearchSettings, TableSet};
 
 /// Speak UGI on standard input and output (for tournament runners such as cutegames).
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Endgame tables to use (the `tables` option's start value; default: $SOWING_TABLES,
+    /// else the user's data directory, when it holds tables for the game).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> Result<()> {
+pub fn run(args: Args) -> Result<()> {
+    let tables =
+        TableSet::resolve(args.tables.as_deref()).map_err(|e| anyhow::anyhow!("--tables: {e}"))?;
     let out: Output = Arc::new(Mutex::new(Box::new(io::stdout())));
-    serve(io::stdin().lock(), out)?;
+    serve_with_tables(io::stdin().lock(), out, tables)?;
     Ok(())
 }
 
@@ -50,11 +58,23 @@ struct Engine {
     /// the first `go`.
     searcher: Option<sowing_engine::Engine>,
     search: Option<Search>,
+    /// The endgame tables (option `tables`), used by levels 5 and 6.
+    tables: Option<Arc<TableSet>>,
 }
 
 /// Reads commands from `input` until `quit` or the end of input, answering on `out`.
 /// At the end of input a running search is finished (not stopped), then the engine exits.
-pub fn serve(mut input: impl BufRead, out: Output) -> io::Result<()> {
+#[cfg(test)]
+pub fn serve(input: impl BufRead, out: Output) -> io::Result<()> {
+    serve_with_tables(input, out, None)
+}
+
+/// [`serve`] with these endgame tables to start with.
+pub fn serve_with_tables(
+    mut input: impl BufRead,
+    out: Output,
+    tables: Option<Arc<TableSet>>,
+) -> io::Result<()> {
     let rules = Rules::new(Variant::HoyitoII);
     let mut engine = Engine {
         out,
@@ -64,6 +84,7 @@ pub fn serve(mut input: impl BufRead, out: Output) -> io::Result<()> {
         game: Game::new(rules),
         searcher: None,
         search: None,
+        tables,
     };
     let mut bytes = Vec::new();
     loop {
@@ -201,6 +222,7 @@ impl Engine {
         lines.extend([
             "option name level type spin default 6 min 1 max 6".to_owned(),
             "option name hash type spin default 64 min 1 max 4096".to_owned(),
+            "option name tables type string default <empty>".to_owned(),
             "ugiok".to_owned(),
         ]);
         for line in lines {
@@ -253,6 +275,16 @@ impl Engine {
                     return Err(format!("hash {mib} is not in 1-4096 MiB"));
                 }
                 self.hash_mib = mib;
+                return Ok(());
+            }
+            "tables" => {
+                // A directory of tables; empty (or `<empty>`) turns them off.
+                self.tables = match value.as_str() {
+                    "" | "<empty>" => None,
+                    dir => Some(Arc::new(
+                        TableSet::open(std::path::Path::new(dir)).map_err(|e| e.to_string())?,
+                    )),
+                };
                 return Ok(());
             }
             other if RuleOption::named(other).is_some() => {
@@ -358,6 +390,7 @@ impl Engine {
             .take()
             .unwrap_or_else(|| sowing_engine::Engine::new(settings.clone(), 0));
         searcher.set_settings(settings);
+        searcher.set_tables(self.tables.clone());
         let game = self.game.clone();
         let out = self.out.clone();
         let answered = Arc::new(AtomicBool::new(false));
@@ -576,6 +609,7 @@ mod tests {
             "final-four",
             "level",
             "hash",
+            "tables",
         ] {
             assert!(
                 lines
@@ -634,6 +668,54 @@ mod tests {
             .find(|l| l.starts_with("info depth 3 "))
             .expect("depth 3 info");
         assert!(info.contains(" score ") && info.contains(" nodes ") && info.contains(" pv "));
+    }
+
+    #[test]
+    fn the_tables_option_plays_value_optimal_moves_and_refuses_a_bad_directory() {
+        let dir = std::env::temp_dir().join(format!("sow-ugi-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let rules = Rules::new(Variant::HoyitoII);
+        sowing_tables::build::build(&dir, rules, 7, &sowing_tables::build::Options::quiet())
+            .unwrap();
+        let tables = sowing_tables::Tables::open(&dir, rules).unwrap();
+        let family = tables.family();
+        let mut checked = 0;
+        for index in (0..family.layer_len(7)).step_by(311) {
+            let pos = family.position(7, index);
+            let probe = tables.probe(&pos).unwrap();
+            if pos.is_over() || probe.moves.iter().all(|m| m.1 == probe.value) {
+                continue;
+            }
+            let lines = session(&format!(
+                "setoption name tables value /nonexistent/sow-tables\n\
+                 setoption name tables value {}\nposition fen {pos}\ngo depth 1\n",
+                dir.display()
+            ));
+            assert!(
+                lines[0].starts_with("info string error: /nonexistent/sow-tables"),
+                "{lines:?}"
+            );
+            let mv = Move::parse(bestmove(&lines), 6).unwrap();
+            let played = probe.moves.iter().find(|m| m.0 == mv).unwrap().1;
+            assert_eq!(played, probe.value, "{pos}: {lines:?}");
+            let proven = format!(" score proven {} ", probe.value);
+            assert!(lines.iter().any(|l| l.contains(&proven)), "{lines:?}");
+            checked += 1;
+        }
+        assert!(checked > 20, "{checked}");
+        // Turned off again, the same engine searches (no proven answer at depth 1 here).
+        let pos = family.position(7, 4242);
+        let lines = session(&format!(
+            "setoption name tables value {}\nsetoption name tables value <empty>\n\
+             position fen {pos}\ngo depth 1\n",
+            dir.display()
+        ));
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 1 score cp")),
+            "{lines:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -10,14 +11,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use sowing::{BySide, Game, Move, Rules, Variant};
 use sowing_engine::arena::{self, Balance, Openings, Pairing, Played, Summary, BALANCE_TRIES};
-use sowing_engine::{Limits, Player, PlayerSpec};
+use sowing_engine::{Limits, Player, PlayerSpec, TableSet};
 
 use crate::external::{External, Fault};
-use crate::options::{GameOptions, LimitOptions};
+use crate::options::{GameOptions, LimitOptions, TablesOption};
 
 /// Play a match between two players and report the score and Elo difference.
 ///
-/// A player is a built-in spec (random, greedy, level:1..6, search[:settings],
+/// A player is a built-in spec (random, greedy, level:1..6, perfect, search[:settings],
 /// mcts[:settings]) or `engine:COMMAND`, a program that speaks UGI (docs/protocol.md).
 /// Games come in pairs: each random opening is played once with each player as South.
 /// An external engine that crashes, hangs or sends an illegal move loses that game.
@@ -61,29 +62,31 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    tables: TablesOption,
 }
 
 /// One side of the match.
 #[derive(Clone)]
 enum Entrant {
-    Builtin(PlayerSpec),
+    Builtin(PlayerSpec, Option<Arc<TableSet>>),
     External(String),
 }
 
 impl Entrant {
-    fn parse(text: &str) -> Result<Entrant> {
+    fn parse(text: &str, tables: Option<Arc<TableSet>>) -> Result<Entrant> {
         match text.strip_prefix("engine:") {
             Some(command) if !command.trim().is_empty() => {
                 Ok(Entrant::External(command.to_owned()))
             }
             Some(_) => bail!("engine: needs a command, like engine:'sow engine'"),
-            None => Ok(Entrant::Builtin(text.parse()?)),
+            None => Ok(Entrant::Builtin(text.parse()?, tables)),
         }
     }
 
     fn label(&self) -> String {
         match self {
-            Entrant::Builtin(spec) => spec.to_string(),
+            Entrant::Builtin(spec, _) => spec.to_string(),
             Entrant::External(command) => format!("engine:{command}"),
         }
     }
@@ -98,7 +101,9 @@ enum Seat {
 impl Seat {
     fn new(entrant: &Entrant, rules: Rules, seed: u64) -> Seat {
         match entrant {
-            Entrant::Builtin(spec) => Seat::Builtin(spec.build(seed)),
+            Entrant::Builtin(spec, tables) => {
+                Seat::Builtin(spec.build_with_tables(seed, tables.clone()))
+            }
             Entrant::External(command) => Seat::External(External::start(command, rules)),
         }
     }
@@ -117,8 +122,9 @@ pub fn run(args: Args) -> Result<()> {
     if args.rounds.is_some() && rules.variant() != Variant::HoyitoIII {
         bail!("--rounds plays Hoyito III matches (H3.3): add --game hoyito-iii");
     }
-    let p1 = Entrant::parse(&args.p1).context("--p1")?;
-    let p2 = Entrant::parse(&args.p2).context("--p2")?;
+    let tables = args.tables.resolve()?;
+    let p1 = Entrant::parse(&args.p1, tables.clone()).context("--p1")?;
+    let p2 = Entrant::parse(&args.p2, tables).context("--p2")?;
     let limits = args.limits.limits(100);
     // An external engine may overrun a little; past this it has hung.
     let timeout = limits
@@ -302,7 +308,7 @@ mod tests {
     fn a_crashing_engine_loses_the_game_and_the_match_carries_on() {
         let rules = Rules::new(Variant::HoyitoII);
         let crash = Entrant::External("exit 3".to_owned());
-        let greedy = Entrant::Builtin(PlayerSpec::Greedy);
+        let greedy = Entrant::Builtin(PlayerSpec::Greedy, None);
         let limits = Limits {
             nodes: Some(100),
             ..Limits::default()

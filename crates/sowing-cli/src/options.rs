@@ -146,3 +146,21 @@ impl LimitOptions {
         }
     }
 }
+
+/// Where the endgame tables are, for the commands that take players.
+#[derive(Args, Clone, Debug, Default)]
+pub struct TablesOption {
+    /// Endgame tables for levels 5–6, `perfect` and `search:tables=on` (default:
+    /// $SOWING_TABLES, else the user's data directory, when it holds tables for the game).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
+}
+
+impl TablesOption {
+    /// The tables: the directory given (an error if it is not one), else the default one if
+    /// it exists, else none.
+    pub fn resolve(&self) -> Result<Option<std::sync::Arc<sowing_engine::TableSet>>> {
+        sowing_engine::TableSet::resolve(self.tables.as_deref())
+            .map_err(|e| anyhow::anyhow!("--tables: {e}"))
+    }
+}

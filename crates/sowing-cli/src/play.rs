@@ -1,14 +1,15 @@
 //! `sow play`: play in the terminal, people or computers on either side.
 
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use sowing::{End, Event, Game, Move, Outcome, Record, Report, Side, Variant};
-use sowing_engine::{Limits, Player, PlayerSpec};
+use sowing_engine::{Limits, Player, PlayerSpec, TableSet};
 
 use crate::board::draw;
-use crate::options::GameOptions;
+use crate::options::{GameOptions, TablesOption};
 
 /// Play in the terminal.
 ///
@@ -20,6 +21,7 @@ pub struct Args {
     #[command(flatten)]
     options: GameOptions,
     /// Who plays South: human, random, greedy, level:1 (beginner) … level:6 (full strength),
+    /// perfect (the endgame tables, else level 6),
     /// or search / mcts with settings (docs/engine.md).
     #[arg(long, default_value = "human")]
     south: String,
@@ -35,6 +37,8 @@ pub struct Args {
     /// Start from a saved game record.
     #[arg(long, value_name = "FILE")]
     load: Option<String>,
+    #[command(flatten)]
+    tables: TablesOption,
 }
 
 /// One side's player: a person at the keyboard, or a computer.
@@ -44,12 +48,12 @@ enum Seat {
 }
 
 impl Seat {
-    fn new(spec: &str, seed: u64) -> Result<Seat> {
+    fn new(spec: &str, seed: u64, tables: Option<Arc<TableSet>>) -> Result<Seat> {
         if spec == "human" {
             return Ok(Seat::Human);
         }
         let spec: PlayerSpec = spec.parse()?;
-        Ok(Seat::Computer(spec.build(seed)))
+        Ok(Seat::Computer(spec.build_with_tables(seed, tables)))
     }
 
     fn name(&self) -> String {
@@ -62,9 +66,10 @@ impl Seat {
 
 pub fn run(args: Args) -> Result<()> {
     let rules = args.options.rules_or(Variant::HoyitoII)?;
+    let tables = args.tables.resolve()?;
     let mut seats = [
-        Seat::new(&args.south, args.seed)?,
-        Seat::new(&args.north, args.seed.wrapping_add(1))?,
+        Seat::new(&args.south, args.seed, tables.clone())?,
+        Seat::new(&args.north, args.seed.wrapping_add(1), tables)?,
     ];
     let mut game = match &args.load {
         Some(path) => load(path)?,

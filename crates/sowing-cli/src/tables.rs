@@ -44,11 +44,9 @@ impl DirOption {
         if let Some(dir) = &self.dir {
             return Ok(dir.clone());
         }
-        if let Some(dir) = std::env::var_os("SOWING_TABLES") {
-            return Ok(dir.into());
-        }
-        match dirs::data_dir() {
-            Some(data) => Ok(data.join("sowing").join("tables")),
+        // The same rule as the players' (`sowing_engine::tables::default_dir`).
+        match sowing_engine::tables::default_dir() {
+            Some(dir) => Ok(dir),
             None => bail!("no data directory is known here: give --dir or set SOWING_TABLES"),
         }
     }
