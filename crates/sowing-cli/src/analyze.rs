@@ -1,11 +1,13 @@
 //! `sow analyze`: each move of a game record with the engine's value and best move, and
-//! mistakes marked.
+//! mistakes marked; inside the endgame tables, each move's exact loss against the best.
 
 use anyhow::{bail, Context, Result};
-use sowing::{Game, Record};
+use sowing::{BySide, Game, Record, Side};
+use sowing_engine::tables::perfect_move;
 use sowing_engine::{PlayerSpec, Score};
+use sowing_tables::Tables;
 
-use crate::options::LimitOptions;
+use crate::options::{LimitOptions, TablesOption};
 
 /// Show each move of a game record with the engine's evaluation and best move.
 ///
@@ -20,6 +22,51 @@ pub struct Args {
     engine: String,
     #[command(flatten)]
     limits: LimitOptions,
+    #[command(flatten)]
+    tables: TablesOption,
+}
+
+/// A player's moves inside the tables.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exact {
+    /// Moves made inside the tables.
+    pub inside: usize,
+    /// Of those, moves that lost value against the best.
+    pub lost_value: usize,
+    /// Seeds given up by them, with perfect play after.
+    pub seeds_lost: i32,
+}
+
+/// The exact loss of each move of `full` against the best (`None` outside the tables), and
+/// the sums per player. A move that repeats a position of the game counts as the end it is.
+pub fn exact_losses(tables: &Tables, full: &Game) -> (Vec<Option<i32>>, BySide<Exact>) {
+    let mut game = Game::from_position(*full.start());
+    let mut losses = Vec::new();
+    let mut sums = BySide::<Exact>::default();
+    for &mv in full.moves() {
+        let mover = game.position().to_move();
+        let loss = perfect_move(tables, &game).map(|perfect| {
+            let played = perfect
+                .moves
+                .iter()
+                .find(|m| m.0 == mv)
+                .map_or(perfect.value, |m| m.1);
+            perfect.value - played
+        });
+        if let Some(loss) = loss {
+            let sum = &mut sums[mover];
+            sum.inside += 1;
+            if loss > 0 {
+                sum.lost_value += 1;
+                sum.seeds_lost += loss;
+            }
+        }
+        losses.push(loss);
+        if game.play(mv).is_err() {
+            break;
+        }
+    }
+    (losses, sums)
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -27,16 +74,24 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("reading {}", args.record))?;
     let record = Record::parse(&text)?;
     let spec: PlayerSpec = args.engine.parse()?;
-    let Some(mut engine) = spec.build_engine(0) else {
-        bail!("--engine must be level:1..6 or search[:settings]");
+    let tables = args.tables.resolve()?;
+    let Some(mut engine) = spec.build_engine_with_tables(0, tables.clone()) else {
+        bail!("--engine must be level:1..6, perfect or search[:settings]");
     };
     let limits = args.limits.limits(200);
     let full = &record.game;
     let n = full.rules().pits_per_row();
+    let exact = match &tables {
+        Some(set) => set
+            .tables(full.rules())
+            .with_context(|| format!("the tables in {}", set.dir().display()))?
+            .map(|t| exact_losses(&t, full)),
+        None => None,
+    };
     let mut game = Game::from_position(*full.start());
     println!(
-        "{:>4}  {:<6} {:<5} {:>10}  {:<5} {:>10}  mark",
-        "ply", "side", "move", "played", "best", "best value"
+        "{:>4}  {:<6} {:<5} {:>10}  {:<5} {:>10}  {:>5}  mark",
+        "ply", "side", "move", "played", "best", "best value", "exact"
     );
     let (mut mistakes, mut blunders) = (0, 0);
     for (ply, &mv) in full.moves().iter().enumerate() {
@@ -72,8 +127,12 @@ pub fn run(args: Args) -> Result<()> {
         } else {
             ""
         };
+        let loss = exact
+            .as_ref()
+            .and_then(|(losses, _)| losses.get(ply).copied().flatten())
+            .map_or(String::new(), |loss| (-loss).to_string());
         println!(
-            "{:>4}  {:<6} {:<5} {:>10}  {:<5} {:>10}  {mark}",
+            "{:>4}  {:<6} {:<5} {:>10}  {:<5} {:>10}  {loss:>5}  {mark}",
             ply + 1,
             mover.name(),
             mv.name(n).to_string(),
@@ -87,5 +146,17 @@ pub fn run(args: Args) -> Result<()> {
         println!("result: {}", outcome.name());
     }
     println!("{mistakes} mistakes (?), {blunders} blunders (??)");
+    if let Some((_, sums)) = &exact {
+        for side in [Side::South, Side::North] {
+            let sum = sums[side];
+            println!(
+                "tables, {}: {} moves inside the tables, {} lost value, {} seeds lost",
+                side.name(),
+                sum.inside,
+                sum.lost_value,
+                sum.seeds_lost
+            );
+        }
+    }
     Ok(())
 }

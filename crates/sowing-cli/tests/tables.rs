@@ -245,3 +245,64 @@ fn verify_and_stats_over_every_table_in_the_directory() {
         "no layers of hoyito-ii",
     );
 }
+
+#[test]
+fn analyze_gives_each_move_inside_the_tables_its_exact_loss() {
+    use sowing::{Game, Record, Rules, Side, Variant};
+    let dir = TempDir::new("analyze");
+    assert_ok(&build(&dir, "hoyito-ii", "8"));
+    let rules = Rules::new(Variant::HoyitoII);
+    let tables = sowing_tables::Tables::open(&dir.0, rules).unwrap();
+    let family = tables.family();
+    // A position where one move loses value and the game goes on after it.
+    let (start, losing, loss) = (0..family.layer_len(8))
+        .step_by(101)
+        .find_map(|index| {
+            let pos = family.position(8, index);
+            let probe = tables.probe(&pos).ok()?;
+            let (mv, v) = *probe.moves.iter().find(|m| m.1 < probe.value)?;
+            let mut game = Game::from_position(pos);
+            game.play(mv).unwrap();
+            (!game.is_over()).then_some((pos, mv, probe.value - v))
+        })
+        .expect("a position with a losing move");
+    let mut game = Game::from_position(start);
+    game.play(losing).unwrap();
+    // Then the best move.
+    let reply = tables.probe(game.position()).unwrap();
+    let best = reply.moves.iter().find(|m| m.1 == reply.value).unwrap().0;
+    let second = game.position().to_move();
+    game.play(best).unwrap();
+    let record = dir.0.join("game.txt");
+    std::fs::write(&record, Record::new(game).to_string()).unwrap();
+    let output = sow(&[
+        "analyze",
+        record.to_str().unwrap(),
+        "--tables",
+        dir.arg(),
+        "--depth",
+        "2",
+    ]);
+    assert_ok(&output);
+    let text = stdout(&output);
+    let mut expected = [(0, 0, 0), (0, 0, 0)];
+    let side = |s: Side| usize::from(s == Side::North);
+    expected[side(start.to_move())].0 += 1;
+    expected[side(start.to_move())].1 += 1;
+    expected[side(start.to_move())].2 += loss;
+    expected[side(second)].0 += 1;
+    for (i, name) in ["south", "north"].iter().enumerate() {
+        let (inside, lost, seeds) = expected[i];
+        let line = format!(
+            "tables, {name}: {inside} moves inside the tables, {lost} lost value, {seeds} seeds lost"
+        );
+        assert!(text.contains(&line), "{line} not in\n{text}");
+    }
+    let first = text.lines().nth(1).unwrap();
+    assert!(first.contains(&format!(" {}  ", -loss)), "{first}");
+    // A directory that is not one is refused.
+    assert_refused(
+        &sow(&["analyze", record.to_str().unwrap(), "--tables", "/nonexistent/t"]),
+        "--tables",
+    );
+}
