@@ -6,6 +6,9 @@
 //! reuses a table instead of allocating one. Each request starts a new game on its engine
 //! (requests come from many games, in any order): the same position, spec and seed get the
 //! same answer, as before the pool.
+//!
+//! With endgame tables ([`Engines::set_tables`]), levels 5–6 and `perfect` use them: a
+//! position inside them is answered at once with its exact value, marked proven.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -13,7 +16,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use sowing::{Game, Move, Side};
-use sowing_engine::{Engine, Info, Limits, PlayerSpec, Score, SearchSettings};
+use sowing_engine::{Engine, Info, Limits, PlayerSpec, Score, SearchSettings, TableSet};
 use tokio::sync::Semaphore;
 
 /// The engine used for hints and the evaluation bar when the request names none.
@@ -90,6 +93,8 @@ pub struct Engines {
     slots: Semaphore,
     /// Search engines between requests.
     idle: Arc<Pool>,
+    /// The endgame tables, if any.
+    tables: Option<Arc<TableSet>>,
 }
 
 /// Idle search engines, at most one for each request that may run at once.
@@ -137,7 +142,18 @@ impl Engines {
                 engines: Mutex::new(Vec::new()),
                 most: parallel,
             }),
+            tables: None,
         }
+    }
+
+    /// Gives the engines endgame tables (levels 5–6 and `perfect` use them).
+    pub fn set_tables(&mut self, tables: Option<Arc<TableSet>>) {
+        self.tables = tables;
+    }
+
+    /// The endgame tables, if any.
+    pub fn tables(&self) -> Option<&Arc<TableSet>> {
+        self.tables.as_ref()
     }
 
     /// The player `text` names, or [`HINT_ENGINE`] when it names none.
@@ -172,18 +188,20 @@ impl Engines {
             ..Limits::default()
         };
         let pool = self.idle.clone();
+        let tables = self.tables.clone();
         let task = tokio::task::spawn_blocking(move || {
             let mut last: Option<Info> = None;
             let mut progress = |info: &Info| last = Some(info.clone());
             let (name, mv) = match spec.search_settings() {
                 Some(settings) => {
                     let mut engine = pool.take(settings, seed);
+                    engine.set_tables(tables);
                     let mv = engine.go(&game, &limits, &mut progress).best;
                     pool.give_back(engine);
                     (spec.to_string(), mv)
                 }
                 None => {
-                    let mut player = spec.build(seed);
+                    let mut player = spec.build_with_tables(seed, tables);
                     let mv = player.choose(&game, &limits, &mut progress);
                     (player.name(), mv)
                 }
@@ -257,6 +275,47 @@ mod tests {
         }
         // A table kept from the first request would have cut the second one short.
         assert_eq!(answers[0], answers[1]);
+    }
+
+    #[tokio::test]
+    async fn with_tables_a_position_inside_them_is_answered_exactly() {
+        let dir = std::env::temp_dir().join(format!("sowing-web-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let rules = Rules::new(Variant::HoyitoII);
+        sowing_tables::build::build(&dir, rules, 6, &sowing_tables::build::Options::quiet())
+            .unwrap();
+        let tables = sowing_tables::Tables::open(&dir, rules).unwrap();
+        let mut engines = Engines::new(1);
+        engines.set_tables(Some(Arc::new(TableSet::open(&dir).unwrap())));
+        let family = tables.family();
+        let mut checked = 0;
+        for index in (0..family.layer_len(6)).step_by(97) {
+            let pos = family.position(6, index);
+            if pos.is_over() {
+                continue;
+            }
+            let probe = tables.probe(&pos).unwrap();
+            for (spec, exact) in [(HINT_ENGINE, true), (PlayerSpec::Level(4), false)] {
+                let answer = engines
+                    .choose(spec, 1, Game::from_position(pos), MAX_TIME)
+                    .await
+                    .unwrap_or_else(|_| panic!("no answer"));
+                if exact {
+                    let score = answer.score.unwrap();
+                    assert_eq!(score.kind, "proven");
+                    assert_eq!(score.south, f64::from(probe.value));
+                    let mv = answer.chosen.unwrap();
+                    assert!(probe.moves.contains(&(mv, probe.value)), "{pos}");
+                } else {
+                    // Level 4 never uses the tables: it searches (6 plies at most).
+                    assert!(answer.depth.unwrap() > 1 || answer.nodes.unwrap() > 1);
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 50, "{checked}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[tokio::test]

@@ -50,6 +50,10 @@ pub struct ServeArgs {
     /// database when asked for again.
     #[arg(long, default_value_t = DEFAULT_CACHED_GAMES, value_name = "N")]
     pub cache_games: usize,
+    /// Endgame tables for the engines (levels 5–6, `perfect`, hints and the bar); default:
+    /// $SOWING_TABLES, else the user's data directory, when it holds tables.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }
 
 /// Why the server could not start or stopped.
@@ -69,7 +73,13 @@ impl std::error::Error for ServeError {}
 /// # Errors
 /// See [`serve`].
 pub fn run(args: ServeArgs) -> Result<(), ServeError> {
-    serve_with_cache(&args.addr, &args.db, args.cache_games)
+    let tables = sowing_engine::TableSet::resolve(args.tables.as_deref())
+        .map_err(|e| ServeError(format!("--tables: {e}")))?;
+    match &tables {
+        Some(set) => println!("sow serve: endgame tables from {}", set.dir().display()),
+        None => println!("sow serve: no endgame tables (build some with `sow tables build`)"),
+    }
+    serve_with_tables(&args.addr, &args.db, args.cache_games, tables)
 }
 
 /// Serves the app on `addr` with games kept in `db_path` until Ctrl-C or SIGTERM.
@@ -85,13 +95,26 @@ pub fn serve(addr: &str, db_path: &Path) -> Result<(), ServeError> {
 /// # Errors
 /// See [`serve`].
 pub fn serve_with_cache(addr: &str, db_path: &Path, cached_games: usize) -> Result<(), ServeError> {
+    serve_with_tables(addr, db_path, cached_games, None)
+}
+
+/// [`serve_with_cache`], the engines using these endgame tables.
+///
+/// # Errors
+/// See [`serve`].
+pub fn serve_with_tables(
+    addr: &str,
+    db_path: &Path,
+    cached_games: usize,
+    tables: Option<Arc<sowing_engine::TableSet>>,
+) -> Result<(), ServeError> {
     let addr: SocketAddr = addr
         .parse()
         .map_err(|e| ServeError(format!("--addr {addr:?}: {e}")))?;
     let store =
         Store::open(db_path).map_err(|e| ServeError(format!("{}: {e}", db_path.display())))?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let app = Arc::new(Games::with_cache(store, cores, cached_games));
+    let app = Arc::new(Games::with_cache(store, cores, cached_games).with_tables(tables));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

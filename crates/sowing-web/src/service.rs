@@ -271,6 +271,12 @@ impl Games {
         }
     }
 
+    /// Gives the engines endgame tables (levels 5–6 and `perfect` use them).
+    pub fn with_tables(mut self, tables: Option<Arc<sowing_engine::TableSet>>) -> Games {
+        self.engines.set_tables(tables);
+        self
+    }
+
     /// The database, for checks.
     pub fn store(&self) -> &Store {
         &self.store
