@@ -16,6 +16,7 @@ mod options;
 mod perft;
 mod play;
 mod replay;
+mod strength;
 mod tables;
 
 /// Hoyito II, Hoyito III and Ayoayo: two-row mancala games with relay sowing.

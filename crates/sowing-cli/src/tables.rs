@@ -9,7 +9,7 @@ use clap::Subcommand;
 use sowing::{CasaRows, FinalFour, Leftover, Position, Rules, Side, Variant};
 use sowing_tables::{build, verify, Family, Tables};
 
-use crate::options::GameOptions;
+use crate::options::{GameOptions, LimitOptions};
 
 /// Perfect-play endgame tables: every position with at most S seeds on the board, valued
 /// exactly (the mover's future captures minus the opponent's, with best play).
@@ -29,6 +29,7 @@ enum Command {
     Verify(FamilyArgs),
     Stats(FamilyArgs),
     Bench(BenchArgs),
+    Errors(ErrorsArgs),
 }
 
 /// Where the tables are.
@@ -105,6 +106,58 @@ struct BenchArgs {
     probes: usize,
 }
 
+/// The strength of a player against perfect play: positions inside the tables with a real
+/// choice (two legal moves whose values differ) are drawn from self-play games (level 3
+/// after 6 random moves, no position twice, each without its history); the player chooses
+/// a move in each, afresh, within the limits (default 100 ms). Prints, per seeds on the
+/// board, the share of its moves that lose value and the seeds they give up.
+///
+/// The player gets the tables only if it asks for them (levels 5–6, `perfect`,
+/// `search:tables=on`): the default, `search`, measures the search without them.
+#[derive(clap::Args)]
+struct ErrorsArgs {
+    #[command(flatten)]
+    options: GameOptions,
+    #[command(flatten)]
+    dir: DirOption,
+    /// The player measured.
+    #[arg(long, default_value = "search")]
+    player: String,
+    #[command(flatten)]
+    limits: LimitOptions,
+    /// Positions to measure.
+    #[arg(long, default_value_t = 2_000)]
+    positions: usize,
+    /// Seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Positions searched at once (default 1: each timed search has the machine's core to
+    /// itself, as far as the machine allows).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+fn run_errors(args: ErrorsArgs) -> Result<()> {
+    let rules = args.options.rules()?;
+    let dir = args.dir.dir()?;
+    let tables = Tables::open(&dir, rules)?;
+    if tables.max_seeds() == 0 {
+        bail!("no tables of {} in {}", Family::of(rules), dir.display());
+    }
+    let spec: sowing_engine::PlayerSpec = args.player.parse()?;
+    let set = sowing_engine::TableSet::resolve(Some(&dir))?;
+    crate::strength::run(
+        &tables,
+        rules,
+        &spec,
+        set,
+        &args.limits.limits(100),
+        args.positions,
+        args.seed,
+        args.threads,
+    )
+}
+
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         Command::Build(args) => run_build(args),
@@ -112,6 +165,7 @@ pub fn run(args: Args) -> Result<()> {
         Command::Verify(args) => run_verify(args, false),
         Command::Stats(args) => run_verify(args, true),
         Command::Bench(args) => run_bench(args),
+        Command::Errors(args) => run_errors(args),
     }
 }
 

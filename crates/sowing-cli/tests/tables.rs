@@ -302,7 +302,51 @@ fn analyze_gives_each_move_inside_the_tables_its_exact_loss() {
     assert!(first.contains(&format!(" {}  ", -loss)), "{first}");
     // A directory that is not one is refused.
     assert_refused(
-        &sow(&["analyze", record.to_str().unwrap(), "--tables", "/nonexistent/t"]),
+        &sow(&[
+            "analyze",
+            record.to_str().unwrap(),
+            "--tables",
+            "/nonexistent/t",
+        ]),
         "--tables",
     );
+}
+
+#[test]
+fn errors_measures_a_player_against_perfect_play() {
+    let dir = TempDir::new("errors");
+    assert_ok(&build(&dir, "hoyito-ii", "8"));
+    let errors = |player: &str| {
+        let output = sow(&[
+            "tables",
+            "errors",
+            "--game",
+            "hoyito-ii",
+            "--dir",
+            dir.arg(),
+            "--player",
+            player,
+            "--depth",
+            "1",
+            "--positions",
+            "60",
+        ]);
+        assert_ok(&output);
+        let text = stdout(&output);
+        let all: Vec<i64> = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("all "))
+            .unwrap_or_else(|| panic!("no total in\n{text}"))
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        // positions, lost value, seeds lost
+        (all[0], all[1], all[2], text)
+    };
+    let (positions, lost, seeds, text) = errors("perfect");
+    assert_eq!((positions, lost, seeds), (60, 0, 0), "{text}");
+    let (positions, lost, seeds, text) = errors("random");
+    assert_eq!(positions, 60, "{text}");
+    assert!(lost > 5 && seeds >= lost, "{text}");
 }
