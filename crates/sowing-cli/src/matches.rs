@@ -47,6 +47,10 @@ pub struct Args {
     /// often are); `any` keeps every random opening.
     #[arg(long)]
     balance: Option<Balance>,
+    /// Openings from self-play instead: after the random plies, level 3 plays both sides to
+    /// the first position with MIN to MAX seeds on the board (e.g. 28-36); no balance judge.
+    #[arg(long, value_name = "MIN-MAX", value_parser = parse_range)]
+    self_play_openings: Option<(usize, usize)>,
     /// Hoyito III: play each game as a match of R rounds under H3.3.
     #[arg(long)]
     rounds: Option<u32>,
@@ -64,6 +68,17 @@ pub struct Args {
     quiet: bool,
     #[command(flatten)]
     tables: TablesOption,
+}
+
+/// `MIN-MAX`, two whole numbers.
+fn parse_range(text: &str) -> Result<(usize, usize), String> {
+    let parsed = text
+        .split_once('-')
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+    match parsed {
+        Some((min, max)) if min <= max => Ok((min, max)),
+        _ => Err(format!("{text:?}: expected MIN-MAX, like 28-36")),
+    }
 }
 
 /// One side of the match.
@@ -151,7 +166,10 @@ pub fn run(args: Args) -> Result<()> {
     let plies = args
         .opening_plies
         .unwrap_or(arena::default_opening_plies(rules));
-    let openings = pool.install(|| arena::openings(rules, plies, balance, args.seed, pairs));
+    let openings = match args.self_play_openings {
+        Some(seeds) => arena::self_play_openings(rules, plies, seeds, args.seed, pairs),
+        None => pool.install(|| arena::openings(rules, plies, balance, args.seed, pairs)),
+    };
     let points = AtomicU64::new(0);
     let games: Vec<Played> = pool.install(|| {
         (0..total)
@@ -262,6 +280,14 @@ fn report(
     println!("{} vs {}: {} {unit}", p1.label(), p2.label(), games.len());
     let plies = openings.plies;
     match openings.balance {
+        _ if openings.self_play.is_some() => {
+            let (min, max) = openings.self_play.unwrap_or_default();
+            println!(
+                "openings: {plies} random plies, then {} self-play to the first position \
+                 with {min}-{max} seeds on the board",
+                arena::SELF_PLAY
+            );
+        }
         Balance::Within(centiseeds) => println!(
             "openings: {plies} random plies, valued within ±{} seeds by a {}-node search \
              ({} pairs had none in {BALANCE_TRIES} draws: the most even was played)",

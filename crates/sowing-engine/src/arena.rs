@@ -124,6 +124,9 @@ pub struct Openings {
     pub uneven: usize,
     /// Pairs whose opening an earlier pair played too (every draw had been played).
     pub repeated: usize,
+    /// Openings played on by self-play to the first position with this many seeds on the
+    /// board ([`self_play_openings`]), if they were.
+    pub self_play: Option<(usize, usize)>,
 }
 
 /// One opening per pair, each from the pair's own seed, and each a position no earlier
@@ -145,6 +148,7 @@ pub fn openings(rules: Rules, plies: u32, balance: Balance, seed: u64, pairs: u6
         moves: Vec::new(),
         uneven: 0,
         repeated: 0,
+        self_play: None,
     };
     for (pair, mut drawn) in (0..pairs).zip(first) {
         if played.contains(&drawn.position) {
@@ -158,6 +162,67 @@ pub fn openings(rules: Rules, plies: u32, balance: Balance, seed: u64, pairs: u6
         played.insert(drawn.position);
         result.uneven += usize::from(!drawn.even);
         result.moves.push(drawn.moves);
+    }
+    result
+}
+
+/// The player of [`self_play_openings`]: a quick search with noise, so games differ.
+pub const SELF_PLAY: crate::PlayerSpec = crate::PlayerSpec::Level(3);
+
+/// One opening per pair from self-play: `plies` random moves, then [`SELF_PLAY`] against
+/// itself until the first position with between `seeds.0` and `seeds.1` seeds on the board;
+/// the moves so far are the opening. A game that ends or passes below `seeds.0` first, or
+/// reaches a position an earlier pair has, is drawn again (up to [`BALANCE_TRIES`] times).
+/// Follows from the seed alone.
+pub fn self_play_openings(
+    rules: Rules,
+    plies: u32,
+    seeds: (usize, usize),
+    seed: u64,
+    pairs: u64,
+) -> Openings {
+    let mut played = HashSet::new();
+    let mut result = Openings {
+        plies,
+        balance: Balance::Any,
+        moves: Vec::new(),
+        uneven: 0,
+        repeated: 0,
+        self_play: Some(seeds),
+    };
+    let draw = |pair: u64, attempt: u64| -> Option<Game> {
+        let draw_seed = seed ^ pair.wrapping_mul(0x9E37_79B9) ^ attempt.wrapping_mul(0x85EB_CA6B);
+        let mut rng = Rng::new(draw_seed);
+        let mut game = random::opening(rules, plies, &mut rng);
+        let mut player = SELF_PLAY.build(draw_seed);
+        loop {
+            let on_board = game.position().seeds_on_board();
+            if game.is_over() || on_board < seeds.0 {
+                return None;
+            }
+            if on_board <= seeds.1 {
+                return Some(game);
+            }
+            let mv = player.choose(&game, &Limits::default(), &mut |_| {});
+            game.play(mv).ok()?;
+        }
+    };
+    for pair in 0..pairs {
+        let mut chosen = None;
+        for attempt in 0..BALANCE_TRIES as u64 {
+            if let Some(game) = draw(pair, attempt) {
+                if !played.contains(game.position()) {
+                    chosen = Some(game);
+                    break;
+                }
+                chosen.get_or_insert(game);
+            }
+        }
+        let game = chosen.unwrap_or_else(|| Game::new(rules));
+        if !played.insert(*game.position()) {
+            result.repeated += 1;
+        }
+        result.moves.push(game.moves().to_vec());
     }
     result
 }
