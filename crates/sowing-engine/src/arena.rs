@@ -564,6 +564,32 @@ mod tests {
     use crate::{Player, PlayerSpec};
     use sowing::BySide;
 
+    #[test]
+    fn self_play_openings_reach_the_seeds_asked_for_and_follow_from_the_seed() {
+        let rules = Rules::new(Variant::HoyitoII);
+        let openings = self_play_openings(rules, 6, (28, 36), 3, 8);
+        assert_eq!(openings.moves.len(), 8);
+        assert_eq!(openings.self_play, Some((28, 36)));
+        let mut positions = HashSet::new();
+        for moves in &openings.moves {
+            let mut game = Game::new(rules);
+            for &mv in moves {
+                game.play(mv).unwrap();
+            }
+            assert!(!game.is_over());
+            assert!(
+                (28..=36).contains(&game.position().seeds_on_board()),
+                "{moves:?}"
+            );
+            positions.insert(*game.position());
+        }
+        assert_eq!(positions.len() + openings.repeated, 8);
+        assert_eq!(
+            self_play_openings(rules, 6, (28, 36), 3, 8).moves,
+            openings.moves
+        );
+    }
+
     /// Random players for both sides, as a chooser.
     fn random_players(seed: u64) -> impl FnMut(Side, &Game) -> Result<Move, String> {
         let mut players: BySide<Box<dyn Player>> = BySide::new(
