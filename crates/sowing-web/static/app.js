@@ -431,7 +431,9 @@ function render() {
     const value = v.rules[o.field];
     if (value !== o.default) opts.push(`${o.label.toLowerCase()}: ${(o.values.find((x) => x.name === value) || { label: value }).label}`);
   }
-  $('title').textContent = `${title}${opts.length ? ' (' + opts.join(', ') + ')' : ''} · game ${v.id}`;
+  $('title').textContent = L.on && v.id === L.game
+    ? `Learn: ${LESSONS[L.k].title} — the board is yours to try`
+    : `${title}${opts.length ? ' (' + opts.join(', ') + ')' : ''} · game ${v.id}`;
   const label = (side) => {
     const k = side === 'south' ? 0 : 1;
     const turn = !v.state.over && pos.to_move === side ? ' ◀ to move' : '';
@@ -746,6 +748,7 @@ function afterChange() {
   const v = S.view;
   if (!v) return;
   refreshEval();
+  lessonCheck();
   if (S.viewPly === null && !v.state.over && isComputer(v.players[v.state.to_move])) {
     computerMove();
   } else {
@@ -852,6 +855,7 @@ function lookAt(ply) {
 
 async function load(id) {
   const v = await api('GET', `/games/${id}`);
+  if (L.on) leaveLearn();
   S.view = v;
   S.viewPly = null;
   S.hint = null;
@@ -955,6 +959,7 @@ function showFormFields() {
     $('about-title').textContent = info.title;
     $('about-text').textContent = about.text;
     $('about-seat').textContent = about.seat;
+    $('about-learn').hidden = !game.startsWith('hoyito');
   }
 }
 
@@ -1055,6 +1060,182 @@ async function upload(event) {
   }
 }
 
+// ---------------------------------------------------------------- Learn
+
+// Hoyito II, rule by rule: each lesson is a set-up position (a position text, docs/
+// notation.md), a move that shows the rule, and what the reader should try. The positions
+// and what their moves do are checked by the browser tests against the server.
+const LESSONS = [
+  {
+    title: 'Sowing and relays', rule: 'H2.2, H2.3',
+    words: 'On your turn, pick up every seed of one of your pits and drop them one by one into the pits that follow, counter-clockwise: along your row to the right, then back along your opponent’s row. Then look at the pit where the last seed fell. If it was empty (it now holds one seed), your move ends. If it now holds more — but not exactly four — pick them all up and sow on from there: a relay.',
+    start: 'hoyito-ii 1,0,2,0,2,0/0,0,1,2,1,1 0-0 S -', example: 'C', expect: 'C',
+    ask: 'Now you: sow C. Its two seeds go to D and E; E then holds three, so they are relayed on, and the last falls into the empty b.',
+  },
+  {
+    title: 'A casa', rule: 'H2.3, H2.6',
+    words: 'If the last seed of a lap makes exactly four, that pit is a casa: you take its four seeds, and you move again, choosing any of your pits. Seeds that pass through a four during a lap take nothing: only where the last seed falls counts.',
+    start: 'hoyito-ii 1,0,3,0,0,3/2,1,0,1,0,1 0-0 S -', example: 'C', expect: 'C',
+    ask: 'Now you: sow C. Its last seed makes F a four — a casa.',
+  },
+  {
+    title: 'A chain of casas', rule: 'H2.5',
+    words: 'After taking a casa, look at the pit just before it, going backwards round the board (across rows too). If it holds exactly four, take it as well, and the one before it, and so on, until a pit that does not hold four. (With the option “Casas: the opponent’s row only”, only fours in your opponent’s row count.)',
+    start: 'hoyito-ii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S -', example: 'D', expect: 'D',
+    ask: 'Now you: sow D. a becomes a casa, and so do F and E behind it: twelve seeds, and another move.',
+  },
+  {
+    title: 'The last four, and the end', rule: 'H2.7, C.4',
+    words: 'When a capture leaves exactly four seeds on the board, they go to the player who captured, and the game ends; a capture that clears the board ends it too. The player who took more seeds wins; equal is a draw.',
+    start: 'hoyito-ii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S -', example: 'B', expect: 'B',
+    ask: 'Now you: sow B. C becomes a casa, and the four seeds left (two in a, two in f) are yours as well.',
+  },
+  {
+    title: 'Passing', rule: 'C.2',
+    words: 'A player with no pit that can be sown — every pit of their row empty — passes, and only then; the other player moves again.',
+    start: 'hoyito-ii 0,0,0,0,0,0/1,2,0,3,0,2 0-0 S -', example: 'pass', expect: 'pass',
+    ask: 'Now you: South’s row is empty, so press Pass (or type p).',
+  },
+  {
+    title: 'An endless sowing is refused', rule: 'C.1',
+    words: 'Relays can go round the board for ever. A move whose sowing has not ended after 65,536 laps is not allowed, just like sowing an empty pit; a player with no allowed move passes. Such moves are rare in play, but they happen.',
+    start: 'hoyito-ii 2,1,0,1,3,1/0,2,1,0,1,0 0-0 S -', example: null, expect: null,
+    ask: 'E holds three seeds but is not ringed: sowing it would go round for ever (every 60 laps the same). Click it to see; any ringed pit may be played.',
+  },
+];
+const L = { on: false, k: 0, game: null, returnTo: null, trying: false };
+window.sowing.lessons = LESSONS;
+
+function lessonSay(text, good) {
+  $('lesson-say').textContent = text;
+  $('lesson-say').classList.toggle('good', !!good);
+}
+
+function openLearn() {
+  if (!L.on) {
+    L.returnTo = S.view && S.view.id !== L.game ? S.view.id : L.returnTo;
+    L.on = true;
+  }
+  $('learn').hidden = false;
+  document.body.dataset.learn = '1';
+  $('lesson-list').innerHTML = LESSONS.map((l, k) => `<li><button type="button" data-lesson="${k}">${k + 1}. ${l.title}</button></li>`).join('');
+  for (const b of $('lesson-list').querySelectorAll('button')) b.addEventListener('click', () => showLesson(Number(b.dataset.lesson)));
+  showLesson(L.k);
+}
+
+// Sets the lesson's position up as a game of its own (two people at this screen); the
+// previous lesson's game is deleted.
+function showLesson(k) {
+  run(async () => {
+    L.k = k;
+    L.trying = false;
+    const lesson = LESSONS[k];
+    const old = L.game;
+    const v = await api('POST', '/records', { record: `[Game "hoyito-ii"]\n[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n*` });
+    L.game = v.id;
+    if (old) await api('DELETE', `/games/${old}`).catch(() => {});
+    S.view = v;
+    S.viewPly = null;
+    S.hint = null;
+    $('commentary').textContent = '';
+    $('summary').hidden = true;
+    $('lesson-title').textContent = `${k + 1}. ${lesson.title}`;
+    $('lesson-words').textContent = lesson.words;
+    $('lesson-rule').textContent = `rule ${lesson.rule}`;
+    $('lesson-watch').hidden = !lesson.example;
+    $('lesson-next').hidden = k + 1 >= LESSONS.length;
+    for (const b of $('lesson-list').querySelectorAll('button')) {
+      if (Number(b.dataset.lesson) === k) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
+    }
+    if (lesson.example) {
+      lessonSay('Press “Watch the example” to see the rule played, then try it yourself.');
+    } else {
+      L.trying = true;
+      lessonSay(lesson.ask);
+    }
+    document.body.dataset.lesson = String(k);
+  });
+}
+
+// Back to the lesson's start position.
+async function lessonRewind() {
+  let v = S.view;
+  while (v.ply > 0) v = (await api('POST', `/games/${v.id}/undo`, { ply: v.ply })).game;
+  S.view = v;
+  S.viewPly = null;
+  S.hint = null;
+}
+
+function lessonWatch() {
+  const lesson = LESSONS[L.k];
+  if (!lesson.example || !S.view || S.view.id !== L.game) return;
+  run(async () => {
+    L.trying = false;
+    await lessonRewind();
+    render();
+    const v = S.view;
+    lessonSay('Watch…');
+    S.skipAll = false;
+    const r = await api('POST', `/games/${v.id}/moves`, { move: lesson.example, ply: v.ply });
+    await showMove(r, v.state.to_move, lesson.example, false);
+    lessonSay('That was the example. Press “Try it yourself” to play it from the same position.');
+  });
+}
+
+function lessonTry() {
+  if (!S.view || S.view.id !== L.game) return;
+  run(async () => {
+    await lessonRewind();
+    $('commentary').textContent = '';
+    L.trying = true;
+    lessonSay(LESSONS[L.k].ask);
+  });
+}
+
+// After a move in a lesson: was it the one asked for?
+function lessonCheck() {
+  if (!L.on || !L.trying || !S.view || S.view.id !== L.game || S.view.ply === 0) return;
+  const lesson = LESSONS[L.k];
+  L.trying = false;
+  const played = S.view.history[0].move;
+  if (!lesson.expect) lessonSay(`You played ${played}. ${L.k + 1 < LESSONS.length ? 'On to the next rule?' : 'That is every rule of Hoyito II.'}`, true);
+  else if (played === lesson.expect) lessonSay(`Well done. ${L.k + 1 < LESSONS.length ? 'On to the next rule?' : 'That is every rule of Hoyito II: start a game!'}`, true);
+  else lessonSay(`You played ${played}, not ${lesson.expect}. Press “Try it yourself” to start again.`);
+}
+
+// Another game opened during a lesson: the lesson and its game go.
+function leaveLearn() {
+  if (L.game) api('DELETE', `/games/${L.game}`).catch(() => {});
+  L.on = false;
+  L.game = null;
+  L.trying = false;
+  $('learn').hidden = true;
+  delete document.body.dataset.learn;
+  delete document.body.dataset.lesson;
+}
+
+function closeLearn() {
+  const lessonGame = L.game;
+  L.on = false;
+  L.game = null;
+  L.trying = false;
+  $('learn').hidden = true;
+  delete document.body.dataset.learn;
+  delete document.body.dataset.lesson;
+  run(async () => {
+    if (lessonGame) await api('DELETE', `/games/${lessonGame}`).catch(() => {});
+    S.view = null;
+    if (L.returnTo) {
+      const v = await api('GET', `/games/${L.returnTo}`).catch(() => null);
+      S.view = v;
+    }
+    S.viewPly = null;
+    S.hint = null;
+    $('commentary').textContent = '';
+    if (!S.view) renderEmpty();
+  });
+}
+
 // ---------------------------------------------------------------- keyboard
 
 function onKey(e) {
@@ -1119,6 +1300,12 @@ async function init() {
     startGame(e);
   });
   $('btn-new').addEventListener('click', openNewGame);
+  $('btn-learn').addEventListener('click', openLearn);
+  $('lesson-close').addEventListener('click', closeLearn);
+  $('lesson-watch').addEventListener('click', lessonWatch);
+  $('lesson-try').addEventListener('click', lessonTry);
+  $('lesson-next').addEventListener('click', () => showLesson(L.k + 1));
+  $('about-learn').addEventListener('click', () => { $('new-game').close(); openLearn(); });
   $('btn-saved').addEventListener('click', openSaved);
   $('upload').addEventListener('change', upload);
   $('btn-undo').addEventListener('click', undo);
