@@ -485,45 +485,65 @@ await check('Hoyito II on 2×12 draws 24 pits', async () => {
   await matchesServer(lid);
 });
 
-await check('Learn: each rule of Hoyito II on the board — watch it, then try it', async () => {
+await check('Learn: every rule of the three games on the board — watch it, then try it', async () => {
   const before = await gameId();
   await page.click('#btn-learn');
   await page.waitForSelector('#learn:not([hidden])');
-  const lessons = await page.evaluate(() => window.sowing.lessons.map((l) => ({ ...l })));
+  const learn = await page.evaluate(() => window.sowing.learn.map(([v, t, ls]) => [v, t, ls.map((l) => ({ ...l }))]));
   // What each example must be said to do (the sentence after its animation).
-  const shows = [
-    'South sowed C: it relayed once and ended in an empty pit.',
-    'South sowed C: it made a casa at F — South takes 4 and moves again.',
-    'South sowed D: it made a chain of casas at a, F and E — South takes 12 and moves again.',
-    'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
-    'South had no sowing move and passed.',
-  ];
+  const shows = {
+    'hoyito-ii': [
+      'South sowed C: it relayed once and ended in an empty pit.',
+      'South sowed C: it made a casa at F — South takes 4 and moves again.',
+      'South sowed D: it made a chain of casas at a, F and E — South takes 12 and moves again.',
+      'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
+      'South had no sowing move and passed.',
+      null,
+    ],
+    'hoyito-iii': [
+      'South sowed C: it made a casa at F — South takes 4 and moves again.',
+      'South sowed D: it made a casa at a — South takes 4 and moves again.',
+      'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
+    ],
+    ayoayo: [
+      'South sowed C: it relayed once and ended in an empty pit.',
+      'South sowed B: it ended in the empty C, capturing the 3 seeds across in d — South takes 4.',
+      'South sowed A: it skipped A, relayed 6 times and ended in the empty B, capturing the 3 seeds across in e — South takes 4.',
+      'South sowed F: it ended in an empty pit.',
+      'South sowed F: it ended in an empty pit — South takes the 2 seeds left.',
+    ],
+  };
   const games = [];
-  for (let k = 0; k < lessons.length; k++) {
-    const l = lessons[k];
-    await page.click(`#lesson-list button[data-lesson="${k}"]`);
-    await page.waitForFunction((n) => document.body.dataset.lesson === String(n) && document.body.dataset.busy === '0', k);
-    const gid = await gameId();
-    games.push(gid);
-    const view = await api('GET', `/games/${gid}`);
-    const [south, north] = l.start.split(' ')[1].split('/').map((row) => row.split(',').map(Number));
-    equal(view.start.pits, [...south, ...north], `lesson ${k + 1} starts from its position`);
-    if (l.example) {
-      await page.click('#lesson-watch');
-      await page.waitForFunction(() => /That was the example/.test(document.querySelector('#lesson-say').textContent));
-      equal(await page.textContent('#commentary'), shows[k], `lesson ${k + 1}: the example said`);
-      await matchesServer(gid);
-      await page.click('#lesson-try');
-      await page.waitForFunction(() => document.body.dataset.ply === '0' && document.body.dataset.busy === '0');
-      equal((await drawn()).pits, [...south, ...north], `lesson ${k + 1}: back to the start to try`);
-      if (l.expect === 'pass') await page.click('#btn-pass');
-      else await page.click(`#board .pit[data-name="${l.expect}"]`);
-      await page.waitForFunction(() => /Well done/.test(document.querySelector('#lesson-say').textContent));
-      equal(await page.textContent('#commentary'), shows[k], `lesson ${k + 1}: the reader's move said`);
-    } else {
-      const legal = await page.$$eval('#board .pit.legal', (g) => g.map((x) => x.dataset.name));
-      equal(legal, view.state.legal, 'the ringed pits are the legal moves');
-      assert(!legal.includes('E') && view.state.pits[4] > 0, 'the endless E is not offered');
+  for (const [variant, , lessons] of learn) {
+    equal(lessons.length, shows[variant].length, `${variant}: lessons checked`);
+    await page.click(`#learn-games button[data-learn="${variant}"]`);
+    for (let k = 0; k < lessons.length; k++) {
+      const l = lessons[k];
+      await page.click(`#lesson-list button[data-lesson="${k}"]`);
+      await page.waitForFunction((tag) => document.body.dataset.lesson === tag && document.body.dataset.busy === '0', `${variant}:${k}`);
+      const gid = await gameId();
+      games.push(gid);
+      const view = await api('GET', `/games/${gid}`);
+      equal(view.rules.game, variant, `${variant} lesson ${k + 1}: the game`);
+      const [south, north] = l.start.split(' ')[1].split('/').map((row) => row.split(',').map(Number));
+      equal(view.start.pits, [...south, ...north], `${variant} lesson ${k + 1} starts from its position`);
+      if (l.example) {
+        await page.click('#lesson-watch');
+        await page.waitForFunction(() => /That was the example/.test(document.querySelector('#lesson-say').textContent));
+        equal(await page.textContent('#commentary'), shows[variant][k], `${variant} lesson ${k + 1}: the example said`);
+        await matchesServer(gid);
+        await page.click('#lesson-try');
+        await page.waitForFunction(() => document.body.dataset.ply === '0' && document.body.dataset.busy === '0');
+        equal((await drawn()).pits, [...south, ...north], `${variant} lesson ${k + 1}: back to the start to try`);
+        if (l.expect === 'pass') await page.click('#btn-pass');
+        else await page.click(`#board .pit[data-name="${l.expect}"]`);
+        await page.waitForFunction(() => /Well done/.test(document.querySelector('#lesson-say').textContent));
+        equal(await page.textContent('#commentary'), shows[variant][k], `${variant} lesson ${k + 1}: the reader's move said`);
+      } else {
+        const legal = await page.$$eval('#board .pit.legal', (g) => g.map((x) => x.dataset.name));
+        equal(legal, view.state.legal, 'the ringed pits are the legal moves');
+        assert(!legal.includes('E') && view.state.pits[4] > 0, 'the endless E is not offered');
+      }
     }
   }
   await page.click('#lesson-close');
@@ -531,6 +551,17 @@ await check('Learn: each rule of Hoyito II on the board — watch it, then try i
   assert(await page.locator('#learn').isHidden(), 'Learn closed');
   const left = (await api('GET', '/games?limit=1000')).games.map((g) => g.id);
   assert(!games.some((g) => left.includes(g)), 'the lesson games are gone');
+});
+
+await check('the new-game dialog leads to Learn for the game chosen', async () => {
+  await page.click('#btn-new');
+  await page.selectOption('#f-game', 'ayoayo');
+  await page.click('#about-learn');
+  await page.waitForFunction(() => document.body.dataset.lesson === 'ayoayo:0' && document.body.dataset.busy === '0');
+  assert(/Ayoayo/.test(await page.textContent('#learn-title')), 'Learn Ayoayo');
+  const back = await gameId();
+  await page.click('#lesson-close');
+  await page.waitForFunction((g) => Number(document.body.dataset.game) !== g && document.body.dataset.busy === '0', back);
 });
 
 await check('saved games can be deleted, and their times carry a time zone', async () => {

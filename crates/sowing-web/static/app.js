@@ -604,14 +604,22 @@ function describeMove(side, move, trace, game) {
   const lastFour = trace.find((e) => e.kind === 'take' && e.why === 'last-four');
   const left = trace.filter((e) => e.kind === 'take' && e.why === 'leftover');
   const again = trace.some((e) => e.kind === 'extra-turn');
+  const skipped = [...new Set(trace.filter((e) => e.kind === 'skip').map((e) => e.name))];
   const did = [];
-  if (relays) did.push(`it relayed ${times(relays)}`);
+  if (skipped.length) did.push(`skipped ${listed(skipped)}`);
+  if (relays) did.push(`relayed ${times(relays)}`);
   const at = listed(captures.map((e) => e.name));
-  if (captures.length && game === 'ayoayo') did.push(`it ended in an empty pit of ${who}'s row and captured across at ${at}`);
-  else if (captures.length === 1) did.push(`${did.length ? '' : 'it '}made a casa at ${at}`);
-  else if (captures.length) did.push(`${did.length ? '' : 'it '}made a chain of casas at ${at}`);
-  else did.push(`${did.length ? '' : 'it '}ended in an empty pit`);
-  let text = `${who} sowed ${move}: ${did.join(' and ')}`;
+  if (captures.length && game === 'ayoayo') {
+    // The capturing seed's pit is in the mover's row, the seeds across in the other.
+    const mine = (e) => (side === 'south') === (e.name === e.name.toUpperCase());
+    const end = captures.find(mine);
+    const across = captures.filter((e) => !mine(e));
+    const seeds = across.reduce((sum, e) => sum + e.seeds, 0);
+    did.push(`ended in the empty ${end ? end.name : 'pit'}, capturing the ${seeds} ${plural(seeds, 'seed', 'seeds')} across in ${listed(across.map((e) => e.name))}`);
+  } else if (captures.length === 1) did.push(`made a casa at ${at}`);
+  else if (captures.length) did.push(`made a chain of casas at ${at}`);
+  else did.push('ended in an empty pit');
+  let text = `${who} sowed ${move}: it ${listed(did)}`;
   const then = [];
   const taken = captures.reduce((sum, e) => sum + e.seeds, 0);
   if (taken) then.push(`${who} takes ${taken}${again ? ' and moves again' : ''}`);
@@ -959,7 +967,7 @@ function showFormFields() {
     $('about-title').textContent = info.title;
     $('about-text').textContent = about.text;
     $('about-seat').textContent = about.seat;
-    $('about-learn').hidden = !game.startsWith('hoyito');
+
   }
 }
 
@@ -1062,10 +1070,10 @@ async function upload(event) {
 
 // ---------------------------------------------------------------- Learn
 
-// Hoyito II, rule by rule: each lesson is a set-up position (a position text, docs/
+// Each game, rule by rule: a lesson is a set-up position (a position text, docs/
 // notation.md), a move that shows the rule, and what the reader should try. The positions
 // and what their moves do are checked by the browser tests against the server.
-const LESSONS = [
+const HOYITO_II = [
   {
     title: 'Sowing and relays', rule: 'H2.2, H2.3',
     words: 'On your turn, pick up every seed of one of your pits and drop them one by one into the pits that follow, counter-clockwise: along your row to the right, then back along your opponent’s row. Then look at the pit where the last seed fell. If it was empty (it now holds one seed), your move ends. If it now holds more — but not exactly four — pick them all up and sow on from there: a relay.',
@@ -1103,8 +1111,62 @@ const LESSONS = [
     ask: 'E holds three seeds but is not ringed: sowing it would go round for ever (every 60 laps the same). Click it to see; any ringed pit may be played.',
   },
 ];
-const L = { on: false, k: 0, game: null, returnTo: null, trying: false };
-window.sowing.lessons = LESSONS;
+const HOYITO_III = [
+  {
+    title: 'As Hoyito II', rule: 'H3',
+    words: 'Hoyito III is played like Hoyito II — sowing, relays, a casa when the last seed makes four, another move after a capture, passing, no endless sowing — with two differences, shown next. Learn Hoyito II first if you have not.',
+    start: 'hoyito-iii 1,0,3,0,0,3/2,1,0,1,0,1 0-0 S -', example: 'C', expect: 'C',
+    ask: 'Now you: sow C. Its last seed makes F a four: a casa, and another move.',
+  },
+  {
+    title: 'One casa at a time', rule: 'H3.1',
+    words: 'A capture takes only the pit where the last seed fell: the fours behind it stay on the board, where either player may make them casas later.',
+    start: 'hoyito-iii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S -', example: 'D', expect: 'D',
+    ask: 'Now you: sow D. a becomes a casa; E and F hold four too, but stay (in Hoyito II all three would go).',
+  },
+  {
+    title: 'The last four', rule: 'H3.2, H3.3',
+    words: 'In a single game, whoever takes the four before the last also takes the last four, and the game ends. In a match of rounds, from round 3 on the last four go to the winner of the round before instead (to the capturer after a draw), and the starter alternates.',
+    start: 'hoyito-iii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S -', example: 'B', expect: 'B',
+    ask: 'Now you: sow B. C becomes a casa, and the last four seeds are yours.',
+  },
+];
+const AYOAYO = [
+  {
+    title: 'Sowing and relays', rule: 'A.1, A.3',
+    words: 'Each player has a store beside their row (never sown into). On your turn, pick up every seed of one of your pits and sow them one by one counter-clockwise. If the last seed falls into a pit that already held seeds, pick them all up and sow on: a relay. When the last seed falls into an empty pit, the move ends.',
+    start: 'ayoayo 1,0,2,0,2,0/0,0,1,2,1,1 0-0 S -', example: 'C', expect: 'C',
+    ask: 'Now you: sow C. E then holds three, so they are relayed on, and the last seed falls into the empty b.',
+  },
+  {
+    title: 'Capture', rule: 'A.4',
+    words: 'If your move ends in an empty pit of your own row and the pit across holds seeds, those seeds and your last seed go to your store. Only the end of the move captures.',
+    start: 'ayoayo 0,1,0,1,2,0/2,1,1,3,0,1 0-0 S -', example: 'B', expect: 'B',
+    ask: 'Now you: sow B. Its seed falls into the empty C, and the three seeds across in d are yours.',
+  },
+  {
+    title: 'Skipping the pit you lifted', rule: 'A.2',
+    words: 'A lap never drops a seed into the pit it was lifted from: with twelve seeds or more, the sowing goes round and passes it by. (Hoyito does not skip it.)',
+    start: 'ayoayo 12,0,1,0,1,0/1,0,1,0,1,0 0-0 S -', example: 'A', expect: 'A',
+    ask: 'Now you: sow A. Its twelfth seed passes A by and falls into B; the relays go round and end with a capture.',
+  },
+  {
+    title: 'Feeding', rule: 'A.5',
+    words: 'If your opponent’s row is empty, you must play a move that gives them seeds. Moves that do not are not allowed.',
+    start: 'ayoayo 1,0,0,0,0,2/0,0,0,0,0,0 10-20 S N', example: 'F', expect: 'F',
+    ask: 'Now you: North’s row is empty. A would not reach it, so only F is ringed: sow F.',
+  },
+  {
+    title: 'The end', rule: 'A.7, C.4',
+    words: 'When the player to move cannot feed an empty row, the game ends, and the seeds left on the board go to the player who made the last sowing move (with the option “to each row’s owner”, each seed to the owner of its row). A capture that clears the board also ends it. More seeds in your store wins.',
+    start: 'ayoayo 0,0,0,0,0,1/0,1,0,0,0,0 10-10 S N', example: 'F', expect: 'F',
+    ask: 'Now you: sow F. South’s row is then empty and North cannot feed it, so the game ends and the seeds left are yours.',
+  },
+];
+const LEARN = [['hoyito-ii', 'Hoyito II', HOYITO_II], ['hoyito-iii', 'Hoyito III', HOYITO_III], ['ayoayo', 'Ayoayo', AYOAYO]];
+let LESSONS = HOYITO_II;
+const L = { on: false, k: 0, game: null, returnTo: null, trying: false, variant: 'hoyito-ii' };
+window.sowing.learn = LEARN;
 
 function lessonSay(text, good) {
   $('lesson-say').textContent = text;
@@ -1118,9 +1180,20 @@ function openLearn() {
   }
   $('learn').hidden = false;
   document.body.dataset.learn = '1';
-  $('lesson-list').innerHTML = LESSONS.map((l, k) => `<li><button type="button" data-lesson="${k}">${k + 1}. ${l.title}</button></li>`).join('');
+  learnGame(L.variant, L.k);
+}
+
+// The lessons of one game.
+function learnGame(variant, k) {
+  const [, title, lessons] = LEARN.find(([v]) => v === variant);
+  L.variant = variant;
+  LESSONS = lessons;
+  $('learn-games').innerHTML = LEARN.map(([v, t]) => `<button type="button" data-learn="${v}"${v === variant ? ' aria-current="page"' : ''}>${t}</button>`).join('');
+  for (const b of $('learn-games').querySelectorAll('button')) b.addEventListener('click', () => learnGame(b.dataset.learn, 0));
+  $('learn-title').textContent = `Learn ${title}`;
+  $('lesson-list').innerHTML = LESSONS.map((l, n) => `<li><button type="button" data-lesson="${n}">${n + 1}. ${l.title}</button></li>`).join('');
   for (const b of $('lesson-list').querySelectorAll('button')) b.addEventListener('click', () => showLesson(Number(b.dataset.lesson)));
-  showLesson(L.k);
+  showLesson(Math.min(k, LESSONS.length - 1));
 }
 
 // Sets the lesson's position up as a game of its own (two people at this screen); the
@@ -1131,7 +1204,7 @@ function showLesson(k) {
     L.trying = false;
     const lesson = LESSONS[k];
     const old = L.game;
-    const v = await api('POST', '/records', { record: `[Game "hoyito-ii"]\n[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n*` });
+    const v = await api('POST', '/records', { record: `[Game "${L.variant}"]\n[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n*` });
     L.game = v.id;
     if (old) await api('DELETE', `/games/${old}`).catch(() => {});
     S.view = v;
@@ -1153,7 +1226,7 @@ function showLesson(k) {
       L.trying = true;
       lessonSay(lesson.ask);
     }
-    document.body.dataset.lesson = String(k);
+    document.body.dataset.lesson = `${L.variant}:${k}`;
   });
 }
 
@@ -1198,8 +1271,9 @@ function lessonCheck() {
   const lesson = LESSONS[L.k];
   L.trying = false;
   const played = S.view.history[0].move;
-  if (!lesson.expect) lessonSay(`You played ${played}. ${L.k + 1 < LESSONS.length ? 'On to the next rule?' : 'That is every rule of Hoyito II.'}`, true);
-  else if (played === lesson.expect) lessonSay(`Well done. ${L.k + 1 < LESSONS.length ? 'On to the next rule?' : 'That is every rule of Hoyito II: start a game!'}`, true);
+  const done = L.k + 1 < LESSONS.length ? 'On to the next rule?' : 'That is every rule of this game: start a game!';
+  if (!lesson.expect) lessonSay(`You played ${played}. ${done}`, true);
+  else if (played === lesson.expect) lessonSay(`Well done. ${done}`, true);
   else lessonSay(`You played ${played}, not ${lesson.expect}. Press “Try it yourself” to start again.`);
 }
 
@@ -1305,7 +1379,13 @@ async function init() {
   $('lesson-watch').addEventListener('click', lessonWatch);
   $('lesson-try').addEventListener('click', lessonTry);
   $('lesson-next').addEventListener('click', () => showLesson(L.k + 1));
-  $('about-learn').addEventListener('click', () => { $('new-game').close(); openLearn(); });
+  $('about-learn').addEventListener('click', () => {
+    const { game } = chosenGame();
+    $('new-game').close();
+    L.variant = game;
+    L.k = 0;
+    openLearn();
+  });
   $('btn-saved').addEventListener('click', openSaved);
   $('upload').addEventListener('change', upload);
   $('btn-undo').addEventListener('click', undo);
