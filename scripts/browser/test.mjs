@@ -48,6 +48,33 @@ const context = await browser.newContext({ viewport: { width: 1200, height: 860 
 const page = await context.newPage();
 const pageErrors = [];
 page.on('pageerror', (e) => pageErrors.push(e.message));
+// The engine every evaluation request names (issue 12, point 1: the bar must not switch
+// engines from move to move).
+const evalEngines = [];
+page.on('request', (r) => {
+  if (r.method() !== 'POST' || !/\/engine$/.test(r.url())) return;
+  const body = JSON.parse(r.postData() || '{}');
+  if (!body.play && body.time_ms === 300) evalEngines.push(body.engine);
+});
+// Reads a counter and presses a button in one step, so that nothing happens in between.
+const pressAndCount = (selector, p = page) => p.evaluate((sel) => {
+  const painted = window.sowing.painted;
+  document.querySelector(sel).click();
+  return painted;
+}, selector);
+async function setSpeed(value, p = page) {
+  await p.$eval('#speed', (r, v) => { r.value = String(v); r.dispatchEvent(new Event('change')); }, value);
+}
+// Sizes on screen of every pit, count and letter, and of the stores' labels.
+const sizes = (p) => p.evaluate(() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return { w: r.width, h: r.height }; };
+  return {
+    holes: [...document.querySelectorAll('#board .pit .hole')].map(box),
+    counts: [...document.querySelectorAll('#board .pit .count')].map(box),
+    letters: [...document.querySelectorAll('#board .pit .letter')].map(box),
+    stores: [...document.querySelectorAll('#board .store-label, #board .store-count')].map(box),
+  };
+});
 page.setDefaultTimeout(60000);
 
 // What the board shows: the count drawn in every pit, ring order, and in each store.
@@ -80,7 +107,7 @@ async function newGame(options, p = page) {
   const before = await gameId(p);
   await p.click('#btn-start');
   await p.waitForFunction((old) => Number(document.body.dataset.game) > 0 && Number(document.body.dataset.game) !== old, before);
-  await humanTurn(p);
+  if (options.wait !== false) await humanTurn(p);
   return gameId(p);
 }
 
@@ -135,6 +162,20 @@ await check('a computer level that the engine does not know yet is refused clear
   }
 });
 
+await check('the new-game dialog says the options in words and which seat is harder', async () => {
+  if (!(await page.locator('#new-game').evaluate((d) => d.open))) await page.click('#btn-new');
+  await page.selectOption('#f-game', 'hoyito-ii:6');
+  const option = await page.$eval('#new-form [data-option="casa_rows"] .option-name', (e) => e.textContent);
+  assert(option.startsWith('Casas'), `option named in words: ${option}`);
+  assert(!/\(H2\.5\)/.test(option), `no rule id as the label: ${option}`);
+  equal(await page.$eval('#new-form [data-option="casa_rows"] .rule-ref', (e) => e.textContent), 'rule H2.5', 'the rule id as a small reference');
+  assert(await page.locator('#game-about').isVisible(), 'a summary of the chosen game');
+  assert(/harder/.test(await page.textContent('#about-seat')), 'which seat is harder');
+  assert(/casa/.test(await page.textContent('#about-text')), 'the rules in a few words');
+  await page.selectOption('#f-game', 'ayoayo');
+  assert(/store/.test(await page.textContent('#about-text')), 'the summary follows the game chosen');
+});
+
 await check('start Hoyito II 2×6 against the computer: six pits marked playable', async () => {
   await page.$eval('#speed', (r) => { r.value = '8'; r.dispatchEvent(new Event('change')); });
   id = await newGame({ game: 'hoyito-ii:6', north: 'greedy', time: 300 });
@@ -164,6 +205,45 @@ await check('clicking pits sows with animation; the drawn counts match the JSON 
   equal(after.mismatches, 0, 'animations that did not reach the server position');
   const moves = await page.$$eval('#moves button[data-ply]', (b) => b.length);
   equal(moves, view.ply + 1, 'move list entries (with the start)');
+  // What the computer did, in a sentence a person can follow.
+  const said = await page.textContent('#commentary');
+  const last = view.history[view.history.length - 1];
+  assert(said.startsWith(`${last.side === 'south' ? 'South' : 'North'} sowed `), `the last move said in words: ${said}`);
+  assert(!/from \d/.test(said) && !/\bnorth\b|\bsouth\b/.test(said), `side names capitalised, no "from 1 c": ${said}`);
+});
+
+await check('a move is said in a sentence: relays, casas, captures, extra turns', async () => {
+  const said = await page.evaluate(() => window.sowing.describeMove('north', 'c', [
+    { kind: 'lift', pit: 8, name: 'c', seeds: 4, relay: false }, { kind: 'drop', pit: 9, name: 'd' },
+    { kind: 'lift', pit: 9, name: 'd', seeds: 5, relay: true }, { kind: 'lift', pit: 2, name: 'C', seeds: 3, relay: true },
+    { kind: 'take', pit: 4, name: 'E', seeds: 4, by: 'north', why: 'capture' }, { kind: 'extra-turn' }], 'hoyito-ii'));
+  equal(said, 'North sowed c: it relayed twice and made a casa at E — North takes 4 and moves again.', 'the sentence');
+  equal(await page.evaluate(() => window.sowing.describeMove('south', 'pass', [{ kind: 'pass' }], 'ayoayo')),
+    'South had no sowing move and passed.', 'a pass');
+});
+
+await check('the move list numbers the turns; a one-move turn does not take a whole row', async () => {
+  const turns = await page.$$eval('#moves li.turn', (li) => li.map((x) => ({
+    num: x.querySelector('.num') && x.querySelector('.num').textContent, top: x.getBoundingClientRect().top,
+  })));
+  assert(turns.length >= 2, 'two turns at least');
+  turns.forEach((t, k) => equal(t.num, `${k + 1}.`, `turn ${k + 1} numbered`));
+  equal(turns[0].top, turns[1].top, 'turns 1 and 2 share a row');
+});
+
+await check('the evaluation bar always asks the same engine, and says its value readably', async () => {
+  await page.waitForFunction(() => document.querySelector('#eval-words').textContent !== '');
+  assert(evalEngines.length >= 2, `several evaluations (${evalEngines.length})`);
+  assert(evalEngines.every((e) => e === 'level:6'), `one engine for the bar: ${evalEngines.join(' ')}`);
+  const clip = await page.$eval('#eval-text', (e) => ({ s: e.scrollWidth, c: e.clientWidth, t: e.textContent }));
+  assert(clip.s <= clip.c, `the value fits the bar: "${clip.t}" is ${clip.s} px in ${clip.c}`);
+  assert(/^(0|[+−]\d+)$/.test(clip.t), `whole seeds: ${clip.t}`);
+  const words = await page.textContent('#eval-words');
+  assert(/(South|North) is about \d+ seeds? ahead|About level|with best play|No evaluation/.test(words), `in words: ${words}`);
+  equal(await page.evaluate(() => window.sowing.scoreWords({ kind: 'proven', south: -8 })), 'North wins by 8 with best play', 'a proven result');
+  equal(await page.evaluate(() => window.sowing.barNumber(-26.9)), '−27', 'the bar’s number');
+  equal(await page.evaluate(() => window.sowing.hintWords('A', { kind: 'estimate', south: -26.4 }, 'south')),
+    'Best: A — you stay about 26 seeds behind.', 'a hint for people');
 });
 
 await check('the page keeps the game: a reload finds it as it was', async () => {
@@ -193,7 +273,9 @@ await check('hint marks the engine’s move on the board', async () => {
   const hinted = await page.$eval('#board .pit.hint', (g) => g.dataset.name);
   const view = await api('GET', `/games/${id}`);
   assert(view.state.legal.includes(hinted), `hint ${hinted} is legal`);
-  assert((await page.textContent('#status')).includes(`Hint: ${hinted}`), 'status names the hint');
+  const said = await page.textContent('#status');
+  assert(said.startsWith(`Best: ${hinted}`), `status names the hint: ${said}`);
+  assert(!/level:|#/.test(said), `said for people: ${said}`);
 });
 
 await check('the evaluation bar shows a value and can be turned off', async () => {
@@ -240,6 +322,13 @@ await check('clicking a move in the list shows the position then', async () => {
   await page.waitForFunction((n) => window.sowing.animations > n && document.body.dataset.busy === '0', before.animations);
   equal((await drawn()).pits, view.history[0].after.pits, 'pits after the replayed move 1');
   equal((await counters()).mismatches, 0, 'replay animations that missed');
+  // A hint is for the live position: none while an earlier one is on screen.
+  await page.click('#moves button[data-ply="1"]');
+  assert(await page.locator('#btn-hint').isDisabled(), 'Hint disabled on an earlier position');
+  await page.click('#title');
+  await page.keyboard.press('?');
+  assert(!(await page.textContent('#status')).startsWith('Best'), 'no hint for the earlier position');
+  equal(await page.$$eval('#board .pit.hint', (g) => g.length), 0, 'no pit marked');
   await page.click('#btn-live');
   await humanTurn();
   await matchesServer(id);
@@ -282,10 +371,70 @@ await check('saved games lists the games to resume', async () => {
   await page.click('#btn-saved');
   await page.waitForSelector(`#saved-body tr:has-text("${id}")`);
   const row = page.locator('#saved-body tr', { has: page.locator(`td:text-is("${id}")`) });
-  await row.locator('button').click();
+  await row.locator('button.open').click();
   await page.waitForFunction((gid) => Number(document.body.dataset.game) === gid, id);
   await humanTurn();
   await matchesServer(id);
+});
+
+await check('Skip ends the running animation and every one queued; the computer’s moves go faster', async () => {
+  await setSpeed(1);
+  const cid = await newGame({ game: 'hoyito-iii', south: 'greedy', north: 'random', time: 300, wait: false });
+  await page.waitForFunction(() => document.body.dataset.animating === '1');
+  const last = await page.evaluate(() => window.sowing.lastStepMs);
+  equal(last, { ms: 350, computer: true }, 'a computer’s step at half the person’s 700 ms');
+  const painted = await pressAndCount('#btn-skip');
+  await page.waitForFunction(() => document.body.dataset.turn === 'over' && document.body.dataset.busy === '0', null, { timeout: 120000 });
+  equal((await counters()).painted, painted, 'steps drawn after Skip, to the end of the game');
+  equal((await counters()).mismatches, 0, 'animations that missed');
+  await matchesServer(cid);
+  await setSpeed(8);
+});
+
+await check('Undo is disabled when the computer moved first and no move of the person’s is played', async () => {
+  const uid = await newGame({ game: 'hoyito-ii:6', south: 'greedy', north: 'human', time: 300 });
+  const view = await api('GET', `/games/${uid}`);
+  assert(view.ply >= 1 && view.history.every((h) => h.side === 'south'), 'only the computer has moved');
+  assert(await page.locator('#btn-undo').isDisabled(), 'Undo disabled');
+  await page.click('#board .pit.legal >> nth=0');
+  await page.waitForFunction((ply) => Number(document.body.dataset.ply) > ply, view.ply);
+  await humanTurn();
+  if (!(await api('GET', `/games/${uid}`)).state.over) assert(await page.locator('#btn-undo').isEnabled(), 'Undo enabled once the person moved');
+});
+
+await check('a new game starts with no commentary from the last one', async () => {
+  assert((await page.textContent('#commentary')) !== '', 'the last game left a sentence');
+  await newGame({ game: 'ayoayo' });
+  equal(await page.textContent('#commentary'), '', 'commentary of the new game');
+});
+
+await check('#game=N in the address bar, and Back and Forward, switch games', async () => {
+  const a = (await api('POST', '/games', { game: 'hoyito-ii' })).id;
+  const b = (await api('POST', '/games', { game: 'ayoayo' })).id;
+  await page.evaluate((gid) => { location.hash = `#game=${gid}`; }, a);
+  await page.waitForFunction((gid) => Number(document.body.dataset.game) === gid, a);
+  await page.evaluate((gid) => { location.hash = `#game=${gid}`; }, b);
+  await page.waitForFunction((gid) => Number(document.body.dataset.game) === gid, b);
+  assert(/Ayoayo/.test(await page.textContent('#title')), 'the board of game b');
+  await page.goBack();
+  await page.waitForFunction((gid) => Number(document.body.dataset.game) === gid, a);
+  await page.goForward();
+  await page.waitForFunction((gid) => Number(document.body.dataset.game) === gid, b);
+  await humanTurn();
+});
+
+await check('with the server unreachable the page says so and retries by itself', async () => {
+  const gid = await gameId();
+  await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+  await page.reload();
+  await page.waitForSelector('#offline:not([hidden])');
+  const text = await page.textContent('body');
+  assert(!/Failed to fetch/.test(text), 'no "Failed to fetch"');
+  assert(/cannot be reached/.test(await page.textContent('#offline')), 'says the server cannot be reached');
+  await page.unroute('**/api/**');
+  await page.waitForFunction((g) => Number(document.body.dataset.game) === g, gid);
+  await page.waitForSelector('#offline', { state: 'hidden' });
+  await humanTurn();
 });
 
 await check('Ayoayo against the computer: stores drawn, sowing animated', async () => {
@@ -315,6 +464,11 @@ await check('a Hoyito III match: score table, next round, starter alternates', a
   await page.reload();
   await page.waitForSelector('#btn-next-round');
   assert(await page.locator('#summary').isVisible(), 'the end-of-game summary is shown');
+  // The next round is the main action: the summary's first button, on screen.
+  equal(await page.$eval('#summary button', (b) => b.id), 'btn-next-round', 'the summary’s first button');
+  const box = await page.locator('#btn-next-round').boundingBox();
+  assert(box && box.y + box.height <= 860, `Start round 2 within the window (bottom at ${box && box.y + box.height})`);
+  assert(/leaves the match/.test(await page.textContent('#btn-again')), 'New game says it leaves the match');
   const summary = await page.textContent('#summary');
   assert(/ended because/.test(summary), `summary gives the reason: ${summary}`);
   await page.click('#btn-next-round');
@@ -329,6 +483,123 @@ await check('Hoyito II on 2×12 draws 24 pits', async () => {
   const lid = await newGame({ game: 'hoyito-ii:12' });
   equal(await page.$$eval('#board .pit', (g) => g.length), 24, 'pits');
   await matchesServer(lid);
+});
+
+await check('Learn: every rule of the three games on the board — watch it, then try it', async () => {
+  const before = await gameId();
+  await page.click('#btn-learn');
+  await page.waitForSelector('#learn:not([hidden])');
+  const learn = await page.evaluate(() => window.sowing.learn.map(([v, t, ls]) => [v, t, ls.map((l) => ({ ...l }))]));
+  // What each example must be said to do (the sentence after its animation).
+  const shows = {
+    'hoyito-ii': [
+      'South sowed C: it relayed once and ended in an empty pit.',
+      'South sowed C: it made a casa at F — South takes 4 and moves again.',
+      'South sowed D: it made a chain of casas at a, F and E — South takes 12 and moves again.',
+      'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
+      'South had no sowing move and passed.',
+      null,
+    ],
+    'hoyito-iii': [
+      'South sowed C: it made a casa at F — South takes 4 and moves again.',
+      'South sowed D: it made a casa at a — South takes 4 and moves again.',
+      'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
+    ],
+    ayoayo: [
+      'South sowed C: it relayed once and ended in an empty pit.',
+      'South sowed B: it ended in the empty C, capturing the 3 seeds across in d — South takes 4.',
+      'South sowed A: it skipped A, relayed 6 times and ended in the empty B, capturing the 3 seeds across in e — South takes 4.',
+      'South sowed F: it ended in an empty pit.',
+      'South sowed F: it ended in an empty pit — South takes the 2 seeds left.',
+    ],
+  };
+  const games = [];
+  for (const [variant, , lessons] of learn) {
+    equal(lessons.length, shows[variant].length, `${variant}: lessons checked`);
+    await page.click(`#learn-games button[data-learn="${variant}"]`);
+    for (let k = 0; k < lessons.length; k++) {
+      const l = lessons[k];
+      await page.click(`#lesson-list button[data-lesson="${k}"]`);
+      await page.waitForFunction((tag) => document.body.dataset.lesson === tag && document.body.dataset.busy === '0', `${variant}:${k}`);
+      const gid = await gameId();
+      games.push(gid);
+      const view = await api('GET', `/games/${gid}`);
+      equal(view.rules.game, variant, `${variant} lesson ${k + 1}: the game`);
+      const [south, north] = l.start.split(' ')[1].split('/').map((row) => row.split(',').map(Number));
+      equal(view.start.pits, [...south, ...north], `${variant} lesson ${k + 1} starts from its position`);
+      if (l.example) {
+        await page.click('#lesson-watch');
+        await page.waitForFunction(() => /That was the example/.test(document.querySelector('#lesson-say').textContent));
+        equal(await page.textContent('#commentary'), shows[variant][k], `${variant} lesson ${k + 1}: the example said`);
+        await matchesServer(gid);
+        await page.click('#lesson-try');
+        await page.waitForFunction(() => document.body.dataset.ply === '0' && document.body.dataset.busy === '0');
+        equal((await drawn()).pits, [...south, ...north], `${variant} lesson ${k + 1}: back to the start to try`);
+        if (l.expect === 'pass') await page.click('#btn-pass');
+        else await page.click(`#board .pit[data-name="${l.expect}"]`);
+        await page.waitForFunction(() => /Well done/.test(document.querySelector('#lesson-say').textContent));
+        equal(await page.textContent('#commentary'), shows[variant][k], `${variant} lesson ${k + 1}: the reader's move said`);
+      } else {
+        const legal = await page.$$eval('#board .pit.legal', (g) => g.map((x) => x.dataset.name));
+        equal(legal, view.state.legal, 'the ringed pits are the legal moves');
+        assert(!legal.includes('E') && view.state.pits[4] > 0, 'the endless E is not offered');
+      }
+    }
+  }
+  await page.click('#lesson-close');
+  await page.waitForFunction((g) => Number(document.body.dataset.game) === g && document.body.dataset.busy === '0', before);
+  assert(await page.locator('#learn').isHidden(), 'Learn closed');
+  const left = (await api('GET', '/games?limit=1000')).games.map((g) => g.id);
+  assert(!games.some((g) => left.includes(g)), 'the lesson games are gone');
+});
+
+await check('the new-game dialog leads to Learn for the game chosen', async () => {
+  await page.click('#btn-new');
+  await page.selectOption('#f-game', 'ayoayo');
+  await page.click('#about-learn');
+  await page.waitForFunction(() => document.body.dataset.lesson === 'ayoayo:0' && document.body.dataset.busy === '0');
+  assert(/Ayoayo/.test(await page.textContent('#learn-title')), 'Learn Ayoayo');
+  const back = await gameId();
+  await page.click('#lesson-close');
+  await page.waitForFunction((g) => Number(document.body.dataset.game) !== g && document.body.dataset.busy === '0', back);
+});
+
+await check('saved games can be deleted, and their times carry a time zone', async () => {
+  const doomed = (await api('POST', '/games', { game: 'hoyito-ii' })).id;
+  const tokyo = await browser.newContext({ viewport: { width: 1200, height: 860 }, timezoneId: 'Asia/Tokyo', locale: 'en-US' });
+  const p = await tokyo.newPage();
+  await p.goto(`${BASE}/#game=${doomed}`);
+  await p.waitForFunction((gid) => Number(document.body.dataset.game) === gid, doomed);
+  await p.click('#btn-saved');
+  const row = p.locator(`#saved-body tr[data-game="${doomed}"]`);
+  await row.waitFor();
+  const when = await row.locator('.when').textContent();
+  assert(/GMT\+9/.test(when), `the time in the reader’s zone, named: ${when}`);
+  assert(await p.locator('#saved-body tr:has-text("match") .delete').count() === 0, 'no Delete for a round of a match');
+  p.once('dialog', (d) => d.accept());
+  await row.locator('.delete').click();
+  await row.waitFor({ state: 'detached' });
+  const r = await fetch(`${BASE}/api/games/${doomed}`);
+  equal(r.status, 404, 'the game is gone');
+  await p.click('#saved .dialog-buttons button');
+  assert(await p.locator('#btn-undo').isDisabled(), 'the deleted game’s board is cleared');
+  await tokyo.close();
+});
+
+await check('cancelling the first dialog leaves nothing to press, and no Flip to carry over', async () => {
+  const fresh = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  const p = await fresh.newPage();
+  await p.goto(BASE + '/');
+  await p.waitForSelector('#new-game[open]');
+  await p.click('#new-form button[value="cancel"]');
+  await p.waitForFunction(() => !document.querySelector('#new-game').open);
+  for (const b of ['#btn-undo', '#btn-redo', '#btn-hint', '#btn-flip', '#btn-skip']) {
+    assert(await p.locator(b).isDisabled(), `${b} disabled with no game`);
+  }
+  await p.click('#title');
+  await p.keyboard.press('t');
+  equal(await p.evaluate(() => localStorage.getItem('sowing.flipped')), null, 'no flip stored');
+  await fresh.close();
 });
 
 await check('a phone-sized screen shows the whole board without sideways scrolling', async () => {
@@ -352,6 +623,25 @@ await check('a phone-sized screen shows the whole board without sideways scrolli
   await phone.close();
 });
 
+await check('on a 390 px phone every pit is a 40 px touch target with readable counts (2×6 and 2×12)', async () => {
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  for (const [body, pits] of [[{ game: 'hoyito-ii' }, 12], [{ game: 'hoyito-ii', pits: 12 }, 24], [{ game: 'ayoayo' }, 12]]) {
+    const gid = (await api('POST', '/games', body)).id;
+    await phone.goto(`${BASE}/#game=${gid}`);
+    await phone.waitForFunction((g) => Number(document.body.dataset.game) === g, gid);
+    await humanTurn(phone);
+    const s = await sizes(phone);
+    equal(s.holes.length, pits, 'pits drawn');
+    for (const [k, h] of s.holes.entries()) assert(h.w >= 40 && h.h >= 40, `${body.game} ${pits / 2}: pit ${k} is ${h.w.toFixed(1)}×${h.h.toFixed(1)} px`);
+    for (const c of [...s.counts, ...s.letters]) assert(c.h >= 11, `a count or letter ${c.h.toFixed(1)} px high`);
+    for (const c of s.stores) assert(c.h >= 11, `a store label ${c.h.toFixed(1)} px high`);
+    const widths = await phone.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+    assert(widths.page <= widths.view, `no sideways scrolling (${widths.page} > ${widths.view})`);
+    await matchesServer(gid, phone);
+  }
+  await phone.close();
+});
+
 await check('no script errors on the page', async () => {
   equal(pageErrors, [], 'page errors');
 });
@@ -367,6 +657,15 @@ if (process.env.SHOT) {
   await shot.waitForTimeout(600); // let the evaluation bar settle for the picture
   await shot.screenshot({ path: process.env.SHOT });
   console.log(`screenshot: ${process.env.SHOT}`);
+  // And on a 390 px phone, the board upright.
+  const phoneShot = process.env.SHOT.replace(/(\.png)?$/, '-phone.png');
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await phone.goto(`${BASE}/#game=${id}`);
+  await phone.waitForFunction((gid) => Number(document.body.dataset.game) === gid, id);
+  await humanTurn(phone);
+  await phone.waitForTimeout(600);
+  await phone.screenshot({ path: phoneShot, fullPage: true });
+  console.log(`screenshot: ${phoneShot}`);
 }
 
 await browser.close();

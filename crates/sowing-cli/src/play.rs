@@ -14,8 +14,9 @@ use crate::options::{GameOptions, TablesOption};
 /// Play in the terminal.
 ///
 /// Each side is `human` (you type the moves) or a computer player. Type a pit letter to
-/// sow it (A-F for South, a-f for North; A-L / a-l on 2×12), `pass` when you cannot move,
-/// or `undo`, `redo`, `save FILE`, `load FILE`, `board`, `help`, `quit`.
+/// sow it (A-F for South, a-f for North; A-L / a-l on 2×12 — your own pits in either
+/// case), `pass` when you cannot move, or `undo`, `redo`, `save FILE`, `load FILE`, `board`,
+/// `help`, `quit` (twice in an unfinished game, which is not saved).
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -90,6 +91,8 @@ pub fn run(args: Args) -> Result<()> {
         seats[1].name()
     );
     print!("{}", draw(game.position()));
+    // `quit` in an unfinished game asks first: a second `quit` in a row leaves.
+    let mut quitting = false;
     loop {
         if game.is_over() {
             announce_end(&game);
@@ -118,8 +121,18 @@ pub fn run(args: Args) -> Result<()> {
             continue;
         };
         let argument = words.next();
+        let asked = std::mem::take(&mut quitting);
         match command {
-            "quit" | "exit" => return Ok(()),
+            "quit" | "exit" => {
+                if asked || game.is_over() || game.moves().is_empty() {
+                    return Ok(());
+                }
+                quitting = true;
+                println!(
+                    "The game is not over and is not saved. Type save FILE to keep it, or \
+                     {command} again to leave without saving."
+                );
+            }
             "help" | "?" => print_help(&game),
             "board" => print!("{}", draw(game.position())),
             "undo" => {
@@ -159,7 +172,7 @@ pub fn run(args: Args) -> Result<()> {
                     Err(error) => println!("Could not load, the game is unchanged: {error:#}"),
                 },
             },
-            token if !game.is_over() => match game.parse_move(token) {
+            token if !game.is_over() => match game.parse_move(&own_case(token, &game)) {
                 Ok(mv) => {
                     if let Err(error) = play_and_show(&mut game, mv, "you") {
                         println!("{error}");
@@ -169,6 +182,19 @@ pub fn run(args: Args) -> Result<()> {
             },
             _ => println!("The game is over. Type undo, save FILE, load FILE or quit."),
         }
+    }
+}
+
+/// A single pit letter read as one of the mover's own pits, in either case (`d` is South's
+/// `D` when South is to move), as the page reads them; anything else as typed.
+fn own_case(token: &str, game: &Game) -> String {
+    let mut chars = token.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => match game.position().to_move() {
+            Side::South => c.to_ascii_uppercase().to_string(),
+            Side::North => c.to_ascii_lowercase().to_string(),
+        },
+        _ => token.to_owned(),
     }
 }
 

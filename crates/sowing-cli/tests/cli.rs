@@ -325,3 +325,54 @@ fn the_engine_answers_after_a_line_that_is_not_utf8() {
     assert!(lines[1].starts_with("info string error: "), "{text}");
     assert_eq!(lines[2..], ["readyok", "response true"]);
 }
+
+#[test]
+fn play_takes_the_movers_own_pit_in_either_case() {
+    // South types d for D, North types C for c: each is the mover's own pit.
+    let output = sow_with_input(
+        &[
+            "play",
+            "--game",
+            "hoyito-ii",
+            "--south",
+            "human",
+            "--north",
+            "human",
+        ],
+        "d\nC\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("south (you) plays D"), "{text}");
+    assert!(text.contains("north (you) plays c"), "{text}");
+}
+
+#[test]
+fn play_asks_before_quitting_an_unfinished_game() {
+    let args = [
+        "play",
+        "--game",
+        "hoyito-ii",
+        "--south",
+        "human",
+        "--north",
+        "human",
+    ];
+    // One quit asks, and the game goes on: the next move is played.
+    let text = stdout(&sow_with_input(&args, "C\nquit\nb\n"));
+    assert!(
+        text.contains("The game is not over and is not saved"),
+        "{text}"
+    );
+    assert!(text.contains("north (you) plays b"), "{text}");
+    // Two in a row leave: the move after them is never read.
+    let output = sow_with_input(&args, "C\nquit\nquit\nb\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!stdout(&output).contains("plays b"), "{}", stdout(&output));
+    // Before any move there is nothing to lose: one quit leaves.
+    let text = stdout(&sow_with_input(&args, "quit\nC\n"));
+    assert!(
+        !text.contains("not saved") && !text.contains("plays C"),
+        "{text}"
+    );
+}

@@ -69,6 +69,7 @@ impl From<GameError> for ApiError {
             | GameError::RoundClosed
             | GameError::ChangedMeanwhile
             | GameError::RoundTaken
+            | GameError::InMatch
             | GameError::Store(StoreError::Conflict(_)) => StatusCode::CONFLICT,
             GameError::Engine(EngineError::Busy) => StatusCode::TOO_MANY_REQUESTS,
             GameError::Engine(EngineError::NoAnswer) => StatusCode::SERVICE_UNAVAILABLE,
@@ -113,6 +114,17 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         } else {
             &bytes
         };
+        // Every body is an object: anything else is named as JSON names it, not as the
+        // struct it was meant for.
+        if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(match serde_json::from_slice::<serde_json::Value>(text) {
+                Err(e) => ApiError::new(StatusCode::BAD_REQUEST, format!("request body: {e}")),
+                Ok(value) => ApiError::bad(format!(
+                    "request body: expected a JSON object, not {}",
+                    json_kind(&value)
+                )),
+            });
+        }
         serde_json::from_slice(text).map(JsonBody).map_err(|e| {
             let status = match e.classify() {
                 serde_json::error::Category::Data => StatusCode::UNPROCESSABLE_ENTITY,
@@ -120,6 +132,37 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             };
             ApiError::new(status, format!("request body: {e}"))
         })
+    }
+}
+
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// Path parameters; one that cannot be read (not UTF-8 once percent-decoded) is a 400 with
+/// a JSON error body, like everything else.
+pub struct PathParams<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for PathParams<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Path(value)| PathParams(value))
+            .map_err(|e| {
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("the address cannot be read: {}", e.body_text()),
+                )
+            })
     }
 }
 
@@ -141,7 +184,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T>
 pub(crate) fn api() -> Router<Arc<Games>> {
     Router::new()
         .route("/games", get(list_games).post(create_game))
-        .route("/games/{id}", get(get_game))
+        .route("/games/{id}", get(get_game).delete(delete_game))
         .route("/games/{id}/moves", post(play_move))
         .route("/games/{id}/moves/{ply}", get(move_trace))
         .route("/games/{id}/undo", post(undo))
@@ -235,15 +278,27 @@ async fn list_games(
     State(games): Shared,
     QueryParams(query): QueryParams<ListQuery>,
 ) -> ApiResult<Json<GameList>> {
-    let limit = query.limit.unwrap_or(100).clamp(1, 1000);
+    let limit = query.limit.unwrap_or(100).min(1000);
     let rows = games.list(limit).await?;
     Ok(Json(GameList {
         games: rows.into_iter().map(GameSummary::of).collect(),
     }))
 }
 
-async fn get_game(State(games): Shared, Path(id): Path<String>) -> ApiResult<Json<View>> {
+async fn get_game(
+    State(games): Shared,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<Json<View>> {
     Ok(Json(games.view(&id).await?))
+}
+
+/// `DELETE /api/games/{id}`: 204, or 409 for a round of a match.
+async fn delete_game(
+    State(games): Shared,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<StatusCode> {
+    games.delete(&id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /api/games/{id}/moves`.
@@ -265,7 +320,7 @@ struct MoveQuery {
 
 async fn play_move(
     State(games): Shared,
-    Path(id): Path<String>,
+    PathParams(id): PathParams<String>,
     QueryParams(query): QueryParams<MoveQuery>,
     JsonBody(body): JsonBody<MoveBody>,
 ) -> ApiResult<Json<MoveAnswer>> {
@@ -278,7 +333,7 @@ async fn play_move(
 /// replaying a game with the animation.
 async fn move_trace(
     State(games): Shared,
-    Path((id, ply)): Path<(String, String)>,
+    PathParams((id, ply)): PathParams<(String, String)>,
 ) -> ApiResult<Json<MoveReplay>> {
     Ok(Json(games.replay_move(&id, &ply).await?))
 }
@@ -292,7 +347,7 @@ pub struct PlyBody {
 
 async fn undo(
     State(games): Shared,
-    Path(id): Path<String>,
+    PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<PlyBody>,
 ) -> ApiResult<Json<Undone>> {
     Ok(Json(Undone {
@@ -302,7 +357,7 @@ async fn undo(
 
 async fn redo(
     State(games): Shared,
-    Path(id): Path<String>,
+    PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<PlyBody>,
 ) -> ApiResult<Json<Played>> {
     Ok(Json(games.redo(&id, body.ply).await?))
@@ -326,7 +381,7 @@ pub struct EngineBody {
 
 async fn engine(
     State(games): Shared,
-    Path(id): Path<String>,
+    PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<EngineBody>,
 ) -> ApiResult<Json<EngineReply>> {
     let request = EngineRequest {
@@ -338,7 +393,10 @@ async fn engine(
     Ok(Json(games.engine(&id, request).await?))
 }
 
-async fn export_record(State(games): Shared, Path(id): Path<String>) -> ApiResult<Response> {
+async fn export_record(
+    State(games): Shared,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<Response> {
     let file = games.record(&id).await?;
     Ok((
         [
@@ -375,7 +433,7 @@ async fn import_record(
 
 async fn next_round(
     State(games): Shared,
-    Path(id): Path<String>,
+    PathParams(id): PathParams<String>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     Ok((StatusCode::CREATED, Json(games.next_round(&id).await?)))
 }

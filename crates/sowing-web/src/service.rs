@@ -68,6 +68,8 @@ pub enum GameError {
     ChangedMeanwhile,
     /// Another request started that round of the match first.
     RoundTaken,
+    /// A round of a match cannot be deleted alone.
+    InMatch,
     /// The engine could not answer.
     Engine(EngineError),
     /// The store failed, refused a conflicting write, or holds a game that no longer
@@ -80,9 +82,11 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::UnknownGame(id) => write!(f, "unknown game {id:?}"),
-            GameError::UnknownMatch(id) => write!(f, "unknown match {id:?}"),
-            GameError::NoSuchMove { game, ply } => write!(f, "game {game} has no move {ply:?}"),
+            GameError::UnknownGame(id) => write!(f, "unknown game {}", shorten(id)),
+            GameError::UnknownMatch(id) => write!(f, "unknown match {}", shorten(id)),
+            GameError::NoSuchMove { game, ply } => {
+                write!(f, "game {game} has no move {}", shorten(ply))
+            }
             GameError::Illegal { message, .. } => f.write_str(message),
             GameError::StalePly { now, seen } => {
                 write!(f, "the game is at move {now}, not {seen}: reload it")
@@ -99,6 +103,9 @@ impl fmt::Display for GameError {
                 f.write_str("the game changed while the engine was thinking: reload it")
             }
             GameError::RoundTaken => f.write_str("that round has already been started"),
+            GameError::InMatch => {
+                f.write_str("a round of a match cannot be deleted alone: the score table needs it")
+            }
             GameError::Engine(EngineError::UnknownPlayer(message)) => f.write_str(message),
             GameError::Engine(EngineError::Busy) => {
                 f.write_str("the engine is busy with other requests: try again")
@@ -201,6 +208,21 @@ async fn blocking<T: Send + 'static>(
         .await
         .map_err(|e| GameError::Internal(format!("database task failed: {e}")))?
         .map_err(GameError::Store)
+}
+
+/// The longest piece of a client's text that an error message quotes.
+const QUOTED: usize = 24;
+
+/// `text` quoted for an error message, cut short (with its length) when it is long, so
+/// that a huge token is not echoed back whole.
+pub fn shorten(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= QUOTED {
+        format!("{text:?}")
+    } else {
+        let head: String = text.chars().take(QUOTED).collect();
+        format!("{head:?}… ({count} characters)")
+    }
 }
 
 fn parse_id(text: &str) -> GameResult<i64> {
@@ -458,6 +480,26 @@ impl Games {
         blocking(move || store.list(limit)).await
     }
 
+    /// Deletes a game that is not a round of a match, from memory and the database.
+    ///
+    /// # Errors
+    /// When there is no such game, it is a round of a match, or the store fails.
+    pub async fn delete(&self, id: &str) -> GameResult<()> {
+        let mut guard = self.lock(id).await?;
+        let loaded = guard.take().expect("locked games are loaded");
+        if loaded.row.match_id.is_some() {
+            *guard = Some(loaded);
+            return Err(GameError::InMatch);
+        }
+        let number = loaded.row.id;
+        let store = self.store.clone();
+        // The slot stays empty: a request that waited for it reads the store, finds nothing.
+        blocking(move || store.delete(number)).await?;
+        let slot = self.cache().slot(number);
+        self.cache().forget(number, &slot);
+        Ok(())
+    }
+
     /// A game's view.
     ///
     /// # Errors
@@ -484,6 +526,9 @@ impl Games {
         let mut guard = self.lock(id).await?;
         let game = &guard.as_ref().expect("locked games are loaded").game;
         check_ply(game, ply)?;
+        if token.chars().count() > QUOTED {
+            return Err(illegal(game, format!("{} is not a move", shorten(token))));
+        }
         let mv = game
             .parse_move(token)
             .map_err(|e| illegal(game, e.to_string()))?;

@@ -191,6 +191,10 @@ enum Write {
         /// The moves kept: `summary.plies`.
         summary: Summary,
     },
+    /// A game and its moves, gone.
+    Delete {
+        id: i64,
+    },
 }
 
 struct Job {
@@ -255,6 +259,13 @@ impl Write {
                 )
                 .map_err(db)?;
                 update_summary(tx, *id, summary)?;
+                Ok(*id)
+            }
+            Write::Delete { id } => {
+                tx.execute("DELETE FROM moves WHERE game_id = ?1", [id])
+                    .map_err(db)?;
+                tx.execute("DELETE FROM games WHERE id = ?1", [id])
+                    .map_err(db)?;
                 Ok(*id)
             }
         }
@@ -603,6 +614,14 @@ impl Store {
             summary: Summary::of(game),
         })
         .map(drop)
+    }
+
+    /// Deletes a game and its moves, in one transaction.
+    ///
+    /// # Errors
+    /// On a database failure; nothing is then changed.
+    pub fn delete(&self, id: i64) -> StoreResult<()> {
+        self.write(Write::Delete { id }).map(drop)
     }
 
     /// A game's row.

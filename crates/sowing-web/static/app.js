@@ -12,22 +12,43 @@ const PLAYERS = [
 ];
 // The games, their boards and rule options as the server gives them (GET /api/rules).
 let RULES = { games: [], options: [] };
-// Milliseconds per sowing step at speeds 1 … 10.
+// Milliseconds per sowing step at speeds 1 … 10; the computer's moves go twice as fast.
 const STEP_MS = [700, 450, 300, 200, 140, 95, 60, 35, 15, 4];
+const COMPUTER_PACE = 0.5;
+// The one engine behind the evaluation bar, whoever plays: the bar must not jump because
+// another engine answered.
+const EVAL_ENGINE = 'level:6';
+// Before a game: what it is, in a few words, and which seat is harder (README: the start
+// of Hoyito II 2×6 is worth about −25 seeds to South, Hoyito III −31).
+const ABOUT = {
+  'hoyito-ii': {
+    text: 'Two rows of pits, four seeds in each. Take all the seeds of one of your pits and sow them one by one to the right, round the board. Where the last seed lands decides: a pit of exactly four is a casa — you take it (and the fours just behind it), and move again; an empty pit ends your move; any other pit is picked up and sown on (a relay). Most seeds taken wins.',
+    seat: 'South moves first, and that is the harder seat: with best play the start is worth about 25 seeds to North.',
+  },
+  'hoyito-iii': {
+    text: 'Hoyito II with two changes: a casa takes only the pit where the last seed landed (no chain), and the last four seeds go to whoever takes the four before them — or, in a match, to the previous round’s winner.',
+    seat: 'South moves first, and that is the harder seat: with best play the start is worth about 31 seeds to North. In a match the starter alternates.',
+  },
+  ayoayo: {
+    text: 'Two rows of pits and a store for each player. Sow from one of your pits, skipping the pit you lifted; a lap that ends in an occupied pit is picked up and sown on. When the last seed lands in an empty pit of your own row, you capture it and the seeds across from it. If your opponent’s row is empty you must give them seeds. Most seeds in your store wins.',
+    seat: 'South moves first. Which seat is harder has not been measured for Ayoayo; the games are usually decided by a seed or two.',
+  },
+};
 
 const S = {
   view: null,          // the game as the server last gave it
   viewPly: null,       // the ply being looked at, or null for the game as it stands
   flipped: false,
   busy: false,         // a request or animation is running
-  skip: false,         // finish the running animation at once
+  skipAll: false,      // finish the running animation and every one queued behind it
+  wake: null,          // ends the animation's current pause at once
   hint: null,          // pit index the engine suggested
   thinkMs: 1000,
   evalSeq: 0,
 };
 // Counters the browser tests read: animations played, steps drawn, animations whose
 // replay of the trace did not reach the server's position.
-window.sowing = { animations: 0, steps: 0, mismatches: 0, state: S };
+window.sowing = { animations: 0, steps: 0, painted: 0, mismatches: 0, lastStepMs: null, state: S };
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,7 +60,22 @@ async function api(method, path, body) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const response = await fetch('/api' + path, init);
+  let response;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      response = await fetch('/api' + path, init);
+      break;
+    } catch (_) {
+      // fetch fails only when no answer came at all. Reading, and a change that names
+      // the ply it expects (the server refuses it if it was done meanwhile), are safe to
+      // send again: wait and retry by ourselves.
+      const safe = method === 'GET' || (body && body.ply !== undefined);
+      if (!safe) throw new Error('The server cannot be reached: is sow serve still running? Try again once it is.');
+      offline(true);
+      await sleep(Math.min(8000, 1000 * 2 ** Math.min(attempt, 3)));
+    }
+  }
+  offline(false);
   let data = null;
   try { data = await response.json(); } catch (_) { /* not JSON */ }
   if (!response.ok) {
@@ -50,14 +86,28 @@ async function api(method, path, body) {
   return data;
 }
 
+function offline(down) {
+  const box = $('offline');
+  if (!box || box.hidden === !down) return;
+  box.hidden = !down;
+  document.body.dataset.offline = down ? '1' : '0';
+}
+
 // ---------------------------------------------------------------- board geometry
 
 const PW = 100, R = 42, STORE_W = 96, TOP = 34, ROW_H = 112;
+// Upright (narrow screens): the rows run top to bottom, the stores above and below.
+const SIDE = 58, STORE_H = 104;
+const NARROW = window.matchMedia('(max-width: 600px)');
 
-function geometry(n) {
+function geometry(n, upright) {
+  if (upright) {
+    const y0 = STORE_H + 14;
+    return { n, upright, y0, width: SIDE * 2 + ROW_H * 2, height: y0 * 2 + n * PW };
+  }
   const x0 = STORE_W + 14;
   return {
-    n, x0,
+    n, upright, x0,
     width: x0 * 2 + n * PW,
     height: TOP * 2 + ROW_H * 2,
   };
@@ -65,18 +115,21 @@ function geometry(n) {
 
 // The centre of pit `i` on the drawn board: South's row along the bottom from the left,
 // North's along the top from the right (sowing runs counter-clockwise), turned round when
-// the board is flipped.
+// the board is flipped. Upright, the picture is turned a quarter clockwise: South's row
+// runs down the left, North's up the right. `top` says the pit is in the far row.
 function pitCentre(g, i) {
   const n = g.n;
   let column, top;
   if (i < n) { column = i; top = false; } else { column = 2 * n - 1 - i; top = true; }
   if (S.flipped) { column = n - 1 - column; top = !top; }
+  if (g.upright) return { x: SIDE + (top ? ROW_H * 1.5 : ROW_H / 2), y: g.y0 + column * PW + PW / 2, top };
   return { x: g.x0 + column * PW + PW / 2, y: TOP + (top ? ROW_H / 2 : ROW_H * 1.5), top };
 }
 
-// South's store is on South's right; turned round, it is on the left.
+// South's store is on South's right (upright: below); turned round, on the left (above).
 function storeBox(g, side) {
   const right = (side === 'south') !== S.flipped;
+  if (g.upright) return { x: 6, y: right ? g.height - STORE_H - 6 : 6, w: g.width - 12, h: STORE_H };
   return { x: right ? g.width - STORE_W - 6 : 6, y: TOP + 6, w: STORE_W, h: ROW_H * 2 - 12 };
 }
 
@@ -109,10 +162,12 @@ let G = null;   // the geometry and element handles of the board drawn now
 
 function buildBoard(rules) {
   const n = rules.pits;
-  const g = geometry(n);
+  const g = geometry(n, NARROW.matches);
   const svg = $('board');
   svg.innerHTML = '';
   svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
+  svg.classList.toggle('upright', g.upright);
+  svg.dataset.pits = String(n);
   el('rect', { class: 'wood', x: 1, y: 1, width: g.width - 2, height: g.height - 2, rx: 30 }, svg);
   const ayoayo = rules.game === 'ayoayo';
   g.stores = {};
@@ -121,9 +176,10 @@ function buildBoard(rules) {
     const group = el('g', { class: `store ${ayoayo ? 'real' : 'heap'}`, 'data-store': side }, svg);
     el('rect', { class: 'store-hole', x: box.x, y: box.y, width: box.w, height: box.h, rx: 40 }, group);
     const seeds = el('g', { class: 'seeds' }, group);
-    const label = el('text', { class: 'store-label', x: box.x + box.w / 2, y: box.y + 22 }, group);
+    const lx = g.upright ? box.x + 62 : box.x + box.w / 2;
+    const label = el('text', { class: 'store-label', x: lx, y: box.y + (g.upright ? 34 : 22) }, group);
     label.textContent = ayoayo ? `${side === 'south' ? 'South' : 'North'} store` : `${side === 'south' ? 'South' : 'North'} took`;
-    const count = el('text', { class: 'store-count', x: box.x + box.w / 2, y: box.y + 52 }, group);
+    const count = el('text', { class: 'store-count', x: lx, y: box.y + (g.upright ? 78 : 52) }, group);
     g.stores[side] = { group, seeds, count, box };
   }
   g.pits = [];
@@ -136,10 +192,14 @@ function buildBoard(rules) {
     }, svg);
     el('circle', { class: 'hole', r: R }, group);
     const seeds = el('g', { class: 'seeds' }, group);
-    const badge = el('g', { class: 'badge', transform: `translate(${R - 8},${c.top ? R - 8 : -(R - 8)})` }, group);
-    el('circle', { r: 14 }, badge);
-    const count = el('text', { class: 'count', y: 5 }, badge);
-    const label = el('text', { class: 'letter', y: c.top ? -R - 7 : R + 21 }, group);
+    // Upright, the count sits on the pit's outer upper corner and the letter outside it.
+    const badgeAt = g.upright ? [c.top ? R - 6 : -(R - 6), -(R - 6)] : [R - 8, c.top ? R - 8 : -(R - 8)];
+    const badge = el('g', { class: 'badge', transform: `translate(${badgeAt[0]},${badgeAt[1]})` }, group);
+    el('circle', { r: g.upright ? 19 : 14 }, badge);
+    const count = el('text', { class: 'count', y: g.upright ? 7 : 5 }, badge);
+    const label = g.upright
+      ? el('text', { class: 'letter', x: c.top ? R + 14 : -R - 14, y: 26 }, group)
+      : el('text', { class: 'letter', y: c.top ? -R - 7 : R + 21 }, group);
     label.textContent = name;
     group.addEventListener('click', () => clickPit(i));
     group.addEventListener('keydown', (e) => {
@@ -167,13 +227,16 @@ function drawStoreSeeds(store, count, salt) {
   group.innerHTML = '';
   const { x, y, w, h } = store.box;
   const shown = Math.min(count, 96);
-  const cols = 6, cell = (w - 20) / cols;
+  const wide = w > h; // upright: the seeds lie to the right of the label
+  const left = wide ? x + 120 : x + 10;
+  const cell = wide ? 12.5 : (w - 20) / 6;
+  const cols = wide ? Math.floor((x + w - 10 - left) / cell) : 6;
   for (let k = 0; k < shown; k++) {
     const col = k % cols, row = Math.floor(k / cols);
     const j = ((k * 13 + salt) % 5) / 5 - 0.5;
-    const cx = x + 10 + cell * (col + 0.5) + j * 2;
+    const cx = left + cell * (col + 0.5) + j * 2;
     const cy = y + h - 16 - row * (cell * 0.9) - j;
-    if (cy < y + 66) break;
+    if (cy < y + (wide ? 10 : 66)) break;
     el('circle', { class: `seed s${(k + salt) & 3}`, cx: cx.toFixed(1), cy: cy.toFixed(1), r: 5 }, group);
   }
 }
@@ -224,7 +287,8 @@ function moveHand(i, seeds) {
   if (seeds <= 0) { G.hand.setAttribute('visibility', 'hidden'); return; }
   const c = G.pits[i].centre;
   G.hand.setAttribute('visibility', 'visible');
-  G.hand.setAttribute('transform', `translate(${c.x - R + 6},${c.top ? c.y - R + 6 : c.y + R - 6})`);
+  const at = G.upright ? [c.top ? c.x + R - 6 : c.x - R + 6, c.y + R - 6] : [c.x - R + 6, c.top ? c.y - R + 6 : c.y + R - 6];
+  G.hand.setAttribute('transform', `translate(${at[0]},${at[1]})`);
   G.handText.textContent = String(seeds);
 }
 
@@ -232,18 +296,35 @@ function moveHand(i, seeds) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// A pause of the animation, which Skip ends at once.
+function pause(ms) {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); S.wake = null; resolve(); };
+    const timer = setTimeout(done, ms);
+    S.wake = done;
+  });
+}
+
+// Skip: the running animation and every one queued behind it (the computer's replies)
+// end at once, until a person is to move again.
+function skipAnimation() {
+  S.skipAll = true;
+  if (S.wake) S.wake();
+}
+
 // Replays a move's trace on the drawn board, seed by seed, from the position `before`.
-// Returns the pits and captures it reached, which must be the server's.
-async function animate(before, trace, mover) {
-  S.skip = false;
+// Returns the pits and captures it reached, which must be the server's. A computer's move
+// goes at COMPUTER_PACE.
+async function animate(before, trace, mover, computer) {
   document.body.dataset.animating = '1';
   const n = G.n;
   const pits = before.pits.slice();
   const captured = before.captured.slice();
   let hand = 0, laps = 0;
   const say = (text) => { $('commentary').textContent = text; };
+  const ms = (STEP_MS[Number($('speed').value) - 1] || 60) * (computer ? COMPUTER_PACE : 1);
+  window.sowing.lastStepMs = { ms, computer: !!computer };
   for (const ev of trace) {
-    const ms = STEP_MS[Number($('speed').value) - 1] || 60;
     let wait = ms;
     switch (ev.kind) {
       case 'lift':
@@ -251,24 +332,24 @@ async function animate(before, trace, mover) {
         hand = ev.seeds;
         pits[ev.pit] = 0;
         say(ev.relay ? `Lap ${laps}: relay — lift ${ev.seeds} from ${ev.name}` : `${mover} lifts ${ev.seeds} from ${ev.name}`);
-        if (!S.skip) { flash(ev.pit, ev.relay ? 'relay' : 'lift'); moveHand(ev.pit, hand); }
+        if (!S.skipAll) { flash(ev.pit, ev.relay ? 'relay' : 'lift'); moveHand(ev.pit, hand); }
         wait = ms * 2;
         break;
       case 'drop':
         pits[ev.pit] += 1;
         hand -= 1;
-        if (!S.skip) { flash(ev.pit, 'drop'); moveHand(ev.pit, hand); }
+        if (!S.skipAll) { flash(ev.pit, 'drop'); moveHand(ev.pit, hand); }
         break;
       case 'skip':
         say(`Lap ${laps}: skips ${ev.name}, the pit it was lifted from`);
-        if (!S.skip) flash(ev.pit, 'skip');
+        if (!S.skipAll) flash(ev.pit, 'skip');
         break;
       case 'take': {
         pits[ev.pit] -= ev.seeds;
         captured[ev.by === 'south' ? 0 : 1] += ev.seeds;
         const why = { capture: 'captures', 'last-four': 'takes the last four from', leftover: 'takes the seeds left in' }[ev.why] || 'takes';
         say(`${cap(ev.by)} ${why} ${ev.seeds} ${ev.why === 'capture' ? 'from ' : ''}${ev.name}`.replace('  ', ' '));
-        if (!S.skip) { flash(ev.pit, 'take'); flash(ev.by, 'take'); }
+        if (!S.skipAll) { flash(ev.pit, 'take'); flash(ev.by, 'take'); }
         wait = ms * 3;
         break;
       }
@@ -284,9 +365,10 @@ async function animate(before, trace, mover) {
         break;
     }
     window.sowing.steps += 1;
-    if (!S.skip) {
+    if (!S.skipAll) {
       paint(pits, captured, {});
-      await sleep(wait);
+      window.sowing.painted += 1;
+      await pause(wait);
     }
   }
   G.hand.setAttribute('visibility', 'hidden');
@@ -317,8 +399,8 @@ function positionAt(view, ply) {
 
 function render() {
   const v = S.view;
-  if (!v) return;
-  if (!G || G.n !== v.rules.pits || G.game !== v.rules.game || G.flipped !== S.flipped) {
+  if (!v) { renderEmpty(); return; }
+  if (!G || G.n !== v.rules.pits || G.game !== v.rules.game || G.flipped !== S.flipped || G.upright !== NARROW.matches) {
     buildBoard(v.rules);
     G.game = v.rules.game;
     G.flipped = S.flipped;
@@ -349,7 +431,9 @@ function render() {
     const value = v.rules[o.field];
     if (value !== o.default) opts.push(`${o.label.toLowerCase()}: ${(o.values.find((x) => x.name === value) || { label: value }).label}`);
   }
-  $('title').textContent = `${title}${opts.length ? ' (' + opts.join(', ') + ')' : ''} · game ${v.id}`;
+  $('title').textContent = L.on && v.id === L.game
+    ? `Learn: ${LESSONS[L.k].title} — the board is yours to try`
+    : `${title}${opts.length ? ' (' + opts.join(', ') + ')' : ''} · game ${v.id}`;
   const label = (side) => {
     const k = side === 'south' ? 0 : 1;
     const turn = !v.state.over && pos.to_move === side ? ' ◀ to move' : '';
@@ -374,7 +458,9 @@ function render() {
   $('viewing').hidden = live;
   if (!live) $('viewing-text').textContent = ply === 0 ? 'Looking at the start.' : `Looking at the position after move ${ply} (${v.history[ply - 1].side} ${v.history[ply - 1].move}).`;
   $('btn-pass').hidden = !(humanTurn && v.state.legal.includes('pass'));
-  $('btn-undo').disabled = S.busy || v.ply === 0;
+  $('btn-undo').disabled = S.busy || !canUndo(v);
+  $('btn-flip').disabled = false;
+  $('download').hidden = false;
   $('btn-redo').disabled = S.busy || v.redo.length === 0;
   $('btn-hint').disabled = S.busy || v.state.over || !live;
   $('btn-skip').disabled = document.body.dataset.animating !== '1';
@@ -383,6 +469,32 @@ function render() {
   renderMoves(v, ply);
   renderSummary(v);
   renderMatch(v);
+}
+
+// Nothing to play on (the first dialog was cancelled, or the game was deleted): nothing
+// to press either.
+function renderEmpty() {
+  for (const id of ['btn-undo', 'btn-redo', 'btn-hint', 'btn-flip', 'btn-skip']) $(id).disabled = true;
+  $('btn-pass').hidden = true;
+  $('download').hidden = true;
+  $('title').textContent = 'No game open: start a new game, or open a saved one.';
+  for (const id of ['player-top', 'player-bottom', 'commentary', 'moves']) $(id).textContent = '';
+  $('board').innerHTML = '';
+  G = null;
+  $('evalbar').hidden = true;
+  $('summary').hidden = true;
+  $('match').hidden = true;
+  $('viewing').hidden = true;
+  setStatus('');
+  delete document.body.dataset.game;
+}
+
+// Undo goes back to a person's turn, taking back the computer's replies: with no move of a
+// person to take back (the computer moved first), it would only replay the computer's.
+function canUndo(v) {
+  if (v.ply === 0) return false;
+  const people = ['south', 'north'].filter((side) => !isComputer(v.players[side]));
+  return people.length === 0 || v.history.some((h) => people.includes(h.side));
 }
 
 function nameToPit(name, n) {
@@ -408,12 +520,14 @@ function renderMoves(v, ply) {
   const start = document.createElement('li');
   start.innerHTML = `<button type="button" data-ply="0">start</button>`;
   list.appendChild(start);
-  let item = null, lastSide = null;
+  // One entry per turn (a side's moves in a row, extra turns included), numbered.
+  let item = null, lastSide = null, turn = 0;
   v.history.forEach((h) => {
     if (h.side !== lastSide || !item) {
+      turn += 1;
       item = document.createElement('li');
       item.className = `turn ${h.side}`;
-      item.innerHTML = `<span class="side">${h.side === 'south' ? 'S' : 'N'}</span>`;
+      item.innerHTML = `<span class="num">${turn}.</span><span class="side" title="${cap(h.side)}">${h.side === 'south' ? 'S' : 'N'}</span>`;
       list.appendChild(item);
       lastSide = h.side;
     }
@@ -444,11 +558,16 @@ function renderSummary(v) {
     'cannot-feed': 'the player to move could not feed the empty row, so the seeds left were shared out',
     repetition: 'a position recurred, so the seeds on the board go to nobody',
   };
-  box.innerHTML = `<h2>${headline}</h2><p>South ${south} – North ${north}. The game ended because ${
-    v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${v.ply} moves).</p>
-    <p><button type="button" id="btn-again">New game</button>
+  // In a match, the next round is the main action; a new game would leave the match.
+  const m = v.match;
+  const next = m && !m.winner && m.next_round_ready
+    ? `<button type="button" id="btn-next-round" class="primary">Start round ${m.rows.length + 1} of ${m.rounds}</button>` : '';
+  box.innerHTML = `<h2>${headline}</h2><p class="final"><span>South <b>${south}</b></span> <span>North <b>${north}</b></span></p>
+    <p>The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${v.ply} moves).</p>
+    <p class="summary-buttons">${next}<button type="button" id="btn-again"${next ? '' : ' class="primary"'}>${m && !m.winner ? 'New game (leaves the match)' : 'New game'}</button>
     <a class="button" href="/api/games/${v.id}/record" download>Download record</a></p>`;
   $('btn-again').addEventListener('click', openNewGame);
+  if (next) $('btn-next-round').addEventListener('click', nextRound);
 }
 
 function renderMatch(v) {
@@ -461,15 +580,89 @@ function renderMatch(v) {
     <td>${r.captured[0]}</td><td>${r.captured[1]}</td><td>${r.winner ? cap(r.winner) : '…'}</td></tr>`).join('');
   let footer = '';
   if (m.winner) footer = `<p class="match-result"><b>Match over: ${m.winner === 'draw' ? 'a draw' : cap(m.winner) + ' wins the match'}</b> (rounds ${m.wins[0]}–${m.wins[1]}, seeds ${m.seeds[0]}–${m.seeds[1]}).</p>`;
-  else if (m.next_round_ready) footer = `<p><button type="button" id="btn-next-round">Start round ${m.rows.length + 1}</button></p>`;
+  else if (m.next_round_ready) footer = `<p>Round ${m.rows.length + 1} is ready: start it from the summary above.</p>`;
   box.innerHTML = `<h2>Match: ${m.rounds} rounds</h2>
     <table class="score"><thead><tr><th>Round</th><th>Starts</th><th>Last four</th><th>South</th><th>North</th><th>Winner</th></tr></thead>
     <tbody>${rows}</tbody>
     <tfoot><tr><th colspan="3">Rounds won ${m.wins[0]}–${m.wins[1]}</th><th>${m.seeds[0]}</th><th>${m.seeds[1]}</th><th></th></tr></tfoot></table>${footer}`;
   for (const b of box.querySelectorAll('button[data-game]')) b.addEventListener('click', () => load(Number(b.dataset.game)));
-  const next = $('btn-next-round');
-  if (next) next.addEventListener('click', nextRound);
 }
+
+// ---------------------------------------------------------------- words for people
+
+const plural = (k, one, many) => (k === 1 ? one : many);
+const listed = (names) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+const times = (k) => (k === 1 ? 'once' : k === 2 ? 'twice' : `${k} times`);
+
+// What a move did, in a sentence: "North sowed c: it relayed twice and made a casa at E —
+// North takes 4 and moves again."
+function describeMove(side, move, trace, game) {
+  const who = cap(side);
+  if (move === 'pass') return `${who} had no sowing move and passed.`;
+  const relays = trace.filter((e) => e.kind === 'lift' && e.relay).length;
+  const captures = trace.filter((e) => e.kind === 'take' && e.why === 'capture');
+  const lastFour = trace.find((e) => e.kind === 'take' && e.why === 'last-four');
+  const left = trace.filter((e) => e.kind === 'take' && e.why === 'leftover');
+  const again = trace.some((e) => e.kind === 'extra-turn');
+  const skipped = [...new Set(trace.filter((e) => e.kind === 'skip').map((e) => e.name))];
+  const did = [];
+  if (skipped.length) did.push(`skipped ${listed(skipped)}`);
+  if (relays) did.push(`relayed ${times(relays)}`);
+  const at = listed(captures.map((e) => e.name));
+  if (captures.length && game === 'ayoayo') {
+    // The capturing seed's pit is in the mover's row, the seeds across in the other.
+    const mine = (e) => (side === 'south') === (e.name === e.name.toUpperCase());
+    const end = captures.find(mine);
+    const across = captures.filter((e) => !mine(e));
+    const seeds = across.reduce((sum, e) => sum + e.seeds, 0);
+    did.push(`ended in the empty ${end ? end.name : 'pit'}, capturing the ${seeds} ${plural(seeds, 'seed', 'seeds')} across in ${listed(across.map((e) => e.name))}`);
+  } else if (captures.length === 1) did.push(`made a casa at ${at}`);
+  else if (captures.length) did.push(`made a chain of casas at ${at}`);
+  else did.push('ended in an empty pit');
+  let text = `${who} sowed ${move}: it ${listed(did)}`;
+  const then = [];
+  const taken = captures.reduce((sum, e) => sum + e.seeds, 0);
+  if (taken) then.push(`${who} takes ${taken}${again ? ' and moves again' : ''}`);
+  else if (again) then.push(`${who} moves again`);
+  if (lastFour) then.push(`${cap(lastFour.by)} takes the last four`);
+  for (const by of ['south', 'north']) {
+    const seeds = left.filter((e) => e.by === by).reduce((sum, e) => sum + e.seeds, 0);
+    if (seeds) then.push(`${cap(by)} takes the ${seeds} ${plural(seeds, 'seed', 'seeds')} left`);
+  }
+  if (then.length) text += ` — ${then.join('; ')}`;
+  return `${text}.`;
+}
+
+// An engine's score in words, for `side`: {kind, south} as the API gives it.
+function scoreWords(score) {
+  const s = score.south;
+  if (score.kind === 'proven') {
+    if (s === 0) return 'a draw with best play';
+    return `${s > 0 ? 'South' : 'North'} wins by ${Math.abs(s)} with best play`;
+  }
+  const r = Math.round(Math.abs(s));
+  if (r === 0) return 'about level';
+  return `${s > 0 ? 'South' : 'North'} is about ${r} ${plural(r, 'seed', 'seeds')} ahead`;
+}
+
+// The hint, for the person to move: "Best: A — you stay about 26 seeds behind".
+function hintWords(move, score, mover) {
+  const best = move === 'pass' ? 'Best: pass' : `Best: ${move}`;
+  if (!score) return `${best}.`;
+  const v = mover === 'south' ? score.south : -score.south;
+  if (score.kind === 'proven') {
+    if (v === 0) return `${best} — a draw with best play.`;
+    return `${best} — you ${v > 0 ? 'win' : 'lose'} by ${Math.abs(v)} with best play.`;
+  }
+  const r = Math.round(Math.abs(v));
+  if (r === 0) return `${best} — the game stays about level.`;
+  return `${best} — you stay about ${r} ${plural(r, 'seed', 'seeds')} ${v > 0 ? 'ahead' : 'behind'}.`;
+}
+
+// The number shown in the bar: whole seeds, with a real minus sign.
+const barNumber = (s) => (Math.round(s) === 0 ? '0' : `${s > 0 ? '+' : '−'}${Math.abs(Math.round(s))}`);
+
+Object.assign(window.sowing, { describeMove, scoreWords, hintWords, barNumber });
 
 // ---------------------------------------------------------------- evaluation bar
 
@@ -477,39 +670,42 @@ async function refreshEval() {
   const v = S.view;
   const bar = $('evalbar');
   bar.hidden = !$('eval-on').checked;
+  $('eval-words').hidden = bar.hidden;
   if (!v || bar.hidden) return;
   const seq = ++S.evalSeq;
-  let south = null, text = '', title = '';
+  let south = null, title = '', words = '';
   if (v.state.over) {
     south = v.state.captured[0] - v.state.captured[1];
-    text = south === 0 ? '=' : (south > 0 ? '+' : '') + south;
     title = 'final result';
+    words = south === 0 ? 'The game ended in a draw.' : `${south > 0 ? 'South' : 'North'} won by ${Math.abs(south)}.`;
   } else {
     try {
-      const r = await api('POST', `/games/${v.id}/engine`, { time_ms: 300, ply: v.ply });
+      const r = await api('POST', `/games/${v.id}/engine`, { time_ms: 300, ply: v.ply, engine: EVAL_ENGINE });
       if (seq !== S.evalSeq) return;
       if (r.engine.score) {
         south = r.engine.score.south;
-        text = r.engine.score.kind === 'proven' ? `#${south > 0 ? '+' : ''}${south}` : (south > 0 ? '+' : '') + south.toFixed(1);
+        words = `${cap(scoreWords(r.engine.score))}.`;
         title = `${r.engine.engine}: ${r.engine.score.text} for ${v.state.to_move}`;
       } else {
         south = v.state.captured[0] - v.state.captured[1];
-        text = (south > 0 ? '+' : '') + south;
         title = `${r.engine.engine} gives no evaluation; the bar shows the captures`;
+        words = 'No evaluation: the bar shows the seeds taken so far.';
       }
     } catch (e) {
       if (seq !== S.evalSeq) return;
       south = v.state.captured[0] - v.state.captured[1];
-      text = (south > 0 ? '+' : '') + south;
       title = `no evaluation (${e.message}); the bar shows the captures`;
+      words = 'No evaluation now: the bar shows the seeds taken so far.';
     }
   }
+  const text = barNumber(south);
+  $('eval-words').textContent = words;
   const share = 0.5 + 0.5 * Math.tanh(south / 8);
   $('eval-south').style.height = `${(share * 100).toFixed(1)}%`;
   $('eval-north').style.height = `${((1 - share) * 100).toFixed(1)}%`;
   $('eval-text').textContent = text;
   bar.title = `Evaluation, South's point of view: ${title}`;
-  bar.setAttribute('aria-label', `Evaluation ${text} for South (${title})`);
+  bar.setAttribute('aria-label', `Evaluation: ${words} (${title})`);
   bar.classList.toggle('flipped', S.flipped);
 }
 
@@ -537,13 +733,14 @@ async function run(action) {
 }
 
 // Shows a move the server played: animated from the position before it, then the new view.
-async function showMove(response, mover) {
+async function showMove(response, side, move, computer) {
   const before = S.view ? { pits: S.view.state.pits, captured: S.view.state.captured } : null;
+  const game = S.view ? S.view.rules.game : null;
   S.hint = null;
   if (before && S.viewPly === null) {
     render();
     $('btn-skip').disabled = false;
-    const reached = await animate(before, response.trace, mover);
+    const reached = await animate(before, response.trace, cap(side), computer);
     const after = { pits: response.game.state.pits, captured: response.game.state.captured };
     if (!sameBoard(reached, after)) {
       window.sowing.mismatches += 1;
@@ -551,6 +748,7 @@ async function showMove(response, mover) {
     }
   }
   S.view = response.game;
+  $('commentary').textContent = describeMove(side, move, response.trace, game);
 }
 
 function afterChange() {
@@ -558,8 +756,11 @@ function afterChange() {
   const v = S.view;
   if (!v) return;
   refreshEval();
+  lessonCheck();
   if (S.viewPly === null && !v.state.over && isComputer(v.players[v.state.to_move])) {
     computerMove();
+  } else {
+    S.skipAll = false; // a person is to move: the next animation plays again
   }
 }
 
@@ -570,7 +771,7 @@ function computerMove() {
     setStatus(`${cap(side)} (${playerName(v.players[side])}) is thinking…`);
     const r = await api('POST', `/games/${v.id}/engine`, { play: true, time_ms: S.thinkMs, ply: v.ply });
     setStatus(`${cap(side)} plays ${r.engine.move}.`);
-    await showMove(r, cap(side));
+    await showMove(r, side, r.engine.move, true);
   });
 }
 
@@ -589,10 +790,11 @@ function clickPit(i) {
 function playMove(name) {
   run(async () => {
     const v = S.view;
-    const side = cap(v.state.to_move);
-    setStatus(`${side} plays ${name}.`);
+    const side = v.state.to_move;
+    S.skipAll = false;
+    setStatus(`${cap(side)} plays ${name}.`);
     const r = await api('POST', `/games/${v.id}/moves`, { move: name, ply: v.ply });
-    await showMove(r, side);
+    await showMove(r, side, name, false);
   });
 }
 
@@ -617,19 +819,20 @@ function undo() {
 function redo() {
   run(async () => {
     const v = S.view;
-    const side = cap(v.state.to_move);
+    const side = v.state.to_move;
     const r = await api('POST', `/games/${v.id}/redo`, { ply: v.ply });
-    await showMove(r, side);
+    await showMove(r, side, r.game.history[r.game.ply - 1].move, false);
   });
 }
 
+// A hint is for the live position: not while an earlier one is on screen.
 function hint() {
+  const v = S.view;
+  if (!v || S.viewPly !== null || v.state.over) return;
   run(async () => {
-    const v = S.view;
     const r = await api('POST', `/games/${v.id}/engine`, { play: false, time_ms: S.thinkMs, ply: v.ply });
     S.hint = r.engine.move === 'pass' ? null : nameToPit(r.engine.move, v.rules.pits);
-    const score = r.engine.score ? `, ${r.engine.score.text}` : '';
-    S.note = { text: `Hint: ${r.engine.move} (${r.engine.engine}${score}).` };
+    S.note = { text: hintWords(r.engine.move, r.engine.score, v.state.to_move) };
   });
 }
 
@@ -640,8 +843,10 @@ function stepForward() {
   run(async () => {
     const from = S.viewPly;
     const r = await api('GET', `/games/${v.id}/moves/${from + 1}`);
+    S.skipAll = false;
     render();
-    const reached = await animate(r.before, r.trace, cap(r.side));
+    const reached = await animate(r.before, r.trace, cap(r.side), false);
+    $('commentary').textContent = describeMove(r.side, r.move, r.trace, v.rules.game);
     if (!sameBoard(reached, r.after)) window.sowing.mismatches += 1;
     S.viewPly = from + 1 >= v.ply ? null : from + 1;
   });
@@ -658,11 +863,14 @@ function lookAt(ply) {
 
 async function load(id) {
   const v = await api('GET', `/games/${id}`);
+  if (L.on) leaveLearn();
   S.view = v;
   S.viewPly = null;
   S.hint = null;
   S.note = null;
-  if (location.hash !== `#game=${id}`) history.replaceState(null, '', `#game=${id}`);
+  $('commentary').textContent = '';
+  // A new entry in the browser's history, so that Back returns to the game before.
+  if (location.hash !== `#game=${v.id}`) history.pushState(null, '', `#game=${v.id}`);
   localStorage.setItem('sowing.game', String(id));
   $('summary').hidden = true;
   afterChange();
@@ -673,7 +881,9 @@ function nextRound() {
     const v = await api('POST', `/matches/${S.view.match.id}/next`);
     S.view = v;
     S.viewPly = null;
-    history.replaceState(null, '', `#game=${v.id}`);
+    S.hint = null;
+    $('commentary').textContent = '';
+    history.pushState(null, '', `#game=${v.id}`);
     localStorage.setItem('sowing.game', String(v.id));
     S.note = { text: `Round ${v.round} begins: ${cap(v.state.to_move)} starts.` };
   });
@@ -715,13 +925,24 @@ async function buildGameForm() {
   for (const o of RULES.options) {
     const label = document.createElement('label');
     label.dataset.option = o.field;
-    label.title = o.description;
-    label.append(`${o.label} (${o.rule})`);
+    // The option in words; the rule id only as a small reference.
+    const name = document.createElement('span');
+    name.className = 'option-name';
+    name.textContent = o.label;
+    const ref = document.createElement('small');
+    ref.className = 'rule-ref';
+    ref.textContent = `rule ${o.rule}`;
+    name.append(' ', ref);
+    label.append(name);
     const select = document.createElement('select');
     select.id = `f-option-${o.field}`;
     select.name = o.field;
     select.innerHTML = o.values.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
     label.append(select);
+    const about = document.createElement('small');
+    about.className = 'option-about';
+    about.textContent = o.description;
+    label.append(about);
     before.before(label);
   }
 }
@@ -738,6 +959,15 @@ function showFormFields() {
   for (const label of document.querySelectorAll('#new-form [data-option]')) {
     const field = label.dataset.option;
     label.hidden = !info.options.includes(field) || (match && info.match.decides.includes(field));
+  }
+  // The game in a few words, and which seat is harder, before it starts.
+  const about = ABOUT[game];
+  $('game-about').hidden = !about;
+  if (about) {
+    $('about-title').textContent = info.title;
+    $('about-text').textContent = about.text;
+    $('about-seat').textContent = about.seat;
+
   }
 }
 
@@ -780,17 +1010,46 @@ async function openSaved() {
       const tr = document.createElement('tr');
       const result = g.result ? (g.result === 'draw' ? 'draw' : `${cap(g.result)} won`) : 'in play';
       const name = `${gameTitle(g.game)} 2×${g.pits}${g.match ? `, match ${g.match} round ${g.round}` : ''}`;
-      tr.innerHTML = `<td>${g.id}</td><td>${name}</td><td>${playerName(g.south)}</td><td>${playerName(g.north)}</td><td>${g.plies}</td><td>${result}</td><td>${g.updated}</td>
-        <td><button type="button">${g.result ? 'Replay' : 'Resume'}</button></td>`;
-      tr.querySelector('button').addEventListener('click', async () => {
+      tr.dataset.game = String(g.id);
+      tr.innerHTML = `<td>${g.id}</td><td>${name}</td><td>${playerName(g.south)}</td><td>${playerName(g.north)}</td><td>${g.plies}</td><td>${result}</td><td class="when">${localTime(g.updated)}</td>
+        <td class="row-buttons"><button type="button" class="open">${g.result ? 'Replay' : 'Resume'}</button>${
+  g.match ? '' : '<button type="button" class="delete" title="Delete this game">Delete</button>'}</td>`;
+      tr.querySelector('.open').addEventListener('click', async () => {
         d.close();
         await load(g.id);
         if (g.result) lookAt(0);
       });
+      const del = tr.querySelector('.delete');
+      if (del) del.addEventListener('click', () => deleteGame(g.id, tr));
       tbody.appendChild(tr);
     }
   } catch (e) {
     tbody.innerHTML = `<tr><td colspan="8" class="error">${e.message}</td></tr>`;
+  }
+}
+
+// The server's times are UTC ("2026-11-29 21:31:30"): shown in the reader's time, with its zone.
+function localTime(utc) {
+  const date = new Date(`${utc.replace(' ', 'T')}Z`);
+  if (Number.isNaN(date.getTime())) return utc;
+  return date.toLocaleString(undefined, {
+    year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
+  });
+}
+
+async function deleteGame(id, row) {
+  if (!window.confirm(`Delete game ${id}? This cannot be undone.`)) return;
+  try {
+    await api('DELETE', `/games/${id}`);
+    row.remove();
+    if (S.view && S.view.id === id) {
+      S.view = null;
+      localStorage.removeItem('sowing.game');
+      history.replaceState(null, '', location.pathname);
+      renderEmpty();
+    }
+  } catch (e) {
+    row.querySelector('.when').textContent = `Not deleted: ${e.message}`;
   }
 }
 
@@ -809,6 +1068,248 @@ async function upload(event) {
   }
 }
 
+// ---------------------------------------------------------------- Learn
+
+// Each game, rule by rule: a lesson is a set-up position (a position text, docs/
+// notation.md), a move that shows the rule, and what the reader should try. The positions
+// and what their moves do are checked by the browser tests against the server.
+const HOYITO_II = [
+  {
+    title: 'Sowing and relays', rule: 'H2.2, H2.3',
+    words: 'On your turn, pick up every seed of one of your pits and drop them one by one into the pits that follow, counter-clockwise: along your row to the right, then back along your opponent’s row. Then look at the pit where the last seed fell. If it was empty (it now holds one seed), your move ends. If it now holds more — but not exactly four — pick them all up and sow on from there: a relay.',
+    start: 'hoyito-ii 1,0,2,0,2,0/0,0,1,2,1,1 0-0 S -', example: 'C', expect: 'C',
+    ask: 'Now you: sow C. Its two seeds go to D and E; E then holds three, so they are relayed on, and the last falls into the empty b.',
+  },
+  {
+    title: 'A casa', rule: 'H2.3, H2.6',
+    words: 'If the last seed of a lap makes exactly four, that pit is a casa: you take its four seeds, and you move again, choosing any of your pits. Seeds that pass through a four during a lap take nothing: only where the last seed falls counts.',
+    start: 'hoyito-ii 1,0,3,0,0,3/2,1,0,1,0,1 0-0 S -', example: 'C', expect: 'C',
+    ask: 'Now you: sow C. Its last seed makes F a four — a casa.',
+  },
+  {
+    title: 'A chain of casas', rule: 'H2.5',
+    words: 'After taking a casa, look at the pit just before it, going backwards round the board (across rows too). If it holds exactly four, take it as well, and the one before it, and so on, until a pit that does not hold four. (With the option “Casas: the opponent’s row only”, only fours in your opponent’s row count.)',
+    start: 'hoyito-ii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S -', example: 'D', expect: 'D',
+    ask: 'Now you: sow D. a becomes a casa, and so do F and E behind it: twelve seeds, and another move.',
+  },
+  {
+    title: 'The last four, and the end', rule: 'H2.7, C.4',
+    words: 'When a capture leaves exactly four seeds on the board, they go to the player who captured, and the game ends; a capture that clears the board ends it too. The player who took more seeds wins; equal is a draw.',
+    start: 'hoyito-ii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S -', example: 'B', expect: 'B',
+    ask: 'Now you: sow B. C becomes a casa, and the four seeds left (two in a, two in f) are yours as well.',
+  },
+  {
+    title: 'Passing', rule: 'C.2',
+    words: 'A player with no pit that can be sown — every pit of their row empty — passes, and only then; the other player moves again.',
+    start: 'hoyito-ii 0,0,0,0,0,0/1,2,0,3,0,2 0-0 S -', example: 'pass', expect: 'pass',
+    ask: 'Now you: South’s row is empty, so press Pass (or type p).',
+  },
+  {
+    title: 'An endless sowing is refused', rule: 'C.1',
+    words: 'Relays can go round the board for ever. A move whose sowing has not ended after 65,536 laps is not allowed, just like sowing an empty pit; a player with no allowed move passes. Such moves are rare in play, but they happen.',
+    start: 'hoyito-ii 2,1,0,1,3,1/0,2,1,0,1,0 0-0 S -', example: null, expect: null,
+    ask: 'E holds three seeds but is not ringed: sowing it would go round for ever (every 60 laps the same). Click it to see; any ringed pit may be played.',
+  },
+];
+const HOYITO_III = [
+  {
+    title: 'As Hoyito II', rule: 'H3',
+    words: 'Hoyito III is played like Hoyito II — sowing, relays, a casa when the last seed makes four, another move after a capture, passing, no endless sowing — with two differences, shown next. Learn Hoyito II first if you have not.',
+    start: 'hoyito-iii 1,0,3,0,0,3/2,1,0,1,0,1 0-0 S -', example: 'C', expect: 'C',
+    ask: 'Now you: sow C. Its last seed makes F a four: a casa, and another move.',
+  },
+  {
+    title: 'One casa at a time', rule: 'H3.1',
+    words: 'A capture takes only the pit where the last seed fell: the fours behind it stay on the board, where either player may make them casas later.',
+    start: 'hoyito-iii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S -', example: 'D', expect: 'D',
+    ask: 'Now you: sow D. a becomes a casa; E and F hold four too, but stay (in Hoyito II all three would go).',
+  },
+  {
+    title: 'The last four', rule: 'H3.2, H3.3',
+    words: 'In a single game, whoever takes the four before the last also takes the last four, and the game ends. In a match of rounds, from round 3 on the last four go to the winner of the round before instead (to the capturer after a draw), and the starter alternates.',
+    start: 'hoyito-iii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S -', example: 'B', expect: 'B',
+    ask: 'Now you: sow B. C becomes a casa, and the last four seeds are yours.',
+  },
+];
+const AYOAYO = [
+  {
+    title: 'Sowing and relays', rule: 'A.1, A.3',
+    words: 'Each player has a store beside their row (never sown into). On your turn, pick up every seed of one of your pits and sow them one by one counter-clockwise. If the last seed falls into a pit that already held seeds, pick them all up and sow on: a relay. When the last seed falls into an empty pit, the move ends.',
+    start: 'ayoayo 1,0,2,0,2,0/0,0,1,2,1,1 0-0 S -', example: 'C', expect: 'C',
+    ask: 'Now you: sow C. E then holds three, so they are relayed on, and the last seed falls into the empty b.',
+  },
+  {
+    title: 'Capture', rule: 'A.4',
+    words: 'If your move ends in an empty pit of your own row and the pit across holds seeds, those seeds and your last seed go to your store. Only the end of the move captures.',
+    start: 'ayoayo 0,1,0,1,2,0/2,1,1,3,0,1 0-0 S -', example: 'B', expect: 'B',
+    ask: 'Now you: sow B. Its seed falls into the empty C, and the three seeds across in d are yours.',
+  },
+  {
+    title: 'Skipping the pit you lifted', rule: 'A.2',
+    words: 'A lap never drops a seed into the pit it was lifted from: with twelve seeds or more, the sowing goes round and passes it by. (Hoyito does not skip it.)',
+    start: 'ayoayo 12,0,1,0,1,0/1,0,1,0,1,0 0-0 S -', example: 'A', expect: 'A',
+    ask: 'Now you: sow A. Its twelfth seed passes A by and falls into B; the relays go round and end with a capture.',
+  },
+  {
+    title: 'Feeding', rule: 'A.5',
+    words: 'If your opponent’s row is empty, you must play a move that gives them seeds. Moves that do not are not allowed.',
+    start: 'ayoayo 1,0,0,0,0,2/0,0,0,0,0,0 10-20 S N', example: 'F', expect: 'F',
+    ask: 'Now you: North’s row is empty. A would not reach it, so only F is ringed: sow F.',
+  },
+  {
+    title: 'The end', rule: 'A.7, C.4',
+    words: 'When the player to move cannot feed an empty row, the game ends, and the seeds left on the board go to the player who made the last sowing move (with the option “to each row’s owner”, each seed to the owner of its row). A capture that clears the board also ends it. More seeds in your store wins.',
+    start: 'ayoayo 0,0,0,0,0,1/0,1,0,0,0,0 10-10 S N', example: 'F', expect: 'F',
+    ask: 'Now you: sow F. South’s row is then empty and North cannot feed it, so the game ends and the seeds left are yours.',
+  },
+];
+const LEARN = [['hoyito-ii', 'Hoyito II', HOYITO_II], ['hoyito-iii', 'Hoyito III', HOYITO_III], ['ayoayo', 'Ayoayo', AYOAYO]];
+let LESSONS = HOYITO_II;
+const L = { on: false, k: 0, game: null, returnTo: null, trying: false, variant: 'hoyito-ii' };
+window.sowing.learn = LEARN;
+
+function lessonSay(text, good) {
+  $('lesson-say').textContent = text;
+  $('lesson-say').classList.toggle('good', !!good);
+}
+
+function openLearn() {
+  if (!L.on) {
+    L.returnTo = S.view && S.view.id !== L.game ? S.view.id : L.returnTo;
+    L.on = true;
+  }
+  $('learn').hidden = false;
+  document.body.dataset.learn = '1';
+  learnGame(L.variant, L.k);
+}
+
+// The lessons of one game.
+function learnGame(variant, k) {
+  const [, title, lessons] = LEARN.find(([v]) => v === variant);
+  L.variant = variant;
+  LESSONS = lessons;
+  $('learn-games').innerHTML = LEARN.map(([v, t]) => `<button type="button" data-learn="${v}"${v === variant ? ' aria-current="page"' : ''}>${t}</button>`).join('');
+  for (const b of $('learn-games').querySelectorAll('button')) b.addEventListener('click', () => learnGame(b.dataset.learn, 0));
+  $('learn-title').textContent = `Learn ${title}`;
+  $('lesson-list').innerHTML = LESSONS.map((l, n) => `<li><button type="button" data-lesson="${n}">${n + 1}. ${l.title}</button></li>`).join('');
+  for (const b of $('lesson-list').querySelectorAll('button')) b.addEventListener('click', () => showLesson(Number(b.dataset.lesson)));
+  showLesson(Math.min(k, LESSONS.length - 1));
+}
+
+// Sets the lesson's position up as a game of its own (two people at this screen); the
+// previous lesson's game is deleted.
+function showLesson(k) {
+  run(async () => {
+    L.k = k;
+    L.trying = false;
+    const lesson = LESSONS[k];
+    const old = L.game;
+    const v = await api('POST', '/records', { record: `[Game "${L.variant}"]\n[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n*` });
+    L.game = v.id;
+    if (old) await api('DELETE', `/games/${old}`).catch(() => {});
+    S.view = v;
+    S.viewPly = null;
+    S.hint = null;
+    $('commentary').textContent = '';
+    $('summary').hidden = true;
+    $('lesson-title').textContent = `${k + 1}. ${lesson.title}`;
+    $('lesson-words').textContent = lesson.words;
+    $('lesson-rule').textContent = `rule ${lesson.rule}`;
+    $('lesson-watch').hidden = !lesson.example;
+    $('lesson-next').hidden = k + 1 >= LESSONS.length;
+    for (const b of $('lesson-list').querySelectorAll('button')) {
+      if (Number(b.dataset.lesson) === k) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
+    }
+    if (lesson.example) {
+      lessonSay('Press “Watch the example” to see the rule played, then try it yourself.');
+    } else {
+      L.trying = true;
+      lessonSay(lesson.ask);
+    }
+    document.body.dataset.lesson = `${L.variant}:${k}`;
+  });
+}
+
+// Back to the lesson's start position.
+async function lessonRewind() {
+  let v = S.view;
+  while (v.ply > 0) v = (await api('POST', `/games/${v.id}/undo`, { ply: v.ply })).game;
+  S.view = v;
+  S.viewPly = null;
+  S.hint = null;
+}
+
+function lessonWatch() {
+  const lesson = LESSONS[L.k];
+  if (!lesson.example || !S.view || S.view.id !== L.game) return;
+  run(async () => {
+    L.trying = false;
+    await lessonRewind();
+    render();
+    const v = S.view;
+    lessonSay('Watch…');
+    S.skipAll = false;
+    const r = await api('POST', `/games/${v.id}/moves`, { move: lesson.example, ply: v.ply });
+    await showMove(r, v.state.to_move, lesson.example, false);
+    lessonSay('That was the example. Press “Try it yourself” to play it from the same position.');
+  });
+}
+
+function lessonTry() {
+  if (!S.view || S.view.id !== L.game) return;
+  run(async () => {
+    await lessonRewind();
+    $('commentary').textContent = '';
+    L.trying = true;
+    lessonSay(LESSONS[L.k].ask);
+  });
+}
+
+// After a move in a lesson: was it the one asked for?
+function lessonCheck() {
+  if (!L.on || !L.trying || !S.view || S.view.id !== L.game || S.view.ply === 0) return;
+  const lesson = LESSONS[L.k];
+  L.trying = false;
+  const played = S.view.history[0].move;
+  const done = L.k + 1 < LESSONS.length ? 'On to the next rule?' : 'That is every rule of this game: start a game!';
+  if (!lesson.expect) lessonSay(`You played ${played}. ${done}`, true);
+  else if (played === lesson.expect) lessonSay(`Well done. ${done}`, true);
+  else lessonSay(`You played ${played}, not ${lesson.expect}. Press “Try it yourself” to start again.`);
+}
+
+// Another game opened during a lesson: the lesson and its game go.
+function leaveLearn() {
+  if (L.game) api('DELETE', `/games/${L.game}`).catch(() => {});
+  L.on = false;
+  L.game = null;
+  L.trying = false;
+  $('learn').hidden = true;
+  delete document.body.dataset.learn;
+  delete document.body.dataset.lesson;
+}
+
+function closeLearn() {
+  const lessonGame = L.game;
+  L.on = false;
+  L.game = null;
+  L.trying = false;
+  $('learn').hidden = true;
+  delete document.body.dataset.learn;
+  delete document.body.dataset.lesson;
+  run(async () => {
+    if (lessonGame) await api('DELETE', `/games/${lessonGame}`).catch(() => {});
+    S.view = null;
+    if (L.returnTo) {
+      const v = await api('GET', `/games/${L.returnTo}`).catch(() => null);
+      S.view = v;
+    }
+    S.viewPly = null;
+    S.hint = null;
+    $('commentary').textContent = '';
+    if (!S.view) renderEmpty();
+  });
+}
+
 // ---------------------------------------------------------------- keyboard
 
 function onKey(e) {
@@ -816,7 +1317,7 @@ function onKey(e) {
   const tag = (e.target.tagName || '').toLowerCase();
   if (['input', 'select', 'textarea'].includes(tag) || document.querySelector('dialog[open]')) return;
   const v = S.view;
-  if (e.key === ' ' && document.body.dataset.animating === '1') { e.preventDefault(); S.skip = true; return; }
+  if (e.key === ' ' && document.body.dataset.animating === '1') { e.preventDefault(); skipAnimation(); return; }
   if (e.key === 'n') { e.preventDefault(); openNewGame(); return; }
   if (!v) return;
   if (e.key === 'ArrowLeft') { e.preventDefault(); lookAt((S.viewPly === null ? v.ply : S.viewPly) - 1); return; }
@@ -840,7 +1341,16 @@ function playPass() {
   playMove('pass');
 }
 
+// The game the address names (#game=N), when the address bar or Back/Forward changes it.
+function followAddress() {
+  const m = /#game=(\d+)/.exec(location.hash);
+  if (!m || (S.view && S.view.id === Number(m[1]))) return;
+  if (S.busy) { setTimeout(followAddress, 100); return; }
+  load(Number(m[1])).catch((e) => setStatus(`Game ${m[1]} could not be opened: ${e.message}`, true));
+}
+
 function flip() {
+  if (!S.view) return;
   S.flipped = !S.flipped;
   localStorage.setItem('sowing.flipped', S.flipped ? '1' : '0');
   render();
@@ -864,6 +1374,18 @@ async function init() {
     startGame(e);
   });
   $('btn-new').addEventListener('click', openNewGame);
+  $('btn-learn').addEventListener('click', openLearn);
+  $('lesson-close').addEventListener('click', closeLearn);
+  $('lesson-watch').addEventListener('click', lessonWatch);
+  $('lesson-try').addEventListener('click', lessonTry);
+  $('lesson-next').addEventListener('click', () => showLesson(L.k + 1));
+  $('about-learn').addEventListener('click', () => {
+    const { game } = chosenGame();
+    $('new-game').close();
+    L.variant = game;
+    L.k = 0;
+    openLearn();
+  });
   $('btn-saved').addEventListener('click', openSaved);
   $('upload').addEventListener('change', upload);
   $('btn-undo').addEventListener('click', undo);
@@ -871,7 +1393,7 @@ async function init() {
   $('btn-pass').addEventListener('click', playPass);
   $('btn-hint').addEventListener('click', hint);
   $('btn-flip').addEventListener('click', flip);
-  $('btn-skip').addEventListener('click', () => { S.skip = true; });
+  $('btn-skip').addEventListener('click', skipAnimation);
   $('btn-live').addEventListener('click', () => lookAt(S.view.ply));
   $('btn-step').addEventListener('click', stepForward);
   $('eval-on').addEventListener('change', () => {
@@ -883,6 +1405,10 @@ async function init() {
   if (speed) $('speed').value = speed;
   $('speed').addEventListener('change', () => localStorage.setItem('sowing.speed', $('speed').value));
   document.addEventListener('keydown', onKey);
+  window.addEventListener('hashchange', followAddress);
+  window.addEventListener('popstate', followAddress);
+  NARROW.addEventListener('change', () => { G = null; render(); });
+  renderEmpty();
 
   const fromHash = /#game=(\d+)/.exec(location.hash);
   const id = fromHash ? fromHash[1] : localStorage.getItem('sowing.game');
