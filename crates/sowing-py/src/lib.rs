@@ -1,0 +1,101 @@
+//! The `sowing` Python package's native module, `sowing._sowing`: the rules ([`Game`]),
+//! the engine ([`Engine`]) and a vectorised environment stepped in Rust ([`VecGame`]).
+//!
+//! Errors are Python exceptions carrying the rules crate's own messages:
+//! `SowingError` (a `ValueError`) and its subclasses `IllegalMoveError`, `ParseError` and
+//! `RulesError`. The Python side (`python/sowing`) adds the Gymnasium, PettingZoo and
+//! OpenSpiel environments on top.
+#![warn(missing_docs)]
+
+mod engine;
+mod game;
+mod observe;
+mod vec;
+
+use pyo3::create_exception;
+use pyo3::prelude::*;
+use sowing::{CasaRows, FinalFour, Leftover, Rules, Variant};
+
+create_exception!(
+    sowing,
+    SowingError,
+    pyo3::exceptions::PyValueError,
+    "Any input the rules or the engine refuse; the message is the rules crate's."
+);
+create_exception!(
+    sowing,
+    IllegalMoveError,
+    SowingError,
+    "A move that is not legal in the position (or not a move of this board)."
+);
+create_exception!(
+    sowing,
+    ParseError,
+    SowingError,
+    "A position text, game record or JSON state that could not be read."
+);
+create_exception!(
+    sowing,
+    RulesError,
+    SowingError,
+    "An unknown game, board size or option value, or an option the game does not have."
+);
+
+/// The rules named by the keyword arguments shared by `Game`, `VecGame` and the
+/// environments: the game, pits a row, and the options (`None` keeps the default).
+///
+/// An option the game does not have is refused, rather than ignored as on the command
+/// line: a Python caller who sets it means something the game cannot do.
+pub(crate) fn rules_from(
+    game: &str,
+    pits: usize,
+    casa_rows: Option<&str>,
+    leftover: Option<&str>,
+    final_four: Option<&str>,
+) -> PyResult<Rules> {
+    let error = |e: sowing::RulesError| RulesError::new_err(e.to_string());
+    let variant: Variant = game.parse().map_err(error)?;
+    let mut rules = Rules::new(variant).with_pits(pits).map_err(error)?;
+    let refuse =
+        |option: &str| RulesError::new_err(format!("{option} does not apply to {variant}"));
+    if let Some(value) = casa_rows {
+        if !variant.is_hoyito() {
+            return Err(refuse("casa_rows"));
+        }
+        rules.casa_rows = value.parse::<CasaRows>().map_err(error)?;
+    }
+    if let Some(value) = leftover {
+        if variant != Variant::Ayoayo {
+            return Err(refuse("leftover"));
+        }
+        rules.leftover = value.parse::<Leftover>().map_err(error)?;
+    }
+    if let Some(value) = final_four {
+        if variant != Variant::HoyitoIII {
+            return Err(refuse("final_four"));
+        }
+        rules.final_four = value.parse::<FinalFour>().map_err(error)?;
+    }
+    Ok(rules)
+}
+
+/// The native module.
+#[pymodule]
+fn _sowing(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<game::Game>()?;
+    m.add_class::<game::Report>()?;
+    m.add_class::<engine::Engine>()?;
+    m.add_class::<engine::Analysis>()?;
+    m.add_class::<vec::VecGame>()?;
+    m.add("SowingError", py.get_type::<SowingError>())?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("ParseError", py.get_type::<ParseError>())?;
+    m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add(
+        "GAMES",
+        Variant::ALL.iter().map(|v| v.name()).collect::<Vec<_>>(),
+    )?;
+    m.add("MAX_LAPS", sowing::MAX_LAPS)?;
+    Ok(())
+}
