@@ -166,12 +166,29 @@ class BoardObserver:
         return state.game_.position_text
 
 
-def _register() -> None:
-    for game in _NAMES:
-        def make(params: Optional[dict[str, Any]] = None, game: str = game) -> SowingGame:
-            return SowingGame(game, params)
+class HoyitoIIGame(SowingGame):
+    """``sowing_hoyito_ii``: Hoyito II, 2x6 or (``pits=12``) 2x12."""
 
-        pyspiel.register_game(_game_type(game), make)
+    def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
+        super().__init__("hoyito-ii", params)
 
 
-_register()
+class HoyitoIIIGame(SowingGame):
+    """``sowing_hoyito_iii``: Hoyito III."""
+
+    def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
+        super().__init__("hoyito-iii", params)
+
+
+class AyoayoGame(SowingGame):
+    """``sowing_ayoayo``: Ayoayo."""
+
+    def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
+        super().__init__("ayoayo", params)
+
+
+# Module-level classes as the factories (as OpenSpiel's own Python games do): the registry
+# outlives the interpreter, and a factory it alone held would be freed after the GIL is gone.
+pyspiel.register_game(_game_type("hoyito-ii"), HoyitoIIGame)
+pyspiel.register_game(_game_type("hoyito-iii"), HoyitoIIIGame)
+pyspiel.register_game(_game_type("ayoayo"), AyoayoGame)

@@ -1,4 +1,5 @@
-"""A PettingZoo AEC environment: both sides as agents, ``"south"`` and ``"north"``.
+"""A PettingZoo AEC environment: both sides as agents, ``"player_0"`` (South, who moves
+first) and ``"player_1"`` (North), as in PettingZoo's classic environments.
 
 >>> from sowing.pettingzoo import env
 >>> e = env(game="ayoayo")
@@ -30,7 +31,9 @@ from pettingzoo.utils import wrappers
 from . import _common
 from ._sowing import Game
 
-AGENTS = ["south", "north"]
+AGENTS = ["player_0", "player_1"]
+SIDES = {"player_0": "south", "player_1": "north"}
+AGENT_OF = {"south": "player_0", "north": "player_1"}
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -109,9 +112,9 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         mask = np.zeros(self._n, dtype=np.int8)
-        if not self.game.is_over and agent == self.game.to_move:
+        if not self.game.is_over and SIDES[agent] == self.game.to_move:
             mask[:] = self.game.action_mask()[: self._n]
-        return {"observation": self.game.observation(agent), "action_mask": mask}
+        return {"observation": self.game.observation(SIDES[agent]), "action_mask": mask}
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         # The games have no chance: the seed changes nothing.
@@ -123,7 +126,7 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.game.to_move
+        self.agent_selection = AGENT_OF[self.game.to_move]
 
     def step(self, action: Optional[int]) -> None:
         agent = self.agent_selection
@@ -141,14 +144,14 @@ class raw_env(AECEnv):
             south = float(after - before)
         else:
             south = float(after) if over else 0.0
-        self.rewards = {"south": south, "north": -south}
+        self.rewards = {"player_0": south, "player_1": -south}
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
             for name in self.agents:
                 self.infos[name] = {"result": self.game.result, "end": self.game.end}
-            self.agent_selection = _common.other(agent)
+            self.agent_selection = AGENT_OF[_common.other(SIDES[agent])]
         else:
-            self.agent_selection = self.game.to_move
+            self.agent_selection = AGENT_OF[self.game.to_move]
         self._accumulate_rewards()
 
     def render(self) -> Optional[str]:
