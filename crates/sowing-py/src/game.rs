@@ -274,6 +274,12 @@ impl Game {
         (c.south, c.north)
     }
 
+    /// Moves played so far.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.inner.moves().len()
+    }
+
     /// The moves played, by name.
     #[getter]
     fn moves(&self) -> Vec<String> {
