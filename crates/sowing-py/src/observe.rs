@@ -12,7 +12,7 @@
 //! | `2N+3`, `2N+4` | 1 if the last sower (A.8) is the side, the opponent |
 //! | `2N+5 … 2N+7` | who takes the last four (H2.7, H3.3): the capturer, the side, the opponent |
 
-use sowing::{FinalFour, Game, Move, Pit, Position, Side};
+use sowing::{FinalFour, Move, Pit, Position, Side};
 
 /// Numbers in the observation of a board of `n` pits a row.
 pub(crate) const fn size(n: usize) -> usize {
@@ -48,21 +48,6 @@ pub(crate) fn write(position: &Position, side: Side, out: &mut [f32]) {
     rest[5] = flag(final_four == FinalFour::Capturer);
     rest[6] = flag(final_four == FinalFour::To(side));
     rest[7] = flag(final_four == FinalFour::To(!side));
-}
-
-/// The legal sowing moves of the side to move as bits by column (bit `c` = its pit `c`),
-/// and whether a pass is the only move. None, and no pass, once the game is over.
-pub(crate) fn legal_bits(game: &Game) -> (u16, bool) {
-    let n = game.rules().pits_per_row();
-    let mut bits = 0u16;
-    let mut pass = false;
-    for mv in game.legal_moves() {
-        match mv {
-            Move::Sow(pit) => bits |= 1 << pit.column(n),
-            Move::Pass => pass = true,
-        }
-    }
-    (bits, pass)
 }
 
 /// The sowing move of the side to move from its column `column`.

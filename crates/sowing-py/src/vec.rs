@@ -8,7 +8,7 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use sowing::{Move, Position, Side};
+use sowing::{Move, Pit, Position, Rules, Side};
 
 use crate::game::Game;
 use crate::{observe, rules_from, IllegalMoveError, SowingError};
@@ -36,11 +36,154 @@ struct Out {
 // The arrays are owned by the VecGame, which is borrowed mutably for the whole step.
 unsafe impl Send for Out {}
 
-/// One game of the batch and what the next step needs of it.
+/// One game of the batch, kept lean for speed: the position, the position each legal move
+/// leads to (found when the mask is made, so that playing the chosen one costs a copy), and
+/// the positions since the last capture for the repetition rule (C.3), applied as
+/// `sowing::Game` applies it (tests/test_vec.py compares the two move for move).
 struct Slot {
-    game: sowing::Game,
+    position: Position,
     /// The legal columns of the side to move, as bits.
     legal: u16,
+    /// `next[c]`: the position after sowing column `c`, where `known` has bit `c`.
+    next: [Position; Rules::MAX_PITS_PER_ROW],
+    /// The legal columns whose `next` is filled in; the others are sown when chosen.
+    known: u16,
+    /// The positions since the last capture (the current one included) and their hashes.
+    since_capture: Vec<Position>,
+    hashes: Vec<u64>,
+}
+
+impl Slot {
+    fn new(start: Position) -> Slot {
+        let mut slot = Slot {
+            position: start,
+            legal: 0,
+            next: [start; Rules::MAX_PITS_PER_ROW],
+            known: 0,
+            since_capture: Vec::new(),
+            hashes: Vec::new(),
+        };
+        slot.restart(start);
+        slot
+    }
+
+    /// Back to `start`, keeping the allocations.
+    fn restart(&mut self, start: Position) {
+        self.position = start;
+        self.since_capture.clear();
+        self.hashes.clear();
+        self.since_capture.push(start);
+        self.hashes.push(start.hash());
+        if start.is_over() || self.settle() {
+            // Not a start position of the rules: nothing to play.
+            self.legal = 0;
+        }
+    }
+
+    /// Moves to `next`; tells whether the game is over there: the board is empty (every
+    /// end of the rules empties it) or the position repeats one since the last capture.
+    fn advance(&mut self, next: Position) -> bool {
+        let repeated = if next.captured() != self.position.captured() {
+            self.since_capture.clear();
+            self.hashes.clear();
+            false
+        } else {
+            let hash = next.hash();
+            self.hashes
+                .iter()
+                .zip(&self.since_capture)
+                .any(|(&h, earlier)| h == hash && earlier.repeats(&next))
+        };
+        self.since_capture.push(next);
+        self.hashes.push(next.hash());
+        self.position = next;
+        repeated || next.is_over()
+    }
+
+    /// Finds the legal sowing moves and where they lead; plays the pass when there is none
+    /// (C.2), until the side to move has a choice. Tells whether the game ended meanwhile.
+    fn settle(&mut self) -> bool {
+        loop {
+            let position = self.position;
+            let n = position.rules().pits_per_row();
+            self.legal = 0;
+            self.known = 0;
+            for column in 0..n {
+                let pit = Pit::of(position.to_move(), column, n);
+                if position.seeds(pit) == 0 {
+                    continue;
+                }
+                if !position.may_capture(pit) {
+                    // The first lap ends the sowing (in an empty pit; in Ayoayo one of the
+                    // opponent's, so it feeds): legal, and cheap to sow if it is chosen.
+                    self.legal |= 1 << column;
+                } else if let Ok(next) = position.after_sow(pit) {
+                    self.next[column] = next;
+                    self.legal |= 1 << column;
+                    self.known |= 1 << column;
+                }
+            }
+            if self.legal != 0 {
+                return false;
+            }
+            let mut next = position;
+            next.play(Move::Pass)
+                .expect("a pass is legal when there is no sowing move");
+            if self.advance(next) {
+                self.legal = 0;
+                return true;
+            }
+        }
+    }
+
+    /// Writes the slot's observation, mask and side to move at `index`.
+    ///
+    /// # Safety
+    /// `out` points to arrays of the VecGame's shape and `index` is below its length.
+    unsafe fn write(&self, out: &Out, index: usize, n: usize) {
+        let size = observe::size(n);
+        let position = &self.position;
+        let obs = std::slice::from_raw_parts_mut(out.obs.add(index * size), size);
+        observe::write(position, position.to_move(), obs);
+        let mask = std::slice::from_raw_parts_mut(out.masks.add(index * n), n);
+        for (column, slot) in mask.iter_mut().enumerate() {
+            *slot = ((self.legal >> column) & 1) as i8;
+        }
+        *out.to_move.add(index) = position.to_move().index() as i8;
+    }
+
+    /// Plays column `action` (legal) for the side to move and the passes after it;
+    /// restarts the game from `start` when it ends. Returns the reward and whether the game
+    /// ended.
+    fn step(&mut self, action: usize, start: &Position, reward: Reward) -> (f32, bool) {
+        let mover: Side = self.position.to_move();
+        let before = observe::margin(&self.position, mover);
+        let next = if (self.known >> action) & 1 == 1 {
+            self.next[action]
+        } else {
+            let pit = Pit::of(mover, action, self.position.rules().pits_per_row());
+            self.position
+                .after_sow(pit)
+                .expect("a sowing that ends on its first lap is legal")
+        };
+        let over = self.advance(next) || self.settle();
+        let after = observe::margin(&self.position, mover);
+        let value = match reward {
+            Reward::Margin if over => after,
+            Reward::Margin => 0,
+            Reward::Captures => after - before,
+        };
+        if over {
+            self.restart(*start);
+        }
+        (value as f32, over)
+    }
+
+    /// The game as a `sowing::Game` from its current position (the history before it is
+    /// not kept).
+    fn game(&self) -> sowing::Game {
+        sowing::Game::from_position(self.position)
+    }
 }
 
 /// `n` games stepped together in Rust (self-play: each action is played for whichever
@@ -70,59 +213,6 @@ pub struct VecGame {
     masks: Py<PyArray2<i8>>,
     to_move: Py<PyArray1<i8>>,
     actions: Vec<u8>,
-}
-
-/// Plays passes until the side to move has a sowing move or the game is over; returns the
-/// legal columns then (none when over).
-fn settle(game: &mut sowing::Game) -> u16 {
-    loop {
-        let (bits, pass) = observe::legal_bits(game);
-        if !pass {
-            return bits;
-        }
-        game.play(Move::Pass)
-            .expect("a pass is legal when it is the only move");
-    }
-}
-
-impl Slot {
-    /// Writes the slot's observation, mask and side to move at `index`.
-    ///
-    /// # Safety
-    /// `out` points to arrays of the VecGame's shape and `index` is below its length.
-    unsafe fn write(&self, out: &Out, index: usize, n: usize) {
-        let size = observe::size(n);
-        let position = self.game.position();
-        let obs = std::slice::from_raw_parts_mut(out.obs.add(index * size), size);
-        observe::write(position, position.to_move(), obs);
-        let mask = std::slice::from_raw_parts_mut(out.masks.add(index * n), n);
-        for (column, slot) in mask.iter_mut().enumerate() {
-            *slot = ((self.legal >> column) & 1) as i8;
-        }
-        *out.to_move.add(index) = position.to_move().index() as i8;
-    }
-
-    /// Plays column `action` for the side to move and the passes after it; restarts the
-    /// game from `start` when it ends. Returns the reward and whether the game ended.
-    fn step(&mut self, action: usize, start: &Position, reward: Reward) -> (f32, bool) {
-        let mover: Side = self.game.position().to_move();
-        let before = observe::margin(self.game.position(), mover);
-        let mv = observe::sow(self.game.position(), action);
-        self.game.play(mv).expect("checked legal before the step");
-        self.legal = settle(&mut self.game);
-        let after = observe::margin(self.game.position(), mover);
-        let over = self.game.is_over();
-        let value = match reward {
-            Reward::Margin if over => after,
-            Reward::Margin => 0,
-            Reward::Captures => after - before,
-        };
-        if over {
-            self.game.reset(*start);
-            self.legal = settle(&mut self.game);
-        }
-        (value as f32, over)
-    }
 }
 
 impl VecGame {
@@ -184,13 +274,7 @@ impl VecGame {
         let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
         let start = Position::start(rules);
         let per_row = rules.pits_per_row();
-        let slots = (0..n)
-            .map(|_| {
-                let mut game = sowing::Game::new(rules);
-                let legal = settle(&mut game);
-                Slot { game, legal }
-            })
-            .collect();
+        let slots = (0..n).map(|_| Slot::new(start)).collect();
         let vec = VecGame {
             slots,
             start,
@@ -263,8 +347,7 @@ impl VecGame {
         let out = self.out(py);
         let n = self.n;
         for (index, slot) in self.slots.iter_mut().enumerate() {
-            slot.game.reset(self.start);
-            slot.legal = settle(&mut slot.game);
+            slot.restart(self.start);
             unsafe {
                 slot.write(&out, index, n);
                 *out.rewards.add(index) = 0.0;
@@ -300,13 +383,12 @@ impl VecGame {
         let view = actions.as_array();
         for (index, (&action, slot)) in view.iter().zip(&self.slots).enumerate() {
             if !(0..self.n as i64).contains(&action) || (slot.legal >> action) & 1 == 0 {
-                let game = &slot.game;
                 return Err(IllegalMoveError::new_err(format!(
                     "game {index}: action {action} is not legal (legal: {:?}; position {})",
                     (0..self.n)
                         .filter(|c| (slot.legal >> c) & 1 == 1)
                         .collect::<Vec<_>>(),
-                    game.position()
+                    slot.position
                 )));
             }
             self.actions[index] = action as u8;
@@ -329,11 +411,11 @@ impl VecGame {
         self.outputs(py)
     }
 
-    /// A copy of game `index` as it stands now.
+    /// Game `index` as it stands now: a new `Game` from its position (no history).
     fn game(&self, index: usize) -> PyResult<Game> {
         self.slots
             .get(index)
-            .map(|slot| Game::wrap(slot.game.clone()))
+            .map(|slot| Game::wrap(slot.game()))
             .ok_or_else(|| {
                 SowingError::new_err(format!(
                     "no game {index}: the VecGame has {}",
