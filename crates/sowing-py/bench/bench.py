@@ -16,13 +16,17 @@ per second, the median of ``--runs`` runs of about ``--seconds`` each:
   pygame) and ours, through the same ``last()``/``step`` loop.
 - Gymnasium: ``sowing/HoyitoII-v0`` against the random opponent (agent steps).
 
-Figures vary with the machine's load: quote medians, and say how loaded it was.
+Each row gives steps per second of wall-clock time and per second of the process's CPU
+time (``time.process_time``): on a machine shared with other work the process waits for
+the processor, and the CPU-time figure is the closer one to a core of its own. Figures
+vary with the machine's load: quote medians, and say how loaded it was.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -34,30 +38,52 @@ import numpy as np
 import sowing
 
 
-def timed(run: Callable[[float], int], seconds: float, runs: int) -> tuple[float, list[float]]:
-    """Median steps per second of `runs` runs of `run(seconds) -> steps`."""
-    rates = []
+class Clock:
+    """Wall-clock and CPU time since it was made, or summed over `with` blocks."""
+
+    def __init__(self) -> None:
+        self.wall = 0.0
+        self.cpu = 0.0
+
+    def __enter__(self) -> "Clock":
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.wall += time.perf_counter() - self._wall
+        self.cpu += time.process_time() - self._cpu
+
+
+def timed(run: Callable[[float], object], seconds: float, runs: int) -> dict:
+    """Medians of `runs` runs of `run(seconds)`, which returns a step count, or a step
+    count and the Clock of the part to time (else the whole run is timed)."""
+    wall, cpu = [], []
     for _ in range(runs):
-        start = time.perf_counter()
-        steps = run(seconds)
-        rates.append(steps / (time.perf_counter() - start))
-    return statistics.median(rates), rates
+        with Clock() as whole:
+            result = run(seconds)
+        steps, clock = result if isinstance(result, tuple) else (result, whole)
+        wall.append(steps / clock.wall)
+        cpu.append(steps / clock.cpu)
+    return {"wall": statistics.median(wall), "cpu": statistics.median(cpu),
+            "wall_runs": wall, "cpu_runs": cpu}
 
 
-def vec_game(n: int = 1024) -> Callable[[float], int]:
-    def run(seconds: float) -> int:
+def vec_game(n: int = 1024, step_only: bool = False) -> Callable[[float], object]:
+    def run(seconds: float) -> object:
         vec = sowing.VecGame(n, "hoyito-ii")
         rng = np.random.default_rng(1)
         masks = vec.masks
         steps = 0
+        stepping = Clock()
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             for _ in range(50):
                 # Uniform over the legal actions: the largest of uniform draws where legal.
                 actions = (rng.random(masks.shape) * masks).argmax(axis=1)
-                vec.step(actions)
+                with stepping:
+                    vec.step(actions)
             steps += 50 * n
-        return steps
+        return (steps, stepping) if step_only else steps
 
     return run
 
@@ -173,7 +199,8 @@ def main() -> None:
     args = parser.parse_args()
 
     rows = [
-        ("sowing.VecGame, 1,024 Hoyito II games (Rust)", vec_game()),
+        ("sowing.VecGame, 1,024 Hoyito II games, with the draws", vec_game()),
+        ("sowing.VecGame.step alone", vec_game(step_only=True)),
         ("sowing.Game.play, Hoyito II (recorded random games)", game_play(recorded_games())),
         ("sowing.Game: legal_actions + choice + play", game_loop),
         ("OpenSpiel oware (C++), from Python", openspiel("oware")),
@@ -191,14 +218,21 @@ def main() -> None:
     rows.append(("Gymnasium sowing/HoyitoII-v0 vs random", gymnasium_env))
 
     results = []
+    if not args.json:
+        print(f"{'steps per second (median)':55} {'wall':>11} {'CPU':>11}   CPU runs")
     for name, run in rows:
-        median, rates = timed(run, args.seconds, args.runs)
-        results.append({"name": name, "steps_per_second": median, "runs": rates})
+        figures = timed(run, args.seconds, args.runs)
+        results.append({"name": name, **figures})
         if not args.json:
-            runs = ", ".join(f"{r / 1e3:,.0f}k" for r in rates)
-            print(f"{name:55} {median:>14,.0f} /s   (runs: {runs})", flush=True)
+            runs = ", ".join(f"{r / 1e3:,.0f}k" for r in figures["cpu_runs"])
+            print(f"{name:55} {figures['wall']:>11,.0f} {figures['cpu']:>11,.0f}   ({runs})",
+                  flush=True)
+    load = open("/proc/loadavg").read().split()[:3] if platform.system() == "Linux" else []
     if args.json:
-        print(json.dumps({"python": platform.python_version(), "results": results}))
+        print(json.dumps({"python": platform.python_version(), "load": load,
+                          "cpus": os.cpu_count(), "results": results}))
+    elif load:
+        print(f"load average {' '.join(load)} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":
