@@ -29,8 +29,9 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 from . import _common
 from ._sowing import Game
 
-# Far above any game seen: the longest of 100,000 uniformly random games of each game
-# was under 1,000 plies (docs/python.md). OpenSpiel wants a bound; the rules have none.
+# OpenSpiel wants a bound on plies; the rules have none, and nothing here enforces this
+# one. It is far above any game seen: of 20,000 uniformly random games the longest took 587
+# plies in Hoyito II, 665 in Hoyito III and 83 in Ayoayo; of 3,000 on 2x12, 7,555.
 MAX_GAME_LENGTH = 100_000
 
 _PARAMETERS = {

@@ -1,0 +1,21 @@
+"""The Python examples of docs/python.md run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "python.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+
+
+def test_the_doc_has_its_examples():
+    assert len(BLOCKS) == 5
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_example_runs(index, capsys):
+    exec(compile(BLOCKS[index], f"docs/python.md example {index + 1}", "exec"), {})
+    capsys.readouterr()
