@@ -1,11 +1,12 @@
-//! `sowing.Engine`: the engine crate's players, searching with the GIL released.
+//! `sowing.Engine`: the engine crate's `Engine` (levels and searches) and its other players,
+//! searching with the GIL released.
 
 use std::sync::Mutex;
 use std::time::Duration;
 
 use pyo3::prelude::*;
 use sowing::Move;
-use sowing_engine::{Info, Limits, Player, PlayerSpec, Score, SearchPlayer};
+use sowing_engine::{Info, Limits, Player, PlayerSpec, Score};
 
 use crate::game::Game;
 use crate::{IllegalMoveError, SowingError};
@@ -52,8 +53,9 @@ impl Analysis {
 }
 
 enum Brain {
-    /// The alpha-beta search (levels and `search:` specs): a full analysis.
-    Search(Box<SearchPlayer>),
+    /// The engine facade (levels and `search:` specs): a full analysis, its table kept
+    /// from one search to the next until `new_game` (or a game under other rules).
+    Search(Box<sowing_engine::Engine>),
     /// Any other player: its move, and its last progress report if it gives one.
     Other(Box<dyn Player>),
 }
@@ -108,7 +110,7 @@ impl Engine {
             time: movetime.map(Duration::from_millis),
             nodes,
             depth,
-            stop: None,
+            ..Limits::default()
         };
         if level.is_none()
             && player.is_none()
@@ -118,8 +120,8 @@ impl Engine {
         {
             limits.time = Some(Duration::from_millis(100));
         }
-        let brain = match spec.build_search(seed) {
-            Some(search) => Brain::Search(Box::new(search)),
+        let brain = match spec.build_engine(seed) {
+            Some(engine) => Brain::Search(Box::new(engine)),
             None => Brain::Other(spec.build(seed)),
         };
         Ok(Engine {
@@ -153,7 +155,7 @@ impl Engine {
             let mut brain = brain.lock().unwrap_or_else(|p| p.into_inner());
             match &mut *brain {
                 Brain::Search(search) => {
-                    let result = search.analyse(&copy, &limits, &mut |_| {});
+                    let result = search.go(&copy, &limits, &mut |_| {});
                     (
                         result.best,
                         Some(result.score),
