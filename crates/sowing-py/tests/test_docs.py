@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import doctest
 import re
 from pathlib import Path
 
 import pytest
+
+import sowing
+import sowing.gym
+import sowing.openspiel
+import sowing.pettingzoo
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "python.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
@@ -19,3 +25,9 @@ def test_the_doc_has_its_examples():
 def test_example_runs(index, capsys):
     exec(compile(BLOCKS[index], f"docs/python.md example {index + 1}", "exec"), {})
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("module", [sowing, sowing.gym, sowing.pettingzoo, sowing.openspiel])
+def test_docstring_examples(module):
+    failed, attempted = doctest.testmod(module)
+    assert attempted > 0 and failed == 0

@@ -7,8 +7,8 @@ Rust (``VecGame``) and, when their libraries are installed, environments for Gym
 
 >>> import sowing
 >>> game = sowing.Game("ayoayo")
->>> game.play("C").laps
-3
+>>> game.play("C")
+Report(move="C", laps=5, captured=7, extra_turn=False, end=None)
 >>> game.to_move
 'north'
 """
