@@ -10,10 +10,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-venv="${SOWING_VENV:-$root/target/python-venv}"
+venv="$root/target/python-venv"
 python="${PYTHON:-python3}"
 
-if [ ! -x "$venv/bin/python" ]; then
+if ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
+  rm -rf "$venv" # none yet, or one left half-made (Debian's python3 without python3-venv)
   if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
     echo "python-test: installing Debian's python3-venv"
     export DEBIAN_FRONTEND=noninteractive
