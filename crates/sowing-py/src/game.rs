@@ -146,15 +146,9 @@ impl Game {
     /// The options as keyword arguments of `Game` (those the game has).
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let rules = self.inner.rules();
         let dict = PyDict::new(py);
-        if rules.variant().is_hoyito() {
-            dict.set_item("casa_rows", rules.casa_rows.name())?;
-        }
-        match rules.variant() {
-            sowing::Variant::Ayoayo => dict.set_item("leftover", rules.leftover.name())?,
-            sowing::Variant::HoyitoIII => dict.set_item("final_four", rules.final_four.name())?,
-            sowing::Variant::HoyitoII => {}
+        for (option, value) in self.inner.rules().options() {
+            dict.set_item(option.field, value)?;
         }
         Ok(dict)
     }

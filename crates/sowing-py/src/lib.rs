@@ -14,7 +14,7 @@ mod vec;
 
 use pyo3::create_exception;
 use pyo3::prelude::*;
-use sowing::{CasaRows, FinalFour, Leftover, Rules, Variant};
+use sowing::{Rules, Variant};
 
 create_exception!(
     sowing,
@@ -42,7 +42,9 @@ create_exception!(
 );
 
 /// The rules named by the keyword arguments shared by `Game`, `VecGame` and the
-/// environments: the game, pits a row, and the options (`None` keeps the default).
+/// environments: the game, pits a row, and the options by their JSON field names
+/// (`casa_rows`, `leftover`, `final_four`; `None` keeps the default), set through the rules
+/// crate's `Rules::set_option`, whose messages the errors carry.
 ///
 /// An option the game does not have is refused, rather than ignored as on the command
 /// line: a Python caller who sets it means something the game cannot do.
@@ -56,25 +58,19 @@ pub(crate) fn rules_from(
     let error = |e: sowing::RulesError| RulesError::new_err(e.to_string());
     let variant: Variant = game.parse().map_err(error)?;
     let mut rules = Rules::new(variant).with_pits(pits).map_err(error)?;
-    let refuse =
-        |option: &str| RulesError::new_err(format!("{option} does not apply to {variant}"));
-    if let Some(value) = casa_rows {
-        if !variant.is_hoyito() {
-            return Err(refuse("casa_rows"));
+    for (field, value) in [
+        ("casa_rows", casa_rows),
+        ("leftover", leftover),
+        ("final_four", final_four),
+    ] {
+        if let Some(value) = value {
+            let option = Variant::ALL
+                .iter()
+                .flat_map(|v| v.options())
+                .find(|o| o.field == field)
+                .expect("the rules crate has the option");
+            rules.set_option(option.name, value).map_err(error)?;
         }
-        rules.casa_rows = value.parse::<CasaRows>().map_err(error)?;
-    }
-    if let Some(value) = leftover {
-        if variant != Variant::Ayoayo {
-            return Err(refuse("leftover"));
-        }
-        rules.leftover = value.parse::<Leftover>().map_err(error)?;
-    }
-    if let Some(value) = final_four {
-        if variant != Variant::HoyitoIII {
-            return Err(refuse("final_four"));
-        }
-        rules.final_four = value.parse::<FinalFour>().map_err(error)?;
     }
     Ok(rules)
 }

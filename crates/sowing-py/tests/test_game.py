@@ -198,9 +198,9 @@ def test_wrong_types_raise_type_errors():
         (dict(game="chess"), "unknown game"),
         (dict(game="ayoayo", pits=12), "not played with 12 pits"),
         (dict(game="hoyito-iii", pits=7), "not played with 7 pits"),
-        (dict(game="ayoayo", casa_rows="any"), "casa_rows does not apply to ayoayo"),
-        (dict(game="hoyito-ii", leftover="holder"), "leftover does not apply"),
-        (dict(game="hoyito-ii", final_four="north"), "final_four does not apply"),
+        (dict(game="ayoayo", casa_rows="any"), "casa-rows is not an option of ayoayo"),
+        (dict(game="hoyito-ii", leftover="holder"), "leftover is not an option of hoyito-ii"),
+        (dict(game="hoyito-ii", final_four="north"), "final-four is not an option of hoyito-ii"),
         (dict(game="hoyito-iii", final_four="east"), "unknown final-four"),
         (dict(game="ayoayo", leftover="nobody"), "unknown leftover"),
     ],
@@ -268,7 +268,7 @@ def test_malformed_state(state):
 
 def test_state_with_an_option_of_another_game():
     state = sowing.Game("ayoayo").state()
-    with pytest.raises(sowing.RulesError, match="casa_rows does not apply"):
+    with pytest.raises(sowing.RulesError, match="casa-rows is not an option of ayoayo"):
         sowing.Game.from_state(state, casa_rows="opponent")
 
 
