@@ -7,6 +7,7 @@
 //! OpenSpiel environments on top.
 #![warn(missing_docs)]
 
+mod arena;
 mod engine;
 mod game;
 mod observe;
@@ -84,6 +85,10 @@ fn _sowing(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<vec::VecGame>()?;
+    m.add_function(wrap_pyfunction!(arena::match_player, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::match_openings, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::match_game, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::match_report, m)?)?;
     m.add("SowingError", py.get_type::<SowingError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;

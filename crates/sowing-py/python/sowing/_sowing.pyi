@@ -188,3 +188,47 @@ class VecGame:
     ]: ...
     def game(self, index: int) -> Game: ...
     def __len__(self) -> int: ...
+
+# The pieces of `sow match` behind `python -m sowing.distributed match`.
+def match_player(text: str) -> str: ...
+def match_openings(
+    game: str,
+    pits: int,
+    casa_rows: Optional[str],
+    leftover: Optional[str],
+    final_four: Optional[str],
+    plies: Optional[int],
+    balance: Optional[str],
+    seed: int,
+    pairs: int,
+) -> dict[str, Any]: ...
+def match_game(
+    game: str,
+    pits: int,
+    casa_rows: Optional[str],
+    leftover: Optional[str],
+    final_four: Optional[str],
+    rounds: Optional[int],
+    opening: list[str],
+    p1: str,
+    p2: str,
+    p1_south: bool,
+    seed: int,
+    index: int,
+    movetime: Optional[int] = None,
+    nodes: Optional[int] = None,
+    depth: Optional[int] = None,
+) -> tuple[float, int, Optional[str], list[str]]: ...
+def match_report(
+    game: str,
+    pits: int,
+    casa_rows: Optional[str],
+    leftover: Optional[str],
+    final_four: Optional[str],
+    p1: str,
+    p2: str,
+    rounds: Optional[int],
+    openings: dict[str, Any],
+    games: list[tuple[float, int, Optional[str]]],
+    out: str,
+) -> str: ...
