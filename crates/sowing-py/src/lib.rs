@@ -11,6 +11,7 @@ mod arena;
 mod engine;
 mod game;
 mod observe;
+mod tables;
 mod vec;
 
 use pyo3::create_exception;
@@ -40,6 +41,13 @@ create_exception!(
     RulesError,
     SowingError,
     "An unknown game, board size or option value, or an option the game does not have."
+);
+
+create_exception!(
+    sowing,
+    TablesError,
+    SowingError,
+    "Endgame tables that could not be built, opened or probed (missing, corrupt, beyond them)."
 );
 
 /// The rules named by the keyword arguments shared by `Game`, `VecGame` and the
@@ -85,6 +93,10 @@ fn _sowing(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<vec::VecGame>()?;
+    m.add_class::<tables::Tables>()?;
+    m.add_class::<tables::Probe>()?;
+    m.add_function(wrap_pyfunction!(tables::tables_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::tables_build, m)?)?;
     m.add_function(wrap_pyfunction!(arena::match_player, m)?)?;
     m.add_function(wrap_pyfunction!(arena::match_openings, m)?)?;
     m.add_function(wrap_pyfunction!(arena::match_game, m)?)?;
@@ -93,6 +105,7 @@ fn _sowing(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;
     m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add("TablesError", py.get_type::<TablesError>())?;
     m.add(
         "GAMES",
         Variant::ALL.iter().map(|v| v.name()).collect::<Vec<_>>(),

@@ -12,13 +12,14 @@ import sowing
 import sowing.gym
 import sowing.openspiel
 import sowing.pettingzoo
+import sowing.tables
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "python.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
 
 
 def test_the_doc_has_its_examples():
-    assert len(BLOCKS) == 5
+    assert len(BLOCKS) == 6
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
@@ -27,7 +28,8 @@ def test_example_runs(index, capsys):
     capsys.readouterr()
 
 
-@pytest.mark.parametrize("module", [sowing, sowing.gym, sowing.pettingzoo, sowing.openspiel])
-def test_docstring_examples(module):
-    failed, attempted = doctest.testmod(module)
+@pytest.mark.parametrize(
+    "module", [sowing, sowing.gym, sowing.pettingzoo, sowing.openspiel, sowing.tables])
+def test_docstring_examples(module, tmp_path):
+    failed, attempted = doctest.testmod(module, extraglobs={"directory": tmp_path})
     assert attempted > 0 and failed == 0

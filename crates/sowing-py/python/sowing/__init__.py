@@ -3,7 +3,8 @@
 The exact rules (``Game``), the engine (``Engine``), a vectorised environment stepped in
 Rust (``VecGame``) and, when their libraries are installed, environments for Gymnasium
 (``sowing.gym``, registered as ``sowing/HoyitoII-v0`` … on import), PettingZoo
-(``sowing.pettingzoo.env``) and OpenSpiel (``import sowing.openspiel``).
+(``sowing.pettingzoo.env``) and OpenSpiel (``import sowing.openspiel``); the endgame
+tables (``sowing.tables``) and matches on a Ray cluster (``python -m sowing.distributed``).
 
 >>> import sowing
 >>> game = sowing.Game("ayoayo")
@@ -26,6 +27,7 @@ from ._sowing import (
     Report,
     RulesError,
     SowingError,
+    TablesError,
     VecGame,
 )
 
@@ -40,6 +42,7 @@ __all__ = [
     "Report",
     "RulesError",
     "SowingError",
+    "TablesError",
     "VecGame",
 ]
 

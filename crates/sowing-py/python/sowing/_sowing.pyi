@@ -1,5 +1,6 @@
 """Type stubs of the native module (crates/sowing-py/src)."""
 
+import os
 from typing import Any, Literal, Optional, Union
 
 import numpy as np
@@ -24,6 +25,9 @@ class ParseError(SowingError):
 
 class RulesError(SowingError):
     """An unknown game, board size or option value, or an option the game does not have."""
+
+class TablesError(SowingError):
+    """Endgame tables that could not be built, opened or probed."""
 
 class Report:
     """What a move did."""
@@ -232,3 +236,46 @@ def match_report(
     games: list[tuple[float, int, Optional[str]]],
     out: str,
 ) -> str: ...
+
+class Probe:
+    """A position's exact value and each legal move's, for the player to move."""
+
+    @property
+    def value(self) -> int: ...
+    @property
+    def moves(self) -> dict[str, int]: ...
+    @property
+    def best(self) -> list[str]: ...
+
+class Tables:
+    """The endgame tables of one game and its options, memory-mapped."""
+
+    def __init__(
+        self,
+        game: GameName = "hoyito-ii",
+        pits: int = 6,
+        *,
+        casa_rows: Optional[str] = None,
+        leftover: Optional[str] = None,
+        final_four: Optional[str] = None,
+        dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+    ) -> None: ...
+    @property
+    def max_seeds(self) -> int: ...
+    @property
+    def dir(self) -> "os.PathLike[str]": ...
+    def value(self, position: Union[str, Game]) -> int: ...
+    def probe(self, position: Union[str, Game]) -> Probe: ...
+
+def tables_dir(dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> "os.PathLike[str]": ...
+def tables_build(
+    game: GameName = "hoyito-ii",
+    pits: int = 6,
+    *,
+    max_seeds: int,
+    casa_rows: Optional[str] = None,
+    leftover: Optional[str] = None,
+    final_four: Optional[str] = None,
+    dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+    threads: Optional[int] = None,
+) -> dict[str, Any]: ...
