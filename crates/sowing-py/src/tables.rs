@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use sowing::Position;
-use sowing_tables::build;
+use sowing_tables::{build, file, Family};
 
 use crate::game::Game;
 use crate::{rules_from, ParseError, TablesError};
@@ -109,10 +109,12 @@ pub struct Tables {
 
 #[pymethods]
 impl Tables {
-    /// Opens the tables of a game (keywords as for `Game`) in `dir` (see `tables_dir`).
-    /// Raises `TablesError` when a file is unreadable or corrupt.
+    /// Opens the tables of a game (keywords as for `Game`) in `dir` (see `tables_dir`),
+    /// every layer found or those up to `max_seeds`. Raises `TablesError` when a file is
+    /// unreadable or corrupt.
     #[new]
-    #[pyo3(signature = (game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, dir = None))]
+    #[pyo3(signature = (game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, dir = None, max_seeds = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: &str,
@@ -121,13 +123,65 @@ impl Tables {
         leftover: Option<&str>,
         final_four: Option<&str>,
         dir: Option<PathBuf>,
+        max_seeds: Option<usize>,
     ) -> PyResult<Tables> {
         let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
         let dir = tables_dir(dir)?;
         let inner = py
-            .detach(|| sowing_tables::Tables::open(&dir, rules))
+            .detach(|| match max_seeds {
+                Some(max) => sowing_tables::Tables::open_up_to(&dir, rules, max),
+                None => sowing_tables::Tables::open(&dir, rules),
+            })
             .map_err(error)?;
         Ok(Tables { inner })
+    }
+
+    /// Positions in layer `seeds` (seeds on the board) of this game.
+    fn layer_len(&self, seeds: usize) -> u64 {
+        self.inner.family().layer_len(seeds)
+    }
+
+    /// Expands the positions `start .. end` of layer `seeds` over these tables, which must
+    /// hold every layer below it (the step of a build that parallelises; see
+    /// `sowing.distributed`). Returns the tables crate's `Expansion` as bytes: the best exit
+    /// value of each position, its moves inside the layer, and their targets (little-endian
+    /// u32), with the GIL released.
+    fn expand<'py>(
+        &self,
+        py: Python<'py>,
+        seeds: usize,
+        start: u64,
+        end: u64,
+    ) -> PyResult<(
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+    )> {
+        let family = self.inner.family();
+        if seeds == 0 || self.inner.max_seeds() + 1 < seeds {
+            return Err(TablesError::new_err(format!(
+                "layer {seeds} needs the layers below it; these tables hold up to {}",
+                self.inner.max_seeds()
+            )));
+        }
+        if start > end || end > family.layer_len(seeds) {
+            return Err(TablesError::new_err(format!(
+                "{start}..{end} is not a range of layer {seeds} ({} positions)",
+                family.layer_len(seeds)
+            )));
+        }
+        let expansion = py.detach(|| build::expand(&family, seeds, &self.inner, start..end));
+        let exit: Vec<u8> = expansion.exit.iter().map(|&v| v as u8).collect();
+        let children: Vec<u8> = expansion
+            .children
+            .iter()
+            .flat_map(|c| c.to_le_bytes())
+            .collect();
+        Ok((
+            PyBytes::new(py, &exit),
+            PyBytes::new(py, &expansion.inner),
+            PyBytes::new(py, &children),
+        ))
     }
 
     /// The most seeds on the board a position may have to be in the tables (0: none built).
@@ -196,4 +250,59 @@ pub fn tables_build<'py>(
     dict.set_item("positions", report.positions)?;
     dict.set_item("seconds", report.elapsed.as_secs_f64())?;
     Ok(dict)
+}
+
+/// One expanded range: its start, and the bytes of `Tables.expand`.
+type Part = (u64, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// Solves layer `seeds` of a game from its expanded ranges — `(start, exit, inner,
+/// children)` as `Tables.expand` gives them, in order and covering the layer — and writes
+/// its file in `dir` as `sow tables build` does. Returns the file's path.
+#[pyfunction]
+#[pyo3(signature = (game, pits, casa_rows, leftover, final_four, seeds, parts, dir = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn tables_solve(
+    py: Python<'_>,
+    game: &str,
+    pits: usize,
+    casa_rows: Option<&str>,
+    leftover: Option<&str>,
+    final_four: Option<&str>,
+    seeds: usize,
+    parts: Vec<Part>,
+    dir: Option<PathBuf>,
+) -> PyResult<PathBuf> {
+    let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+    let family = Family::of(rules);
+    let dir = tables_dir(dir)?;
+    let mut next = 0u64;
+    let mut expansions = Vec::with_capacity(parts.len());
+    for (start, exit, inner, children) in parts {
+        if start != next || exit.len() != inner.len() || children.len() % 4 != 0 {
+            return Err(TablesError::new_err(format!(
+                "the expanded ranges of layer {seeds} are not in order, or not whole, at {start}"
+            )));
+        }
+        next += exit.len() as u64;
+        expansions.push(build::Expansion {
+            start,
+            exit: exit.into_iter().map(|v| v as i8).collect(),
+            inner,
+            children: children
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        });
+    }
+    if next != family.layer_len(seeds) {
+        return Err(TablesError::new_err(format!(
+            "the expanded ranges cover {next} of the {} positions of layer {seeds}",
+            family.layer_len(seeds)
+        )));
+    }
+    py.detach(|| {
+        let values = build::solve(expansions)?;
+        file::write_layer(&dir, &family, seeds, &values)
+    })
+    .map_err(error)
 }

@@ -1,5 +1,5 @@
-"""`python -m sowing.distributed match` on a local Ray cluster started here: the same report
-and the same records as `sow match` with the same arguments."""
+"""`python -m sowing.distributed` on a local Ray cluster started here: `match` gives the
+same report and records as `sow match`, `tables build` the same files as `sow tables build`."""
 
 from __future__ import annotations
 
@@ -66,3 +66,28 @@ def test_bad_arguments(arguments, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert distributed.main(["match", *arguments, "--games", "2"]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "flags, max_seeds",
+    [(["--game", "hoyito-ii"], 9), (["--game", "hoyito-iii", "--final-four", "north"], 8),
+     (["--game", "ayoayo"], 7)],
+)
+def test_tables_build_writes_the_files_of_sow_tables_build(flags, max_seeds, sow, tmp_path,
+                                                            capsys):
+    ours, theirs = tmp_path / "ray", tmp_path / "sow"
+    arguments = ["tables", "build", *flags, "--max-seeds", str(max_seeds), "--ranges", "5",
+                 "--dir", str(ours)]
+    assert distributed.main(arguments) == 0
+    printed = capsys.readouterr().out
+    assert f"layer {max_seeds}: " in printed and "5 tasks" in printed
+    subprocess.run([sow, "tables", "build", *flags, "--max-seeds", str(max_seeds),
+                    "--dir", str(theirs)], check=True, capture_output=True)
+    files = sorted(p.relative_to(ours) for p in ours.rglob("*") if p.is_file())
+    assert len(files) == max_seeds
+    assert files == sorted(p.relative_to(theirs) for p in theirs.rglob("*") if p.is_file())
+    for name in files:
+        assert (ours / name).read_bytes() == (theirs / name).read_bytes(), name
+    # A second run keeps every layer.
+    assert distributed.main(arguments) == 0
+    assert capsys.readouterr().out.count("on disk, checked and kept") == max_seeds

@@ -19,7 +19,15 @@ remote one through Ray Client; the package must be installed on every node
 workers (default: every core) is started for the run and stopped after it. A program that
 has already called ``ray.init`` uses its cluster.
 
-Building the endgame tables on Ray (``tables build``) is not here yet.
+``tables build`` builds the endgame tables as ``sow tables build`` does — the same files,
+byte for byte — with each layer split into rank ranges expanded as Ray tasks over the
+layers below it (the costly step); the command solves each layer from its ranges and
+writes its file before the next layer starts::
+
+    python -m sowing.distributed tables build --game hoyito-iii --max-seeds 20 --dir /shared/tables
+
+The workers read the lower layers from ``--dir``, so on a cluster of several machines it
+must be a directory they all see (a network file system) at the same path.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -63,14 +72,7 @@ def match(args: argparse.Namespace, out: Any = None) -> None:
     openings = _sowing.match_openings(
         *rules, args.opening_plies, args.balance, args.seed, pairs
     )
-    started = False
-    if not ray.is_initialized():
-        address = args.address or os.environ.get("RAY_ADDRESS")
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False)
-        started = True
+    started = _connect(args)
     try:
         task = ray.remote(_play)
         shared = ray.put(rules)
@@ -120,6 +122,71 @@ def match(args: argparse.Namespace, out: Any = None) -> None:
     (out or sys.stdout).write(report)
 
 
+_lower: dict[tuple[Any, ...], Any] = {}
+
+
+def _expand(rules: tuple[Any, ...], directory: str, seeds: int, start: int, end: int) -> tuple[bytes, bytes, bytes]:
+    """Expands positions ``start .. end`` of layer ``seeds`` (a Ray task). The worker keeps
+    the lower layers open between the tasks of a layer."""
+    game, pits, casa_rows, leftover, final_four = rules
+    key = (rules, directory, seeds - 1)
+    tables = _lower.get(key)
+    if tables is None:
+        _lower.clear()
+        options = {k: v for k, v in (("casa_rows", casa_rows), ("leftover", leftover),
+                                     ("final_four", final_four)) if v is not None}
+        tables = _lower[key] = _sowing.Tables(game, pits, dir=directory, max_seeds=seeds - 1, **options)
+    return tables.expand(seeds, start, end)
+
+
+def _connect(args: argparse.Namespace) -> bool:
+    """Joins the cluster of ``--address``/``$RAY_ADDRESS``, or starts a local one; tells
+    whether it started one (to stop it after)."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    address = args.address or os.environ.get("RAY_ADDRESS")
+    if address:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False)
+    return True
+
+
+def tables_build(args: argparse.Namespace, out: Any = None) -> None:
+    """Builds the tables of ``args`` on the Ray cluster, layer by layer."""
+    import ray
+
+    out = out or sys.stdout
+    rules = _rules(args)
+    options = {k: v for k, v in (("casa_rows", args.casa_rows), ("leftover", args.leftover),
+                                 ("final_four", args.final_four)) if v is not None}
+    directory = str(_sowing.tables_dir(args.dir))
+    started = _connect(args)
+    try:
+        task = ray.remote(_expand)
+        ranges = args.ranges or 4 * int(ray.cluster_resources().get("CPU", 1))
+        for seeds in range(1, args.max_seeds + 1):
+            present = _sowing.Tables(args.game, args.pits, dir=directory, max_seeds=seeds, **options)
+            if present.max_seeds >= seeds:
+                print(f"layer {seeds}: on disk, checked and kept", file=out)
+                continue
+            count = present.layer_len(seeds)
+            bounds = [count * k // ranges for k in range(ranges + 1)]
+            spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a] or [(0, 0)]
+            started_at = time.perf_counter()
+            refs = [task.remote(rules, directory, seeds, a, b) for a, b in spans]
+            parts = [(a, *ray.get(ref)) for (a, _), ref in zip(spans, refs)]
+            path = _sowing.tables_solve(*rules, seeds, parts, directory)
+            seconds = time.perf_counter() - started_at
+            print(f"layer {seeds}: {count:,} positions in {len(spans)} tasks, "
+                  f"{seconds:.1f} s: {path}", file=out, flush=True)
+    finally:
+        if started:
+            ray.shutdown()
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line: ``match`` with the arguments of ``sow match``."""
     top = argparse.ArgumentParser(
@@ -151,11 +218,38 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--out", default="match-records", help="directory for the game records")
     m.add_argument("--address", help="the Ray cluster (default: $RAY_ADDRESS, else local)")
     m.add_argument("--num-cpus", type=int, help="workers of a local cluster (default: every core)")
+
+    t = commands.add_parser("tables", help="endgame tables on a Ray cluster")
+    tables_commands = t.add_subparsers(dest="tables_command", required=True)
+    b = tables_commands.add_parser(
+        "build",
+        help="build the tables as sow tables build does, each layer's expansion as Ray tasks",
+        description="Build the endgame tables of one game up to a number of seeds on the board: "
+        "the files of sow tables build. Layers on disk are checked and kept.",
+    )
+    b.add_argument("--game", default="hoyito-ii", help="hoyito-ii, hoyito-iii or ayoayo")
+    b.add_argument("--pits", type=int, default=6, help="pits per row: 6, or 12 for Hoyito II")
+    b.add_argument("--casa-rows", help="Hoyito (H2.5): any or opponent")
+    b.add_argument("--leftover", help="Ayoayo (A.7): last-mover or holder")
+    b.add_argument("--final-four", help="Hoyito III (H3.3): capturer, south or north")
+    b.add_argument("--max-seeds", type=int, required=True, help="the largest layer to build")
+    b.add_argument("--dir", help="the tables' directory (default: $SOWING_TABLES, else the "
+                   "user's data directory); every worker must see it")
+    b.add_argument("--ranges", type=int, help="tasks a layer (default: 4 a CPU of the cluster)")
+    b.add_argument("--address", help="the Ray cluster (default: $RAY_ADDRESS, else local)")
+    b.add_argument("--num-cpus", type=int, help="workers of a local cluster (default: every core)")
     return top
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "tables":
+        try:
+            tables_build(args)
+        except _sowing.SowingError as error:
+            print(f"python -m sowing.distributed: {error}", file=sys.stderr)
+            return 2
+        return 0
     if args.rounds is not None and args.game != "hoyito-iii":
         print("--rounds plays Hoyito III matches (H3.3): add --game hoyito-iii", file=sys.stderr)
         return 2
