@@ -1,0 +1,52 @@
+"""Hoyito II, Hoyito III and Ayoayo at the speed of Rust.
+
+The exact rules (``Game``), the engine (``Engine``), a vectorised environment stepped in
+Rust (``VecGame``) and, when their libraries are installed, environments for Gymnasium
+(``sowing.gym``, registered as ``sowing/HoyitoII-v0`` … on import), PettingZoo
+(``sowing.pettingzoo.env``) and OpenSpiel (``import sowing.openspiel``); the endgame
+tables (``sowing.tables``) and matches on a Ray cluster (``python -m sowing.distributed``).
+
+>>> import sowing
+>>> game = sowing.Game("ayoayo")
+>>> game.play("C")
+Report(move="C", laps=5, captured=7, extra_turn=False, end=None)
+>>> game.to_move
+'north'
+"""
+
+from importlib.util import find_spec as _find_spec
+
+from ._sowing import (
+    GAMES,
+    MAX_LAPS,
+    Analysis,
+    Engine,
+    Game,
+    IllegalMoveError,
+    ParseError,
+    Report,
+    RulesError,
+    SowingError,
+    TablesError,
+    VecGame,
+)
+
+__all__ = [
+    "GAMES",
+    "MAX_LAPS",
+    "Analysis",
+    "Engine",
+    "Game",
+    "IllegalMoveError",
+    "ParseError",
+    "Report",
+    "RulesError",
+    "SowingError",
+    "TablesError",
+    "VecGame",
+]
+
+# Gymnasium ids are registered on import when Gymnasium is installed (it has no plugin
+# entry points any more); the other ecosystems are imported only when asked for.
+if _find_spec("gymnasium") is not None:
+    from . import gym as _gym  # noqa: F401

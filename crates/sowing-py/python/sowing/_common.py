@@ -1,0 +1,74 @@
+"""What the environments share: options, the board as text for people, margins."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ._sowing import Game
+
+
+def game_options(
+    casa_rows: Optional[str], leftover: Optional[str], final_four: Optional[str]
+) -> dict[str, str]:
+    """The rule options given, as keyword arguments of ``Game``."""
+    options = {"casa_rows": casa_rows, "leftover": leftover, "final_four": final_four}
+    return {key: value for key, value in options.items() if value is not None}
+
+
+def margin(game: Game, side: str) -> int:
+    """Seeds captured by ``side`` less those captured by its opponent."""
+    south, north = game.captured
+    return south - north if side == "south" else north - south
+
+
+def other(side: str) -> str:
+    """The opponent of ``side``."""
+    return "north" if side == "south" else "south"
+
+
+def board_text(game: Game) -> str:
+    """The board as South sees it: North's row on top (``a`` on the right), then South's,
+    with the captures and the side to move."""
+    n = game.pits_per_row
+    pits = game.pits
+    north = pits[n:][::-1]
+    south = pits[:n]
+    letters_north = [chr(ord("a") + c) for c in range(n)][::-1]
+    letters_south = [chr(ord("A") + c) for c in range(n)]
+    cell = "{:>3}".format
+    lines = [
+        "".join(cell(x) for x in letters_north),
+        "".join(cell(x) for x in north),
+        "".join(cell(x) for x in south),
+        "".join(cell(x) for x in letters_south),
+    ]
+    south_captured, north_captured = game.captured
+    if game.is_over:
+        status = f"over: {game.result}"
+    else:
+        status = f"{game.to_move} to move"
+    lines.append(f"captured S {south_captured} N {north_captured}; {status}")
+    return "\n".join(lines) + "\n"
+
+
+def spaces_size(game: Game) -> tuple[int, int, int]:
+    """Pits a row, numbers in an observation, and seeds in the game (the largest value any
+    observation number takes)."""
+    n = game.pits_per_row
+    return n, 2 * n + 8, sum(game.pits) + sum(game.captured)
+
+
+def settle(game: Game) -> None:
+    """Plays passes until the side to move has a sowing move or the game is over."""
+    while not game.is_over and game.legal_actions() == [game.pits_per_row]:
+        game.play("pass")
+
+
+def info_of(game: Game, **extra: Any) -> dict[str, Any]:
+    """Facts about the game for ``info`` dicts."""
+    info: dict[str, Any] = {"to_move": game.to_move, "position": game.position_text}
+    if game.is_over:
+        info["result"] = game.result
+        info["end"] = game.end
+    info.update(extra)
+    return info

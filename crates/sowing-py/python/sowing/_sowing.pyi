@@ -1,0 +1,281 @@
+"""Type stubs of the native module (crates/sowing-py/src)."""
+
+import os
+from typing import Any, Literal, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+GameName = Literal["hoyito-ii", "hoyito-iii", "ayoayo"]
+SideName = Literal["south", "north"]
+EndName = Literal["board-cleared", "last-four", "cannot-feed", "repetition"]
+MoveLike = Union[str, int]
+
+GAMES: list[str]
+MAX_LAPS: int
+
+class SowingError(ValueError):
+    """Any input the rules or the engine refuse; the message is the rules crate's."""
+
+class IllegalMoveError(SowingError):
+    """A move that is not legal in the position (or not a move of this board)."""
+
+class ParseError(SowingError):
+    """A position text, game record or JSON state that could not be read."""
+
+class RulesError(SowingError):
+    """An unknown game, board size or option value, or an option the game does not have."""
+
+class TablesError(SowingError):
+    """Endgame tables that could not be built, opened or probed."""
+
+class Report:
+    """What a move did."""
+
+    @property
+    def move(self) -> str: ...
+    @property
+    def laps(self) -> int: ...
+    @property
+    def captured(self) -> int: ...
+    @property
+    def extra_turn(self) -> bool: ...
+    @property
+    def end(self) -> Optional[EndName]: ...
+
+class Game:
+    """A game with its history, undo and the repetition rule.
+
+    Moves are names (``"A"`` … South's pits, ``"a"`` … North's, ``"pass"``) or action
+    numbers: the column of the mover's pit, ``0 … N-1``, and ``N`` for a pass.
+    """
+
+    def __init__(
+        self,
+        game: GameName = "hoyito-ii",
+        pits: int = 6,
+        *,
+        casa_rows: Optional[Literal["any", "opponent"]] = None,
+        leftover: Optional[Literal["last-mover", "holder"]] = None,
+        final_four: Optional[Literal["capturer", "south", "north"]] = None,
+    ) -> None: ...
+    @property
+    def game(self) -> GameName: ...
+    @property
+    def pits_per_row(self) -> int: ...
+    @property
+    def options(self) -> dict[str, str]: ...
+    def legal_moves(self) -> list[str]: ...
+    def legal_actions(self) -> list[int]: ...
+    def action_mask(self) -> npt.NDArray[np.int8]:
+        """``N + 1`` values, the last one for a pass."""
+    def play(self, move: MoveLike) -> Report:
+        """Raises ``IllegalMoveError`` (the game unchanged) when the move is not legal."""
+    def undo(self) -> Optional[str]: ...
+    def redo(self) -> Optional[str]: ...
+    def copy(self) -> "Game": ...
+    def __copy__(self) -> "Game": ...
+    def __deepcopy__(self, memo: Any) -> "Game": ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def result(self) -> Optional[Literal["south", "north", "draw"]]: ...
+    @property
+    def end(self) -> Optional[EndName]: ...
+    @property
+    def to_move(self) -> SideName: ...
+    @property
+    def pits(self) -> list[int]: ...
+    @property
+    def captured(self) -> tuple[int, int]: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def moves(self) -> list[str]: ...
+    @property
+    def position_text(self) -> str: ...
+    def state(self) -> dict[str, Any]:
+        """The JSON machine state of RULES.md, as ``sow replay`` prints it."""
+    @staticmethod
+    def from_state(
+        state: Union[dict[str, Any], str],
+        *,
+        casa_rows: Optional[str] = None,
+        leftover: Optional[str] = None,
+        final_four: Optional[str] = None,
+    ) -> "Game": ...
+    @staticmethod
+    def from_text(text: str) -> "Game": ...
+    def record(self) -> str: ...
+    @staticmethod
+    def from_record(text: str) -> "Game": ...
+    def observation(self, side: Optional[SideName] = None) -> npt.NDArray[np.float32]:
+        """``2N + 8`` float32 values from ``side``'s point of view (default: the mover)."""
+    def action_of(self, name: str) -> int: ...
+    def move_name(self, action: int) -> str: ...
+
+class Analysis:
+    """What a search found."""
+
+    @property
+    def best(self) -> str: ...
+    @property
+    def score(self) -> Optional[float]: ...
+    @property
+    def proven(self) -> bool: ...
+    @property
+    def score_text(self) -> Optional[str]: ...
+    @property
+    def pv(self) -> list[str]: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+
+class Engine:
+    """A computer player of the engine crate; searches release the GIL."""
+
+    def __init__(
+        self,
+        level: Optional[int] = None,
+        *,
+        movetime: Optional[int] = None,
+        nodes: Optional[int] = None,
+        depth: Optional[int] = None,
+        player: Optional[str] = None,
+        seed: int = 0,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    def analyse(self, game: Game) -> Analysis: ...
+    def best_move(self, game: Game) -> str: ...
+    def new_game(self) -> None: ...
+
+class VecGame:
+    """``n`` games stepped together in Rust, writing into arrays it owns."""
+
+    def __init__(
+        self,
+        n: int,
+        game: GameName = "hoyito-ii",
+        pits: int = 6,
+        *,
+        casa_rows: Optional[str] = None,
+        leftover: Optional[str] = None,
+        final_four: Optional[str] = None,
+        reward: Literal["margin", "captures"] = "margin",
+    ) -> None: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def terminations(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def masks(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def to_move(self) -> npt.NDArray[np.int8]: ...
+    def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int8],
+    ]: ...
+    def game(self, index: int) -> Game: ...
+    def __len__(self) -> int: ...
+
+# The pieces of `sow match` behind `python -m sowing.distributed match`.
+def match_player(text: str) -> str: ...
+def match_openings(
+    game: str,
+    pits: int,
+    casa_rows: Optional[str],
+    leftover: Optional[str],
+    final_four: Optional[str],
+    plies: Optional[int],
+    balance: Optional[str],
+    seed: int,
+    pairs: int,
+) -> dict[str, Any]: ...
+def match_game(
+    game: str,
+    pits: int,
+    casa_rows: Optional[str],
+    leftover: Optional[str],
+    final_four: Optional[str],
+    rounds: Optional[int],
+    opening: list[str],
+    p1: str,
+    p2: str,
+    p1_south: bool,
+    seed: int,
+    index: int,
+    movetime: Optional[int] = None,
+    nodes: Optional[int] = None,
+    depth: Optional[int] = None,
+) -> tuple[float, int, Optional[str], list[str]]: ...
+def match_report(
+    game: str,
+    pits: int,
+    casa_rows: Optional[str],
+    leftover: Optional[str],
+    final_four: Optional[str],
+    p1: str,
+    p2: str,
+    rounds: Optional[int],
+    openings: dict[str, Any],
+    games: list[tuple[float, int, Optional[str]]],
+    out: str,
+) -> str: ...
+
+class Probe:
+    """A position's exact value and each legal move's, for the player to move."""
+
+    @property
+    def value(self) -> int: ...
+    @property
+    def moves(self) -> dict[str, int]: ...
+    @property
+    def best(self) -> list[str]: ...
+
+class Tables:
+    """The endgame tables of one game and its options, memory-mapped."""
+
+    def __init__(
+        self,
+        game: GameName = "hoyito-ii",
+        pits: int = 6,
+        *,
+        casa_rows: Optional[str] = None,
+        leftover: Optional[str] = None,
+        final_four: Optional[str] = None,
+        dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+    ) -> None: ...
+    @property
+    def max_seeds(self) -> int: ...
+    @property
+    def dir(self) -> "os.PathLike[str]": ...
+    def value(self, position: Union[str, Game]) -> int: ...
+    def probe(self, position: Union[str, Game]) -> Probe: ...
+
+def tables_dir(dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> "os.PathLike[str]": ...
+def tables_build(
+    game: GameName = "hoyito-ii",
+    pits: int = 6,
+    *,
+    max_seeds: int,
+    casa_rows: Optional[str] = None,
+    leftover: Optional[str] = None,
+    final_four: Optional[str] = None,
+    dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+    threads: Optional[int] = None,
+) -> dict[str, Any]: ...

@@ -1,0 +1,265 @@
+"""Work spread over a Ray cluster: ``python -m sowing.distributed match …``.
+
+``match`` plays a ``sow match`` with every game a Ray task, and prints the same report and
+writes the same records as ``sow match`` with the same arguments (built-in players only:
+``random``, ``greedy``, ``level:N``, ``search[:…]``, ``mcts[:…]``)::
+
+    python -m sowing.distributed match --p1 level:4 --p2 greedy --games 200 --nodes 20000
+
+The openings are drawn where the command runs, exactly as ``sow match`` draws them; each
+game is then one task, seeded as ``sow match`` seeds it, so the games do not depend on
+which machine plays them. With a time limit (``--movetime``, the default when no limit is
+given) the games depend on each machine's speed, as they do with ``sow match --threads``.
+
+Which cluster: ``--address`` (or the ``RAY_ADDRESS`` environment variable) names a running
+one — ``auto`` for the cluster this machine belongs to (``ray start --head`` on one
+machine, ``ray start --address HEAD:6379`` on the others), or ``ray://HEAD:10001`` for a
+remote one through Ray Client; the package must be installed on every node
+(``pip install ./crates/sowing-py``). Without either, a local cluster of ``--num-cpus``
+workers (default: every core) is started for the run and stopped after it. A program that
+has already called ``ray.init`` uses its cluster.
+
+``tables build`` builds the endgame tables as ``sow tables build`` does — the same files,
+byte for byte — with each layer split into rank ranges expanded as Ray tasks over the
+layers below it (the costly step); the command solves each layer from its ranges and
+writes its file before the next layer starts::
+
+    python -m sowing.distributed tables build --game hoyito-iii --max-seeds 20 --dir /shared/tables
+
+The workers read the lower layers from ``--dir``, so on a cluster of several machines it
+must be a directory they all see (a network file system) at the same path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from . import _sowing
+
+
+def _rules(args: argparse.Namespace) -> tuple[Any, ...]:
+    return (args.game, args.pits, args.casa_rows, args.leftover, args.final_four)
+
+
+def _play(rules: tuple[Any, ...], game: dict[str, Any]) -> tuple[float, int, Optional[str], list[str]]:
+    """One game of the match (a Ray task)."""
+    return _sowing.match_game(*rules, **game)
+
+
+def match(args: argparse.Namespace, out: Any = None) -> None:
+    """Plays the match of ``args`` on the Ray cluster and prints the report to ``out``
+    (standard output by default)."""
+    import ray
+
+    rules = _rules(args)
+    for flag, name in (("--p1", args.p1), ("--p2", args.p2)):
+        if name.startswith("engine:"):
+            raise _sowing.SowingError(f"{flag}: external engines play only in sow match")
+        try:
+            _sowing.match_player(name)
+        except _sowing.SowingError as error:
+            raise _sowing.SowingError(f"{flag}: {error}") from None
+    _sowing.Game(args.game, args.pits, **{
+        key: value for key, value in
+        (("casa_rows", args.casa_rows), ("leftover", args.leftover), ("final_four", args.final_four))
+        if value is not None})
+    pairs = max(1, (args.games + 1) // 2)
+    openings = _sowing.match_openings(
+        *rules, args.opening_plies, args.balance, args.seed, pairs
+    )
+    started = _connect(args)
+    try:
+        task = ray.remote(_play)
+        shared = ray.put(rules)
+        refs = []
+        for index in range(2 * pairs):
+            refs.append(
+                task.remote(
+                    shared,
+                    dict(
+                        rounds=args.rounds,
+                        opening=openings["moves"][index // 2],
+                        p1=args.p1,
+                        p2=args.p2,
+                        p1_south=index % 2 == 0,
+                        seed=(args.seed * 1_000_003 + index) % (1 << 64),
+                        index=index,
+                        movetime=args.movetime,
+                        nodes=args.nodes,
+                        depth=args.depth,
+                    ),
+                )
+            )
+        results = ray.get(refs)
+    finally:
+        if started:
+            ray.shutdown()
+    directory = Path(args.out)
+    directory.mkdir(parents=True, exist_ok=True)
+    for index, (_, _, fault, records) in enumerate(results):
+        for round_index, record in enumerate(records):
+            if args.rounds is None:
+                name = f"game-{index + 1:04}.txt"
+            else:
+                name = f"game-{index + 1:04}-round-{round_index + 1}.txt"
+            (directory / name).write_text(record)
+        if fault is not None:
+            print(f"game {index + 1}: {fault}; scored as lost for it", file=sys.stderr)
+    report = _sowing.match_report(
+        *rules,
+        args.p1,
+        args.p2,
+        args.rounds,
+        openings,
+        [(score, plies, fault) for score, plies, fault, _ in results],
+        args.out,
+    )
+    (out or sys.stdout).write(report)
+
+
+_lower: dict[tuple[Any, ...], Any] = {}
+
+
+def _expand(rules: tuple[Any, ...], directory: str, seeds: int, start: int, end: int) -> tuple[bytes, bytes, bytes]:
+    """Expands positions ``start .. end`` of layer ``seeds`` (a Ray task). The worker keeps
+    the lower layers open between the tasks of a layer."""
+    game, pits, casa_rows, leftover, final_four = rules
+    key = (rules, directory, seeds - 1)
+    tables = _lower.get(key)
+    if tables is None:
+        _lower.clear()
+        options = {k: v for k, v in (("casa_rows", casa_rows), ("leftover", leftover),
+                                     ("final_four", final_four)) if v is not None}
+        tables = _lower[key] = _sowing.Tables(game, pits, dir=directory, max_seeds=seeds - 1, **options)
+    return tables.expand(seeds, start, end)
+
+
+def _connect(args: argparse.Namespace) -> bool:
+    """Joins the cluster of ``--address``/``$RAY_ADDRESS``, or starts a local one; tells
+    whether it started one (to stop it after)."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    address = args.address or os.environ.get("RAY_ADDRESS")
+    if address:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False)
+    return True
+
+
+def tables_build(args: argparse.Namespace, out: Any = None) -> None:
+    """Builds the tables of ``args`` on the Ray cluster, layer by layer."""
+    import ray
+
+    out = out or sys.stdout
+    rules = _rules(args)
+    options = {k: v for k, v in (("casa_rows", args.casa_rows), ("leftover", args.leftover),
+                                 ("final_four", args.final_four)) if v is not None}
+    directory = str(_sowing.tables_dir(args.dir))
+    started = _connect(args)
+    try:
+        task = ray.remote(_expand)
+        ranges = args.ranges or 4 * int(ray.cluster_resources().get("CPU", 1))
+        for seeds in range(1, args.max_seeds + 1):
+            present = _sowing.Tables(args.game, args.pits, dir=directory, max_seeds=seeds, **options)
+            if present.max_seeds >= seeds:
+                print(f"layer {seeds}: on disk, checked and kept", file=out)
+                continue
+            count = present.layer_len(seeds)
+            bounds = [count * k // ranges for k in range(ranges + 1)]
+            spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a] or [(0, 0)]
+            started_at = time.perf_counter()
+            refs = [task.remote(rules, directory, seeds, a, b) for a, b in spans]
+            parts = [(a, *ray.get(ref)) for (a, _), ref in zip(spans, refs)]
+            path = _sowing.tables_solve(*rules, seeds, parts, directory)
+            seconds = time.perf_counter() - started_at
+            print(f"layer {seeds}: {count:,} positions in {len(spans)} tasks, "
+                  f"{seconds:.1f} s: {path}", file=out, flush=True)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: ``match`` with the arguments of ``sow match``."""
+    top = argparse.ArgumentParser(
+        prog="python -m sowing.distributed",
+        description="Work spread over a Ray cluster.",
+    )
+    commands = top.add_subparsers(dest="command", required=True)
+    m = commands.add_parser(
+        "match",
+        help="a sow match with every game a Ray task; the same report",
+        description="Play a match between two players on a Ray cluster and report the score "
+        "and Elo difference, as sow match does.",
+    )
+    m.add_argument("--game", default="hoyito-ii", help="hoyito-ii, hoyito-iii or ayoayo")
+    m.add_argument("--pits", type=int, default=6, help="pits per row: 6, or 12 for Hoyito II")
+    m.add_argument("--casa-rows", help="Hoyito (H2.5): any or opponent")
+    m.add_argument("--leftover", help="Ayoayo (A.7): last-mover or holder")
+    m.add_argument("--final-four", help="Hoyito III (H3.3): capturer, south or north")
+    m.add_argument("--p1", required=True, help="the first player")
+    m.add_argument("--p2", required=True, help="the second player")
+    m.add_argument("--games", type=int, default=100, help="games (rounded up to an even number)")
+    m.add_argument("--movetime", type=int, help="milliseconds a move (default 100 with no limit)")
+    m.add_argument("--nodes", type=int, help="nodes a move")
+    m.add_argument("--depth", type=int, help="depth a move")
+    m.add_argument("--opening-plies", type=int, help="random plies of each pair's opening")
+    m.add_argument("--balance", help="keep openings within this many seeds of even, or any")
+    m.add_argument("--rounds", type=int, help="Hoyito III: each game a match of R rounds")
+    m.add_argument("--seed", type=int, default=1, help="seed of the openings and players")
+    m.add_argument("--out", default="match-records", help="directory for the game records")
+    m.add_argument("--address", help="the Ray cluster (default: $RAY_ADDRESS, else local)")
+    m.add_argument("--num-cpus", type=int, help="workers of a local cluster (default: every core)")
+
+    t = commands.add_parser("tables", help="endgame tables on a Ray cluster")
+    tables_commands = t.add_subparsers(dest="tables_command", required=True)
+    b = tables_commands.add_parser(
+        "build",
+        help="build the tables as sow tables build does, each layer's expansion as Ray tasks",
+        description="Build the endgame tables of one game up to a number of seeds on the board: "
+        "the files of sow tables build. Layers on disk are checked and kept.",
+    )
+    b.add_argument("--game", default="hoyito-ii", help="hoyito-ii, hoyito-iii or ayoayo")
+    b.add_argument("--pits", type=int, default=6, help="pits per row: 6, or 12 for Hoyito II")
+    b.add_argument("--casa-rows", help="Hoyito (H2.5): any or opponent")
+    b.add_argument("--leftover", help="Ayoayo (A.7): last-mover or holder")
+    b.add_argument("--final-four", help="Hoyito III (H3.3): capturer, south or north")
+    b.add_argument("--max-seeds", type=int, required=True, help="the largest layer to build")
+    b.add_argument("--dir", help="the tables' directory (default: $SOWING_TABLES, else the "
+                   "user's data directory); every worker must see it")
+    b.add_argument("--ranges", type=int, help="tasks a layer (default: 4 a CPU of the cluster)")
+    b.add_argument("--address", help="the Ray cluster (default: $RAY_ADDRESS, else local)")
+    b.add_argument("--num-cpus", type=int, help="workers of a local cluster (default: every core)")
+    return top
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "tables":
+        try:
+            tables_build(args)
+        except _sowing.SowingError as error:
+            print(f"python -m sowing.distributed: {error}", file=sys.stderr)
+            return 2
+        return 0
+    if args.rounds is not None and args.game != "hoyito-iii":
+        print("--rounds plays Hoyito III matches (H3.3): add --game hoyito-iii", file=sys.stderr)
+        return 2
+    try:
+        match(args)
+    except _sowing.SowingError as error:
+        print(f"python -m sowing.distributed: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

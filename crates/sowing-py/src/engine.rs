@@ -1,0 +1,215 @@
+//! `sowing.Engine`: the engine crate's `Engine` (levels and searches) and its other players,
+//! searching with the GIL released.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use sowing::Move;
+use sowing_engine::{Info, Limits, Player, PlayerSpec, Score};
+
+use crate::game::Game;
+use crate::{IllegalMoveError, SowingError};
+
+/// What a search found.
+#[pyclass(
+    module = "sowing",
+    name = "Analysis",
+    frozen,
+    get_all,
+    skip_from_py_object
+)]
+pub struct Analysis {
+    /// The best move, by name.
+    best: String,
+    /// Its value for the side to move, in seeds: an estimate of the final margin, or the
+    /// proven margin when `proven`. `None` for players that do not value positions
+    /// (random, greedy).
+    score: Option<f64>,
+    /// Whether `score` is proven (the margin with best play from both sides).
+    proven: bool,
+    /// The score as the engine prints it: `+1.25`, `win by 4`, `draw` …
+    score_text: Option<String>,
+    /// The principal variation, best move first, by name.
+    pv: Vec<String>,
+    /// Deepest iteration completed (0 when the player does not search).
+    depth: u32,
+    /// Nodes searched (0 when the player does not search).
+    nodes: u64,
+}
+
+#[pymethods]
+impl Analysis {
+    fn __repr__(&self) -> String {
+        format!(
+            "Analysis(best={:?}, score={}, pv={:?}, depth={}, nodes={})",
+            self.best,
+            self.score_text.as_deref().unwrap_or("None"),
+            self.pv,
+            self.depth,
+            self.nodes
+        )
+    }
+}
+
+enum Brain {
+    /// The engine facade (levels and `search:` specs): a full analysis, its table kept
+    /// from one search to the next until `new_game` (or a game under other rules).
+    Search(Box<sowing_engine::Engine>),
+    /// Any other player: its move, and its last progress report if it gives one.
+    Other(Box<dyn Player>),
+}
+
+/// A computer player of the engine crate: `Engine(level=4)`, `Engine(movetime=100)`
+/// (milliseconds, full strength), `Engine(nodes=20000)`, or any player by name
+/// (`Engine(player="mcts")`, `"greedy"`, `"random"`, `"search:depth=6"`).
+///
+/// Levels 1–5 and node or depth limits play the same move every time for a given `seed`;
+/// a time limit depends on the machine. Searches release the GIL.
+#[pyclass(module = "sowing", name = "Engine")]
+pub struct Engine {
+    spec: PlayerSpec,
+    limits: Limits,
+    brain: Mutex<Brain>,
+}
+
+fn score_parts(score: Score) -> (f64, bool, String) {
+    match score {
+        Score::Estimate(centi) => (f64::from(centi) / 100.0, false, score.to_string()),
+        Score::Proven(margin) => (f64::from(margin), true, score.to_string()),
+    }
+}
+
+#[pymethods]
+impl Engine {
+    /// A player: `level` (1–6), or the full search with `movetime` (ms), `nodes` or `depth`
+    /// caps, or `player` by name as on the command line (`sow play --south …`). With no
+    /// argument, level 6 at 100 ms a move. `seed` decides whatever randomness it uses.
+    #[new]
+    #[pyo3(signature = (level = None, *, movetime = None, nodes = None, depth = None, player = None, seed = 0))]
+    fn new(
+        level: Option<u8>,
+        movetime: Option<u64>,
+        nodes: Option<u64>,
+        depth: Option<u32>,
+        player: Option<&str>,
+        seed: u64,
+    ) -> PyResult<Engine> {
+        let spec_error = |e: sowing_engine::SpecError| SowingError::new_err(e.to_string());
+        let spec = match (level, player) {
+            (Some(_), Some(_)) => {
+                return Err(SowingError::new_err(
+                    "give either level or player, not both",
+                ))
+            }
+            (Some(level), None) => format!("level:{level}").parse().map_err(spec_error)?,
+            (None, Some(name)) => name.parse().map_err(spec_error)?,
+            (None, None) => PlayerSpec::Level(6),
+        };
+        let mut limits = Limits {
+            time: movetime.map(Duration::from_millis),
+            nodes,
+            depth,
+            ..Limits::default()
+        };
+        if level.is_none()
+            && player.is_none()
+            && movetime.is_none()
+            && nodes.is_none()
+            && depth.is_none()
+        {
+            limits.time = Some(Duration::from_millis(100));
+        }
+        let brain = match spec.build_engine(seed) {
+            Some(engine) => Brain::Search(Box::new(engine)),
+            None => Brain::Other(spec.build(seed)),
+        };
+        Ok(Engine {
+            spec,
+            limits,
+            brain: Mutex::new(brain),
+        })
+    }
+
+    /// The player's name, as `sow match` writes it (`level:4`, `mcts`, …).
+    #[getter]
+    fn name(&self) -> String {
+        self.spec.to_string()
+    }
+
+    /// Searches the game's position and says what it found. Raises `IllegalMoveError` when
+    /// the game is over.
+    fn analyse(&self, py: Python<'_>, game: PyRef<'_, Game>) -> PyResult<Analysis> {
+        if game.inner.is_over() {
+            return Err(IllegalMoveError::new_err(
+                "the game is over: there is no move to choose",
+            ));
+        }
+        let copy = game.inner.clone();
+        drop(game);
+        let n = copy.rules().pits_per_row();
+        let name = |mv: Move| mv.name(n).to_string();
+        let limits = self.limits.clone();
+        let brain = &self.brain;
+        let (best, score, pv, depth, nodes) = py.detach(move || {
+            let mut brain = brain.lock().unwrap_or_else(|p| p.into_inner());
+            match &mut *brain {
+                Brain::Search(search) => {
+                    let result = search.go(&copy, &limits, &mut |_| {});
+                    (
+                        result.best,
+                        Some(result.score),
+                        result.pv,
+                        result.depth,
+                        result.nodes,
+                    )
+                }
+                Brain::Other(player) => {
+                    let mut last: Option<Info> = None;
+                    let best = player.choose(&copy, &limits, &mut |info| last = Some(info.clone()));
+                    match last {
+                        Some(info) if info.pv.first() == Some(&best) => {
+                            (best, Some(info.score), info.pv, info.depth, info.nodes)
+                        }
+                        _ => (best, None, vec![best], 0, 0),
+                    }
+                }
+            }
+        });
+        let (score, proven, score_text) = match score.map(score_parts) {
+            Some((value, proven, text)) => (Some(value), proven, Some(text)),
+            None => (None, false, None),
+        };
+        let mut pv: Vec<String> = pv.into_iter().map(name).collect();
+        if pv.is_empty() {
+            pv.push(name(best));
+        }
+        Ok(Analysis {
+            best: name(best),
+            score,
+            proven,
+            score_text,
+            pv,
+            depth,
+            nodes,
+        })
+    }
+
+    /// The move it would play, by name.
+    fn best_move(&self, py: Python<'_>, game: PyRef<'_, Game>) -> PyResult<String> {
+        Ok(self.analyse(py, game)?.best)
+    }
+
+    /// Forgets what it learnt (its transposition table, histories): for a new game.
+    fn new_game(&self) {
+        let mut brain = self.brain.lock().unwrap_or_else(|p| p.into_inner());
+        match &mut *brain {
+            Brain::Search(search) => search.new_game(),
+            Brain::Other(player) => player.new_game(),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine(player={:?})", self.spec.to_string())
+    }
+}

@@ -1,0 +1,308 @@
+//! `sowing.Tables`: the perfect-play endgame tables of the tables crate (`sow tables`).
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use sowing::Position;
+use sowing_tables::{build, file, Family};
+
+use crate::game::Game;
+use crate::{rules_from, ParseError, TablesError};
+
+fn error(e: sowing_tables::TablesError) -> PyErr {
+    TablesError::new_err(e.to_string())
+}
+
+/// The tables' directory as `sow tables` finds it: `dir` if given, else `$SOWING_TABLES`,
+/// else `sowing/tables` in the user's data directory (`~/.local/share` on Linux).
+#[pyfunction]
+#[pyo3(signature = (dir = None))]
+pub fn tables_dir(dir: Option<PathBuf>) -> PyResult<PathBuf> {
+    if let Some(dir) = dir {
+        return Ok(dir);
+    }
+    if let Some(dir) = std::env::var_os("SOWING_TABLES") {
+        return Ok(dir.into());
+    }
+    dirs::data_dir()
+        .map(|data| data.join("sowing").join("tables"))
+        .ok_or_else(|| {
+            TablesError::new_err("no data directory is known here: give dir or set SOWING_TABLES")
+        })
+}
+
+/// A position from a `Game` or a position text.
+#[derive(FromPyObject)]
+pub(crate) enum PositionArg<'py> {
+    Game(PyRef<'py, Game>),
+    Text(String),
+}
+
+impl PositionArg<'_> {
+    fn position(&self) -> PyResult<Position> {
+        match self {
+            PositionArg::Game(game) => Ok(*game.inner.position()),
+            PositionArg::Text(text) => text
+                .parse()
+                .map_err(|e: sowing::ParsePositionError| ParseError::new_err(e.to_string())),
+        }
+    }
+}
+
+/// A position's exact value and each legal move's, for the player to move.
+#[pyclass(module = "sowing", name = "Probe", frozen, skip_from_py_object)]
+pub struct Probe {
+    value: i32,
+    moves: Vec<(String, i32)>,
+}
+
+#[pymethods]
+impl Probe {
+    /// V: the mover's future captures minus the opponent's, with best play from both.
+    #[getter]
+    fn value(&self) -> i32 {
+        self.value
+    }
+
+    /// Each legal move's value for the mover, by name, in ring order.
+    #[getter]
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (name, value) in &self.moves {
+            dict.set_item(name, value)?;
+        }
+        Ok(dict)
+    }
+
+    /// The moves that keep the value, in ring order.
+    #[getter]
+    fn best(&self) -> Vec<String> {
+        self.moves
+            .iter()
+            .filter(|(_, v)| *v == self.value)
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|(name, value)| format!("{name:?}: {value}"))
+            .collect();
+        format!(
+            "Probe(value={}, moves={{{}}})",
+            self.value,
+            moves.join(", ")
+        )
+    }
+}
+
+/// The endgame tables of one game and its options, as `sow tables build` wrote them:
+/// every position with at most `max_seeds` seeds on the board, valued exactly. The files
+/// are memory-mapped and checked when opened.
+#[pyclass(module = "sowing", name = "Tables", frozen)]
+pub struct Tables {
+    inner: sowing_tables::Tables,
+}
+
+#[pymethods]
+impl Tables {
+    /// Opens the tables of a game (keywords as for `Game`) in `dir` (see `tables_dir`),
+    /// every layer found or those up to `max_seeds`. Raises `TablesError` when a file is
+    /// unreadable or corrupt.
+    #[new]
+    #[pyo3(signature = (game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, dir = None, max_seeds = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &str,
+        pits: usize,
+        casa_rows: Option<&str>,
+        leftover: Option<&str>,
+        final_four: Option<&str>,
+        dir: Option<PathBuf>,
+        max_seeds: Option<usize>,
+    ) -> PyResult<Tables> {
+        let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+        let dir = tables_dir(dir)?;
+        let inner = py
+            .detach(|| match max_seeds {
+                Some(max) => sowing_tables::Tables::open_up_to(&dir, rules, max),
+                None => sowing_tables::Tables::open(&dir, rules),
+            })
+            .map_err(error)?;
+        Ok(Tables { inner })
+    }
+
+    /// Positions in layer `seeds` (seeds on the board) of this game.
+    fn layer_len(&self, seeds: usize) -> u64 {
+        self.inner.family().layer_len(seeds)
+    }
+
+    /// Expands the positions `start .. end` of layer `seeds` over these tables, which must
+    /// hold every layer below it (the step of a build that parallelises; see
+    /// `sowing.distributed`). Returns the tables crate's `Expansion` as bytes: the best exit
+    /// value of each position, its moves inside the layer, and their targets (little-endian
+    /// u32), with the GIL released.
+    fn expand<'py>(
+        &self,
+        py: Python<'py>,
+        seeds: usize,
+        start: u64,
+        end: u64,
+    ) -> PyResult<(
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+    )> {
+        let family = self.inner.family();
+        if seeds == 0 || self.inner.max_seeds() + 1 < seeds {
+            return Err(TablesError::new_err(format!(
+                "layer {seeds} needs the layers below it; these tables hold up to {}",
+                self.inner.max_seeds()
+            )));
+        }
+        if start > end || end > family.layer_len(seeds) {
+            return Err(TablesError::new_err(format!(
+                "{start}..{end} is not a range of layer {seeds} ({} positions)",
+                family.layer_len(seeds)
+            )));
+        }
+        let expansion = py.detach(|| build::expand(&family, seeds, &self.inner, start..end));
+        let exit: Vec<u8> = expansion.exit.iter().map(|&v| v as u8).collect();
+        let children: Vec<u8> = expansion
+            .children
+            .iter()
+            .flat_map(|c| c.to_le_bytes())
+            .collect();
+        Ok((
+            PyBytes::new(py, &exit),
+            PyBytes::new(py, &expansion.inner),
+            PyBytes::new(py, &children),
+        ))
+    }
+
+    /// The most seeds on the board a position may have to be in the tables (0: none built).
+    #[getter]
+    fn max_seeds(&self) -> usize {
+        self.inner.max_seeds()
+    }
+
+    /// The directory of this game's files.
+    #[getter]
+    fn dir(&self) -> PathBuf {
+        self.inner.dir()
+    }
+
+    /// The exact value of a position (a `Game` or a position text) for the player to move.
+    /// Raises `TablesError` when it is of another game or beyond the tables.
+    fn value(&self, position: PositionArg<'_>) -> PyResult<i32> {
+        self.inner.value(&position.position()?).map_err(error)
+    }
+
+    /// The exact value of a position and of each of its legal moves.
+    fn probe(&self, position: PositionArg<'_>) -> PyResult<Probe> {
+        let position = position.position()?;
+        let probe = self.inner.probe(&position).map_err(error)?;
+        let n = position.rules().pits_per_row();
+        Ok(Probe {
+            value: probe.value,
+            moves: probe
+                .moves
+                .into_iter()
+                .map(|(mv, value)| (mv.name(n).to_string(), value))
+                .collect(),
+        })
+    }
+}
+
+/// Builds (or completes: layers on disk are checked and kept) the tables of a game up to
+/// `max_seeds` seeds on the board in `dir`, as `sow tables build` does, with the GIL
+/// released. Returns what it did: `built` and `reused` layers, `positions` computed.
+#[pyfunction]
+#[pyo3(signature = (game = "hoyito-ii", pits = 6, *, max_seeds, casa_rows = None, leftover = None, final_four = None, dir = None, threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn tables_build<'py>(
+    py: Python<'py>,
+    game: &str,
+    pits: usize,
+    max_seeds: usize,
+    casa_rows: Option<&str>,
+    leftover: Option<&str>,
+    final_four: Option<&str>,
+    dir: Option<PathBuf>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+    let dir = tables_dir(dir)?;
+    let options = build::Options {
+        threads,
+        ..build::Options::quiet()
+    };
+    let report = py
+        .detach(|| build::build(&dir, rules, max_seeds, &options))
+        .map_err(error)?;
+    let dict = PyDict::new(py);
+    dict.set_item("built", report.built)?;
+    dict.set_item("reused", report.reused)?;
+    dict.set_item("positions", report.positions)?;
+    dict.set_item("seconds", report.elapsed.as_secs_f64())?;
+    Ok(dict)
+}
+
+/// One expanded range: its start, and the bytes of `Tables.expand`.
+type Part = (u64, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// Solves layer `seeds` of a game from its expanded ranges — `(start, exit, inner,
+/// children)` as `Tables.expand` gives them, in order and covering the layer — and writes
+/// its file in `dir` as `sow tables build` does. Returns the file's path.
+#[pyfunction]
+#[pyo3(signature = (game, pits, casa_rows, leftover, final_four, seeds, parts, dir = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn tables_solve(
+    py: Python<'_>,
+    game: &str,
+    pits: usize,
+    casa_rows: Option<&str>,
+    leftover: Option<&str>,
+    final_four: Option<&str>,
+    seeds: usize,
+    parts: Vec<Part>,
+    dir: Option<PathBuf>,
+) -> PyResult<PathBuf> {
+    let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+    let family = Family::of(rules);
+    let dir = tables_dir(dir)?;
+    let mut next = 0u64;
+    let mut expansions = Vec::with_capacity(parts.len());
+    for (start, exit, inner, children) in parts {
+        if start != next || exit.len() != inner.len() || children.len() % 4 != 0 {
+            return Err(TablesError::new_err(format!(
+                "the expanded ranges of layer {seeds} are not in order, or not whole, at {start}"
+            )));
+        }
+        next += exit.len() as u64;
+        expansions.push(build::Expansion {
+            start,
+            exit: exit.into_iter().map(|v| v as i8).collect(),
+            inner,
+            children: children
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        });
+    }
+    if next != family.layer_len(seeds) {
+        return Err(TablesError::new_err(format!(
+            "the expanded ranges cover {next} of the {} positions of layer {seeds}",
+            family.layer_len(seeds)
+        )));
+    }
+    py.detach(|| {
+        let values = build::solve(expansions)?;
+        file::write_layer(&dir, &family, seeds, &values)
+    })
+    .map_err(error)
+}

@@ -1,0 +1,430 @@
+//! `sowing.VecGame`: many games stepped together in Rust, for self-play and training.
+//!
+//! Each step plays one action in every game for the side to move there, then the passes
+//! that follow (a player with no sowing move is never asked), and writes into NumPy arrays
+//! that the `VecGame` owns and hands back every time: no allocation and no copy per step.
+//! A finished game starts again at once. The GIL is released while the games are stepped.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use sowing::{Move, Pit, Position, Rules, Side};
+
+use crate::game::Game;
+use crate::{observe, rules_from, IllegalMoveError, SowingError};
+
+/// How a step is rewarded.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reward {
+    /// The final seed margin of the side that moved, on the step that ends the game.
+    Margin,
+    /// The change of the mover's seed margin over the step (its captures less those it
+    /// gave up): the same total over a game as `Margin` for a player who makes every move,
+    /// spread over the moves.
+    Captures,
+}
+
+/// A raw view of the output arrays for the stepping loop, which runs without the GIL.
+struct Out {
+    obs: *mut f32,
+    rewards: *mut f32,
+    terminations: *mut bool,
+    masks: *mut i8,
+    to_move: *mut i8,
+}
+
+// The arrays are owned by the VecGame, which is borrowed mutably for the whole step.
+unsafe impl Send for Out {}
+
+/// One game of the batch, kept lean for speed: the position, the position each legal move
+/// leads to (found when the mask is made, so that playing the chosen one costs a copy), and
+/// the positions since the last capture for the repetition rule (C.3), applied as
+/// `sowing::Game` applies it (tests/test_vec.py compares the two move for move).
+struct Slot {
+    position: Position,
+    /// The legal columns of the side to move, as bits.
+    legal: u16,
+    /// `next[c]`: the position after sowing column `c`, where `known` has bit `c`.
+    next: [Position; Rules::MAX_PITS_PER_ROW],
+    /// The legal columns whose `next` is filled in; the others are sown when chosen.
+    known: u16,
+    /// The positions since the last capture (the current one included) and their hashes.
+    since_capture: Vec<Position>,
+    hashes: Vec<u64>,
+}
+
+impl Slot {
+    fn new(start: Position) -> Slot {
+        let mut slot = Slot {
+            position: start,
+            legal: 0,
+            next: [start; Rules::MAX_PITS_PER_ROW],
+            known: 0,
+            since_capture: Vec::new(),
+            hashes: Vec::new(),
+        };
+        slot.restart(start);
+        slot
+    }
+
+    /// Back to `start`, keeping the allocations.
+    fn restart(&mut self, start: Position) {
+        self.position = start;
+        self.since_capture.clear();
+        self.hashes.clear();
+        self.since_capture.push(start);
+        self.hashes.push(start.hash());
+        if start.is_over() || self.settle() {
+            // Not a start position of the rules: nothing to play.
+            self.legal = 0;
+        }
+    }
+
+    /// Moves to `next`; tells whether the game is over there: the board is empty (every
+    /// end of the rules empties it) or the position repeats one since the last capture.
+    fn advance(&mut self, next: Position) -> bool {
+        let repeated = if next.captured() != self.position.captured() {
+            self.since_capture.clear();
+            self.hashes.clear();
+            false
+        } else {
+            let hash = next.hash();
+            self.hashes
+                .iter()
+                .zip(&self.since_capture)
+                .any(|(&h, earlier)| h == hash && earlier.repeats(&next))
+        };
+        self.since_capture.push(next);
+        self.hashes.push(next.hash());
+        self.position = next;
+        repeated || next.is_over()
+    }
+
+    /// Finds the legal sowing moves and where they lead; plays the pass when there is none
+    /// (C.2), until the side to move has a choice. Tells whether the game ended meanwhile.
+    fn settle(&mut self) -> bool {
+        loop {
+            let position = self.position;
+            let n = position.rules().pits_per_row();
+            self.legal = 0;
+            self.known = 0;
+            for column in 0..n {
+                let pit = Pit::of(position.to_move(), column, n);
+                if position.seeds(pit) == 0 {
+                    continue;
+                }
+                if !position.may_capture(pit) {
+                    // The first lap ends the sowing (in an empty pit; in Ayoayo one of the
+                    // opponent's, so it feeds): legal, and cheap to sow if it is chosen.
+                    self.legal |= 1 << column;
+                } else if let Ok(next) = position.after_sow(pit) {
+                    self.next[column] = next;
+                    self.legal |= 1 << column;
+                    self.known |= 1 << column;
+                }
+            }
+            if self.legal != 0 {
+                return false;
+            }
+            let mut next = position;
+            next.play(Move::Pass)
+                .expect("a pass is legal when there is no sowing move");
+            if self.advance(next) {
+                self.legal = 0;
+                return true;
+            }
+        }
+    }
+
+    /// Writes the slot's observation, mask and side to move at `index`.
+    ///
+    /// # Safety
+    /// `out` points to arrays of the VecGame's shape and `index` is below its length.
+    unsafe fn write(&self, out: &Out, index: usize, n: usize) {
+        let size = observe::size(n);
+        let position = &self.position;
+        let obs = std::slice::from_raw_parts_mut(out.obs.add(index * size), size);
+        observe::write(position, position.to_move(), obs);
+        let mask = std::slice::from_raw_parts_mut(out.masks.add(index * n), n);
+        for (column, slot) in mask.iter_mut().enumerate() {
+            *slot = ((self.legal >> column) & 1) as i8;
+        }
+        *out.to_move.add(index) = position.to_move().index() as i8;
+    }
+
+    /// Plays column `action` (legal) for the side to move and the passes after it;
+    /// restarts the game from `start` when it ends. Returns the reward and whether the game
+    /// ended.
+    fn step(&mut self, action: usize, start: &Position, reward: Reward) -> (f32, bool) {
+        let mover: Side = self.position.to_move();
+        let before = observe::margin(&self.position, mover);
+        let next = if (self.known >> action) & 1 == 1 {
+            self.next[action]
+        } else {
+            let pit = Pit::of(mover, action, self.position.rules().pits_per_row());
+            self.position
+                .after_sow(pit)
+                .expect("a sowing that ends on its first lap is legal")
+        };
+        let over = self.advance(next) || self.settle();
+        let after = observe::margin(&self.position, mover);
+        let value = match reward {
+            Reward::Margin if over => after,
+            Reward::Margin => 0,
+            Reward::Captures => after - before,
+        };
+        if over {
+            self.restart(*start);
+        }
+        (value as f32, over)
+    }
+
+    /// The game as a `sowing::Game` from its current position (the history before it is
+    /// not kept).
+    fn game(&self) -> sowing::Game {
+        sowing::Game::from_position(self.position)
+    }
+}
+
+/// `n` games stepped together in Rust (self-play: each action is played for whichever
+/// side is to move in its game).
+///
+/// After `reset()` and every `step(actions)`, these arrays (the same objects every time,
+/// overwritten in place) describe the games:
+///
+/// - `observations`: float32 `(n, 2N + 8)`, each from the point of view of the side to
+///   move (as `Game.observation()`);
+/// - `masks`: int8 `(n, N)`, the legal actions (columns of the mover's pits);
+/// - `rewards`: float32 `(n,)`, for the side that made the step's move;
+/// - `terminations`: bool `(n,)`, whether the step ended the game (which then restarted);
+/// - `to_move`: int8 `(n,)`, the side to move now (0 South, 1 North).
+///
+/// Passes are played by the step itself, so the side to move always has a choice; after
+/// a capture in Hoyito the same side moves again.
+#[pyclass(module = "sowing", name = "VecGame")]
+pub struct VecGame {
+    slots: Vec<Slot>,
+    start: Position,
+    reward: Reward,
+    n: usize,
+    obs: Py<PyArray2<f32>>,
+    rewards: Py<PyArray1<f32>>,
+    terminations: Py<PyArray1<bool>>,
+    masks: Py<PyArray2<i8>>,
+    to_move: Py<PyArray1<i8>>,
+    actions: Vec<u8>,
+}
+
+impl VecGame {
+    fn out(&self, py: Python<'_>) -> Out {
+        // Contiguous arrays made by the constructor; NumPy refuses to resize an array that
+        // others refer to, and the VecGame always does.
+        Out {
+            obs: self.obs.bind(py).data(),
+            rewards: self.rewards.bind(py).data(),
+            terminations: self.terminations.bind(py).data(),
+            masks: self.masks.bind(py).data(),
+            to_move: self.to_move.bind(py).data(),
+        }
+    }
+
+    fn outputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(
+            py,
+            [
+                self.obs.bind(py).clone().into_any(),
+                self.rewards.bind(py).clone().into_any(),
+                self.terminations.bind(py).clone().into_any(),
+                self.masks.bind(py).clone().into_any(),
+            ],
+        )
+    }
+}
+
+#[pymethods]
+impl VecGame {
+    /// `n` games of `game` (with `pits` and the options, as `Game`), all at the start.
+    /// `reward` is `"margin"` (the final seed margin, on the last step) or `"captures"`
+    /// (the change of the mover's margin on every step).
+    #[new]
+    #[pyo3(signature = (n, game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, reward = "margin"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        n: usize,
+        game: &str,
+        pits: usize,
+        casa_rows: Option<&str>,
+        leftover: Option<&str>,
+        final_four: Option<&str>,
+        reward: &str,
+    ) -> PyResult<VecGame> {
+        if n == 0 {
+            return Err(SowingError::new_err("a VecGame needs at least one game"));
+        }
+        let reward = match reward {
+            "margin" => Reward::Margin,
+            "captures" => Reward::Captures,
+            _ => {
+                return Err(SowingError::new_err(format!(
+                    "unknown reward {reward:?} (expected margin or captures)"
+                )))
+            }
+        };
+        let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+        let start = Position::start(rules);
+        let per_row = rules.pits_per_row();
+        let slots = (0..n).map(|_| Slot::new(start)).collect();
+        let vec = VecGame {
+            slots,
+            start,
+            reward,
+            n: per_row,
+            obs: PyArray2::zeros(py, [n, observe::size(per_row)], false).unbind(),
+            rewards: PyArray1::zeros(py, n, false).unbind(),
+            terminations: PyArray1::zeros(py, n, false).unbind(),
+            masks: PyArray2::zeros(py, [n, per_row], false).unbind(),
+            to_move: PyArray1::zeros(py, n, false).unbind(),
+            actions: vec![0; n],
+        };
+        let out = vec.out(py);
+        for (index, slot) in vec.slots.iter().enumerate() {
+            unsafe { slot.write(&out, index, per_row) };
+        }
+        Ok(vec)
+    }
+
+    /// Games in the batch.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Actions per game: the pits of a row (N).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.n
+    }
+
+    /// Numbers in one observation: 2N + 8.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        observe::size(self.n)
+    }
+
+    /// float32 `(n, 2N + 8)`: each game from the side to move's point of view.
+    #[getter]
+    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.obs.bind(py).clone()
+    }
+
+    /// float32 `(n,)`: the last step's reward for the side that moved.
+    #[getter]
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        self.rewards.bind(py).clone()
+    }
+
+    /// bool `(n,)`: whether the last step ended the game (it restarted since).
+    #[getter]
+    fn terminations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.terminations.bind(py).clone()
+    }
+
+    /// int8 `(n, N)`: the legal actions of the side to move.
+    #[getter]
+    fn masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        self.masks.bind(py).clone()
+    }
+
+    /// int8 `(n,)`: the side to move, 0 South or 1 North.
+    #[getter]
+    fn to_move<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.to_move.bind(py).clone()
+    }
+
+    /// Restarts every game; returns `(observations, masks)`.
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let out = self.out(py);
+        let n = self.n;
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            slot.restart(self.start);
+            unsafe {
+                slot.write(&out, index, n);
+                *out.rewards.add(index) = 0.0;
+                *out.terminations.add(index) = false;
+            }
+        }
+        PyTuple::new(
+            py,
+            [
+                self.obs.bind(py).clone().into_any(),
+                self.masks.bind(py).clone().into_any(),
+            ],
+        )
+    }
+
+    /// Plays `actions[i]` (a column of the mover's pits, int64) in game `i`, for every
+    /// game, and returns `(observations, rewards, terminations, masks)` — the VecGame's own
+    /// arrays, overwritten.
+    ///
+    /// Raises `IllegalMoveError`, before any game moves, when an action is not legal.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        if actions.len() != self.slots.len() {
+            return Err(SowingError::new_err(format!(
+                "{} actions for {} games",
+                actions.len(),
+                self.slots.len()
+            )));
+        }
+        let view = actions.as_array();
+        for (index, (&action, slot)) in view.iter().zip(&self.slots).enumerate() {
+            if !(0..self.n as i64).contains(&action) || (slot.legal >> action) & 1 == 0 {
+                return Err(IllegalMoveError::new_err(format!(
+                    "game {index}: action {action} is not legal (legal: {:?}; position {})",
+                    (0..self.n)
+                        .filter(|c| (slot.legal >> c) & 1 == 1)
+                        .collect::<Vec<_>>(),
+                    slot.position
+                )));
+            }
+            self.actions[index] = action as u8;
+        }
+        let out = self.out(py);
+        let n = self.n;
+        let (slots, actions, start, reward) =
+            (&mut self.slots, &self.actions, &self.start, self.reward);
+        py.detach(move || {
+            let out = out;
+            for (index, (slot, &action)) in slots.iter_mut().zip(actions).enumerate() {
+                let (value, over) = slot.step(usize::from(action), start, reward);
+                unsafe {
+                    *out.rewards.add(index) = value;
+                    *out.terminations.add(index) = over;
+                    slot.write(&out, index, n);
+                }
+            }
+        });
+        self.outputs(py)
+    }
+
+    /// Game `index` as it stands now: a new `Game` from its position (no history).
+    fn game(&self, index: usize) -> PyResult<Game> {
+        self.slots
+            .get(index)
+            .map(|slot| Game::wrap(slot.game()))
+            .ok_or_else(|| {
+                SowingError::new_err(format!(
+                    "no game {index}: the VecGame has {}",
+                    self.slots.len()
+                ))
+            })
+    }
+
+    fn __len__(&self) -> usize {
+        self.slots.len()
+    }
+}
