@@ -12,20 +12,8 @@ fn sow(args: &[&str]) -> Output {
         .expect("sow runs")
 }
 
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-/// A refusal: exit code 2, nothing on standard output, a message on standard error.
-fn assert_refused(output: &Output, says: &str) {
-    assert_eq!(output.status.code(), Some(2), "stderr: {}", stderr(output));
-    assert!(output.stdout.is_empty(), "stdout: {}", stdout(output));
-    assert!(stderr(output).contains(says), "stderr: {}", stderr(output));
-}
+mod common;
+use common::{assert_refused, stderr, stdout};
 
 fn assert_ok(output: &Output) {
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(output));

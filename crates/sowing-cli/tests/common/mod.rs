@@ -1,0 +1,20 @@
+//! Helpers shared by the `sow` command tests: reading output and checking refusals.
+// Each test binary uses only some of them.
+#![allow(dead_code)]
+
+use std::process::Output;
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// A refusal: exit code 2, nothing on standard output, a message on standard error.
+pub fn assert_refused(output: &Output, says: &str) {
+    assert_eq!(output.status.code(), Some(2), "stderr: {}", stderr(output));
+    assert!(output.stdout.is_empty(), "stdout: {}", stdout(output));
+    assert!(stderr(output).contains(says), "stderr: {}", stderr(output));
+}
