@@ -1,0 +1,1 @@
+// live.js: play a friend (filled in below)
