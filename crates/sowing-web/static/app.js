@@ -51,6 +51,8 @@ const S = {
 window.sowing = { animations: 0, steps: 0, painted: 0, mismatches: 0, lastStepMs: null, state: S };
 
 const $ = (id) => document.getElementById(id);
+// The live game being shown (live.js, "Play a friend"), or null for a one-screen game.
+const LIVE = () => (window.sowingLive && window.sowingLive.active() ? window.sowingLive : null);
 
 // ---------------------------------------------------------------- the API
 
@@ -409,7 +411,8 @@ function render() {
   const ply = live ? v.ply : S.viewPly;
   const pos = live ? { pits: v.state.pits, captured: v.state.captured, to_move: v.state.to_move } : positionAt(v, ply);
   const n = v.rules.pits;
-  const humanTurn = live && !v.state.over && !isComputer(v.players[v.state.to_move]) && !S.busy;
+  const humanTurn = live && !v.state.over && !isComputer(v.players[v.state.to_move]) && !S.busy
+    && (!LIVE() || LIVE().mayMove(v));
   const legal = new Set();
   if (humanTurn) {
     for (const name of v.state.legal) if (name !== 'pass') legal.add(nameToPit(name, n));
@@ -469,6 +472,7 @@ function render() {
   renderMoves(v, ply);
   renderSummary(v);
   renderMatch(v);
+  if (LIVE()) LIVE().decorate(v);
 }
 
 // Nothing to play on (the first dialog was cancelled, or the game was deleted): nothing
@@ -669,6 +673,7 @@ Object.assign(window.sowing, { describeMove, scoreWords, hintWords, barNumber })
 async function refreshEval() {
   const v = S.view;
   const bar = $('evalbar');
+  if (LIVE()) { bar.hidden = true; $('eval-words').hidden = true; return; } // no help in a game between two people
   bar.hidden = !$('eval-on').checked;
   $('eval-words').hidden = bar.hidden;
   if (!v || bar.hidden) return;
@@ -788,6 +793,7 @@ function clickPit(i) {
 }
 
 function playMove(name) {
+  if (LIVE()) { LIVE().play(name); return; }
   run(async () => {
     const v = S.view;
     const side = v.state.to_move;
@@ -863,6 +869,7 @@ function lookAt(ply) {
 
 async function load(id) {
   const v = await api('GET', `/games/${id}`);
+  if (window.sowingLive) window.sowingLive.leave();
   if (L.on) leaveLearn();
   S.view = v;
   S.viewPly = null;
@@ -1343,6 +1350,7 @@ function playPass() {
 
 // The game the address names (#game=N), when the address bar or Back/Forward changes it.
 function followAddress() {
+  if (window.sowingLive && window.sowingLive.fromAddress()) return;
   const m = /#game=(\d+)/.exec(location.hash);
   if (!m || (S.view && S.view.id === Number(m[1]))) return;
   if (S.busy) { setTimeout(followAddress, 100); return; }
@@ -1410,6 +1418,7 @@ async function init() {
   NARROW.addEventListener('change', () => { G = null; render(); });
   renderEmpty();
 
+  if (window.sowingLive && window.sowingLive.fromAddress()) return;
   const fromHash = /#game=(\d+)/.exec(location.hash);
   const id = fromHash ? fromHash[1] : localStorage.getItem('sowing.game');
   if (id) {
