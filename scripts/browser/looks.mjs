@@ -62,7 +62,7 @@ for (const [screen, options] of screens) {
   const shoot = async (view) => {
     await p.waitForTimeout(700); // the evaluation bar and transitions settle
     const path = `${PREFIX}-${view}-${screen}.png`;
-    await p.screenshot({ path, fullPage: full });
+    await p.screenshot({ path, fullPage: full || view === 'summary' });
     console.log(`screenshot: ${path}`);
   };
   await p.goto(`${BASE}/#game=${playing}`);

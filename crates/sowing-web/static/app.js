@@ -144,11 +144,14 @@ function letter(i, n) {
   return i < n ? String.fromCharCode(65 + i) : String.fromCharCode(97 + i - n);
 }
 
+// Seeds drawn in a pit, at most: more would be a blur; the count beside the pit says how many.
+const SEEDS_DRAWN = 20;
+
 // A fixed scatter of seeds: a sunflower spiral with a little jitter, the same every time.
 function seedSpots(count, radius, salt) {
-  const shown = Math.min(count, 48);
+  const shown = Math.min(count, SEEDS_DRAWN);
   const spots = [];
-  const step = Math.min(6.8, (radius - 6) / Math.sqrt(Math.max(shown, 1)));
+  const step = Math.min(8.4, (radius - 8) / Math.sqrt(Math.max(shown, 1)));
   for (let k = 0; k < shown; k++) {
     const a = k * 2.39996 + salt;
     const r = step * Math.sqrt(k + (shown === 1 ? 0 : 0.6));
@@ -168,6 +171,7 @@ function buildBoard(rules) {
   svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
   svg.classList.toggle('upright', g.upright);
   svg.dataset.pits = String(n);
+  boardDefs(svg);
   el('rect', { class: 'wood', x: 1, y: 1, width: g.width - 2, height: g.height - 2, rx: 30 }, svg);
   const ayoayo = rules.game === 'ayoayo';
   g.stores = {};
@@ -190,6 +194,7 @@ function buildBoard(rules) {
       class: 'pit', 'data-pit': i, 'data-name': name,
       transform: `translate(${c.x},${c.y})`, role: 'button',
     }, svg);
+    el('circle', { class: 'ring', r: R + 6 }, group);
     el('circle', { class: 'hole', r: R }, group);
     const seeds = el('g', { class: 'seeds' }, group);
     // Upright, the count sits on the pit's outer upper corner and the letter outside it.
@@ -199,7 +204,7 @@ function buildBoard(rules) {
     const count = el('text', { class: 'count', y: g.upright ? 7 : 5 }, badge);
     const label = g.upright
       ? el('text', { class: 'letter', x: c.top ? R + 14 : -R - 14, y: 26 }, group)
-      : el('text', { class: 'letter', y: c.top ? -R - 7 : R + 21 }, group);
+      : el('text', { class: 'letter', y: c.top ? -R - 12 : R + 26 }, group);
     label.textContent = name;
     group.addEventListener('click', () => clickPit(i));
     group.addEventListener('keydown', (e) => {
@@ -214,11 +219,35 @@ function buildBoard(rules) {
   G = g;
 }
 
+// The board's wood, the carved hollows and the seeds' light side, as SVG gradients that
+// style.css names (fill: url(#g-…)).
+function boardDefs(svg) {
+  const defs = el('defs', {}, svg);
+  const stops = (gradient, colours) => colours.forEach(([offset, colour]) => el('stop', { offset, 'stop-color': colour }, gradient));
+  stops(el('linearGradient', { id: 'g-wood', x1: 0, y1: 0, x2: 0, y2: 1 }, defs),
+    [['0', '#c98f55'], ['.45', '#b0733b'], ['.55', '#a86c35'], ['1', '#93592a']]);
+  for (const id of ['g-pit', 'g-store']) {
+    stops(el('radialGradient', { id, cx: '.5', cy: '.58', r: '.62', fx: '.5', fy: '.7' }, defs),
+      [['0', '#6d4522'], ['.7', '#51310f'], ['1', '#2f1a07']]);
+  }
+  const seeds = [['#fffaf0', '#e6d6b0', '#a8916a'], ['#fbe3a0', '#d9a441', '#8a5a1f'],
+    ['#f2efe6', '#bdb6a2', '#6f6958'], ['#e7b78a', '#a8733f', '#5e3815']];
+  seeds.forEach(([light, body, shade], k) => {
+    stops(el('radialGradient', { id: `g-seed${k}`, cx: '.35', cy: '.3', r: '.75' }, defs),
+      [['0', light], ['.55', body], ['1', shade]]);
+  });
+}
+
+// Seeds as seeds: small ovals, each turned its own way, in a cluster.
 function drawSeeds(group, count, radius, salt) {
   group.innerHTML = '';
-  const rr = count > 24 ? 4.6 : 6;
-  for (const [x, y] of seedSpots(count, radius, salt)) {
-    el('circle', { class: `seed s${(salt + Math.round(x * 7 + y * 3)) & 3}`, cx: x.toFixed(1), cy: y.toFixed(1), r: rr }, group);
+  const big = count > 12 ? 0.82 : 1;
+  for (const [k, [x, y]] of seedSpots(count, radius, salt).entries()) {
+    const turn = (salt * 47 + k * 73) % 180;
+    el('ellipse', {
+      class: `seed s${(salt + Math.round(x * 7 + y * 3)) & 3}`, rx: (7.6 * big).toFixed(1), ry: (5.6 * big).toFixed(1),
+      transform: `translate(${x.toFixed(1)},${y.toFixed(1)}) rotate(${turn})`,
+    }, group);
   }
 }
 
@@ -441,6 +470,9 @@ function render() {
   };
   $('player-top').innerHTML = label(S.flipped ? 'south' : 'north');
   $('player-bottom').innerHTML = label(S.flipped ? 'north' : 'south');
+  const toMove = v.state.over ? null : pos.to_move;
+  $('player-top').classList.toggle('to-move', toMove === (S.flipped ? 'south' : 'north'));
+  $('player-bottom').classList.toggle('to-move', toMove === (S.flipped ? 'north' : 'south'));
   document.body.dataset.turn = v.state.over ? 'over' : isComputer(v.players[v.state.to_move]) ? 'computer' : 'human';
   document.body.dataset.ply = String(v.ply);
   document.body.dataset.game = String(v.id);
@@ -553,7 +585,7 @@ function renderSummary(v) {
   const [south, north] = v.state.captured;
   const headline = v.state.winner === 'draw' ? 'A draw' : `${cap(v.state.winner)} wins`;
   const reasons = {
-    'last-four': `a capture left exactly four seeds, and ${v.end && v.end.to} took them`,
+    'last-four': `a capture left exactly four seeds, and ${v.end && v.end.to ? cap(v.end.to) : 'the capturer'} took them`,
     'board-cleared': 'a capture cleared the board',
     'cannot-feed': 'the player to move could not feed the empty row, so the seeds left were shared out',
     repetition: 'a position recurred, so the seeds on the board go to nobody',
@@ -562,11 +594,15 @@ function renderSummary(v) {
   const m = v.match;
   const next = m && !m.winner && m.next_round_ready
     ? `<button type="button" id="btn-next-round" class="primary">Start round ${m.rows.length + 1} of ${m.rounds}</button>` : '';
-  box.innerHTML = `<h2>${headline}</h2><p class="final"><span>South <b>${south}</b></span> <span>North <b>${north}</b></span></p>
-    <p>The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${v.ply} moves).</p>
+  const side = (name, k, seeds) => `<div class="side${v.state.winner === name ? ' won' : ''}"><span class="name">${cap(name)}</span>
+    <span class="score">${seeds}</span><span class="who">${playerName(v.players[name])}</span></div>`;
+  box.innerHTML = `<h2>${headline}</h2><div class="final">${side('south', 0, south)}<span class="dash">–</span>${side('north', 1, north)}</div>
+    <p class="why">The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${v.ply} ${plural(v.ply, 'move', 'moves')}).</p>
     <p class="summary-buttons">${next}<button type="button" id="btn-again"${next ? '' : ' class="primary"'}>${m && !m.winner ? 'New game (leaves the match)' : 'New game'}</button>
+    <button type="button" id="btn-review">Replay from the start</button>
     <a class="button" href="/api/games/${v.id}/record" download>Download record</a></p>`;
   $('btn-again').addEventListener('click', openNewGame);
+  $('btn-review').addEventListener('click', () => lookAt(0));
   if (next) $('btn-next-round').addEventListener('click', nextRound);
 }
 
