@@ -23,5 +23,7 @@ pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do grep -q 'sow serve: open http://' "$work/serve.log" && break; sleep 0.1; done
 url=$(grep -o 'http://[0-9.:]*' "$work/serve.log" | head -1)
+
+case $prefix in /*) ;; *) prefix="$root/$prefix" ;; esac
 mkdir -p "$(dirname "$prefix")"
-SOW_URL="$url" LOOKS="$root/${prefix#"$root"/}" node scripts/browser/looks.mjs
+SOW_URL="$url" LOOKS="$prefix" node scripts/browser/looks.mjs

@@ -174,6 +174,32 @@ await check('the new-game dialog says the options in words and which seat is har
   assert(/casa/.test(await page.textContent('#about-text')), 'the rules in a few words');
   await page.selectOption('#f-game', 'ayoayo');
   assert(/store/.test(await page.textContent('#about-text')), 'the summary follows the game chosen');
+  assert(/North’s is the harder/.test(await page.textContent('#about-seat')), `Ayoayo's harder seat: ${await page.textContent('#about-seat')}`);
+});
+
+await check('the dialog says where each seat is on the board as this screen shows it', async () => {
+  const where = async (p) => [await p.textContent('#seat-south'), await p.textContent('#seat-north')];
+  if (!(await page.locator('#new-game').evaluate((d) => d.open))) await page.click('#btn-new');
+  equal(await where(page), ['South (bottom, moves first)', 'North (top)'], 'a wide screen: the board lies flat');
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await phone.goto(BASE + '/');
+  await phone.waitForSelector('#new-game[open]');
+  equal(await where(phone), ['South (left, moves first)', 'North (right)'], 'a phone: the board stands upright');
+  // Turned round, the seats change places, on the phone as drawn.
+  await phone.evaluate(() => localStorage.setItem('sowing.flipped', '1'));
+  await phone.reload();
+  await phone.waitForSelector('#new-game[open]');
+  equal(await where(phone), ['South (right, moves first)', 'North (left)'], 'a phone, the board turned round');
+  const gid = (await api('POST', '/games', { game: 'hoyito-ii' })).id;
+  await phone.goto(`${BASE}/#game=${gid}`);
+  await phone.waitForFunction((g) => Number(document.body.dataset.game) === g, gid);
+  const sides = await phone.evaluate(() => {
+    const x = (name) => document.querySelector(`#board .pit[data-name="${name}"] .hole`).getBoundingClientRect().x;
+    return { south: x('A'), north: x('a') };
+  });
+  assert(sides.south > sides.north, `turned round, South's row is drawn on the right (${JSON.stringify(sides)})`);
+  await phone.evaluate(() => localStorage.removeItem('sowing.flipped'));
+  await phone.close();
 });
 
 await check('start Hoyito II 2×6 against the computer: six pits marked playable', async () => {
@@ -499,6 +525,7 @@ await check('Learn: every rule of the three games on the board — watch it, the
       'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
       'South had no sowing move and passed.',
       null,
+      'North sowed b: it relayed 3 times and ended in an empty pit.',
     ],
     'hoyito-iii': [
       'South sowed C: it made a casa at F — South takes 4 and moves again.',
@@ -510,8 +537,15 @@ await check('Learn: every rule of the three games on the board — watch it, the
       'South sowed B: it ended in the empty C, capturing the 3 seeds across in d — South takes 4.',
       'South sowed A: it skipped A, relayed 6 times and ended in the empty B, capturing the 3 seeds across in e — South takes 4.',
       'South sowed F: it ended in an empty pit.',
+      'South had no sowing move and passed.',
       'South sowed F: it ended in an empty pit — South takes the 2 seeds left.',
+      'South sowed F: it relayed once and ended in an empty pit — North takes the 2 seeds left.',
     ],
+  };
+  // How each lesson's example or move ends the game, where it does (the summary's words).
+  const ends = {
+    'hoyito-ii': { 3: /South wins[\s\S]*exactly four seeds/, 6: /A draw[\s\S]*a position recurred/ },
+    ayoayo: { 5: /South wins[\s\S]*could not feed[\s\S]*last player who sowed/, 6: /North wins[\s\S]*23[\s\S]*25[\s\S]*could not feed[\s\S]*owner of its row/ },
   };
   const games = [];
   for (const [variant, , lessons] of learn) {
@@ -527,18 +561,29 @@ await check('Learn: every rule of the three games on the board — watch it, the
       equal(view.rules.game, variant, `${variant} lesson ${k + 1}: the game`);
       const [south, north] = l.start.split(' ')[1].split('/').map((row) => row.split(',').map(Number));
       equal(view.start.pits, [...south, ...north], `${variant} lesson ${k + 1} starts from its position`);
+      const prepared = l.moves ? l.moves.split(' ') : [];
+      equal(view.history.map((h) => h.move), prepared, `${variant} lesson ${k + 1}: the moves played before it`);
+      const options = Object.fromEntries(l.start.split(' ').slice(5).map((o) => o.split('=')));
+      if (options.leftover) equal(view.rules.leftover, options.leftover, `${variant} lesson ${k + 1}: its option`);
+      const end = (ends[variant] || {})[k];
       if (l.example) {
         await page.click('#lesson-watch');
-        await page.waitForFunction(() => /That was the example/.test(document.querySelector('#lesson-say').textContent));
+        await page.waitForFunction(() => /That was the example/.test(document.querySelector('#lesson-say').textContent) && document.body.dataset.busy === '0');
         equal(await page.textContent('#commentary'), shows[variant][k], `${variant} lesson ${k + 1}: the example said`);
         await matchesServer(gid);
+        if (end) assert(end.test(await page.textContent('#summary')), `${variant} lesson ${k + 1}: the end said: ${await page.textContent('#summary')}`);
         await page.click('#lesson-try');
-        await page.waitForFunction(() => document.body.dataset.ply === '0' && document.body.dataset.busy === '0');
-        equal((await drawn()).pits, [...south, ...north], `${variant} lesson ${k + 1}: back to the start to try`);
+        await page.waitForFunction((ply) => document.body.dataset.ply === ply && document.body.dataset.busy === '0', String(prepared.length));
+        equal((await drawn()).pits, view.state.pits, `${variant} lesson ${k + 1}: back to the start to try`);
         if (l.expect === 'pass') await page.click('#btn-pass');
         else await page.click(`#board .pit[data-name="${l.expect}"]`);
         await page.waitForFunction(() => /Well done/.test(document.querySelector('#lesson-say').textContent));
         equal(await page.textContent('#commentary'), shows[variant][k], `${variant} lesson ${k + 1}: the reader's move said`);
+        if (end) assert(end.test(await page.textContent('#summary')), `${variant} lesson ${k + 1}: the reader's move ends the game`);
+        if (variant === 'ayoayo' && l.expect === 'pass') {
+          const feed = await page.$$eval('#board .pit.legal', (g) => g.map((x) => x.dataset.name));
+          equal(feed, ['f'], 'after the pass North must feed: only f');
+        }
       } else {
         const legal = await page.$$eval('#board .pit.legal', (g) => g.map((x) => x.dataset.name));
         equal(legal, view.state.legal, 'the ringed pits are the legal moves');

@@ -19,7 +19,8 @@ const COMPUTER_PACE = 0.5;
 // another engine answered.
 const EVAL_ENGINE = 'level:6';
 // Before a game: what it is, in a few words, and which seat is harder (README: the start
-// of Hoyito II 2×6 is worth about −25 seeds to South, Hoyito III −31).
+// of Hoyito II 2×6 is worth about −25 seeds to South, Hoyito III −31; docs/web.md: Ayoayo's
+// about +7 to South, `sow engine` at 1–60 million nodes).
 const ABOUT = {
   'hoyito-ii': {
     text: 'Two rows of pits, four seeds in each. Take all the seeds of one of your pits and sow them one by one to the right, round the board. Where the last seed lands decides: a pit of exactly four is a casa — you take it (and the fours just behind it), and move again; an empty pit ends your move; any other pit is picked up and sown on (a relay). Most seeds taken wins.',
@@ -31,7 +32,7 @@ const ABOUT = {
   },
   ayoayo: {
     text: 'Two rows of pits and a store for each player. Sow from one of your pits, skipping the pit you lifted; a lap that ends in an occupied pit is picked up and sown on. When the last seed lands in an empty pit of your own row, you capture it and the seeds across from it. If your opponent’s row is empty you must give them seeds. Most seeds in your store wins.',
-    seat: 'South moves first. Which seat is harder has not been measured for Ayoayo; the games are usually decided by a seed or two.',
+    seat: 'South moves first, and that is the easier seat: North’s is the harder. A deep search from the start position values it at about 7 seeds to South.',
   },
 };
 
@@ -587,7 +588,8 @@ function renderSummary(v) {
   const reasons = {
     'last-four': `a capture left exactly four seeds, and ${v.end && v.end.to ? cap(v.end.to) : 'the capturer'} took them`,
     'board-cleared': 'a capture cleared the board',
-    'cannot-feed': 'the player to move could not feed the empty row, so the seeds left were shared out',
+    'cannot-feed': `the player to move could not feed the empty row, so ${v.rules.leftover === 'holder'
+      ? 'each seed left went to the owner of its row' : 'the seeds left went to the last player who sowed'}`,
     repetition: 'a position recurred, so the seeds on the board go to nobody',
   };
   // In a match, the next round is the main action; a new game would leave the match.
@@ -596,7 +598,7 @@ function renderSummary(v) {
     ? `<button type="button" id="btn-next-round" class="primary">Start round ${m.rows.length + 1} of ${m.rounds}</button>` : '';
   const side = (name, k, seeds) => `<div class="side${v.state.winner === name ? ' won' : ''}"><span class="name">${cap(name)}</span>
     <span class="score">${seeds}</span><span class="who">${playerName(v.players[name])}</span></div>`;
-  box.innerHTML = `<h2>${headline}</h2><div class="final">${side('south', 0, south)}<span class="dash">–</span>${side('north', 1, north)}</div>
+  box.innerHTML = `<div class="head"><h2>${headline}</h2><div class="final">${side('south', 0, south)}<span class="dash">–</span>${side('north', 1, north)}</div></div>
     <p class="why">The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${v.ply} ${plural(v.ply, 'move', 'moves')}).</p>
     <p class="summary-buttons">${next}<button type="button" id="btn-again"${next ? '' : ' class="primary"'}>${m && !m.winner ? 'New game (leaves the match)' : 'New game'}</button>
     <button type="button" id="btn-review">Replay from the start</button>
@@ -1007,9 +1009,20 @@ function showFormFields() {
   }
 }
 
+// Where each seat sits on the board as this screen will draw it: bottom and top when the
+// board lies flat, left and right when it stands upright (narrow screens), turned round
+// when the board is flipped.
+function seatLabels() {
+  const [south, north] = NARROW.matches ? ['left', 'right'] : ['bottom', 'top'];
+  const [s, n] = S.flipped ? [north, south] : [south, north];
+  $('seat-south').textContent = `South (${s}, moves first)`;
+  $('seat-north').textContent = `North (${n})`;
+}
+
 function openNewGame() {
   $('new-error').textContent = '';
   showFormFields();
+  seatLabels();
   const d = $('new-game');
   if (!d.open) d.showModal();
 }
@@ -1107,17 +1120,19 @@ async function upload(event) {
 // ---------------------------------------------------------------- Learn
 
 // Each game, rule by rule: a lesson is a set-up position (a position text, docs/
-// notation.md), a move that shows the rule, and what the reader should try. The positions
-// and what their moves do are checked by the browser tests against the server.
+// notation.md; `tags`, the record's option tags it needs; `moves`, moves played before the
+// lesson begins, for a rule that needs a history), a move that shows the rule, and what the
+// reader should try. The positions and what their moves do are checked by the browser tests
+// against the server.
 const HOYITO_II = [
   {
-    title: 'Sowing and relays', rule: 'H2.2, H2.3',
+    title: 'Sowing and relays', rule: 'H2.1, H2.2, H2.3',
     words: 'On your turn, pick up every seed of one of your pits and drop them one by one into the pits that follow, counter-clockwise: along your row to the right, then back along your opponent’s row. Then look at the pit where the last seed fell. If it was empty (it now holds one seed), your move ends. If it now holds more — but not exactly four — pick them all up and sow on from there: a relay.',
     start: 'hoyito-ii 1,0,2,0,2,0/0,0,1,2,1,1 0-0 S -', example: 'C', expect: 'C',
     ask: 'Now you: sow C. Its two seeds go to D and E; E then holds three, so they are relayed on, and the last falls into the empty b.',
   },
   {
-    title: 'A casa', rule: 'H2.3, H2.6',
+    title: 'A casa', rule: 'H2.3, H2.4, H2.6',
     words: 'If the last seed of a lap makes exactly four, that pit is a casa: you take its four seeds, and you move again, choosing any of your pits. Seeds that pass through a four during a lap take nothing: only where the last seed falls counts.',
     start: 'hoyito-ii 1,0,3,0,0,3/2,1,0,1,0,1 0-0 S -', example: 'C', expect: 'C',
     ask: 'Now you: sow C. Its last seed makes F a four — a casa.',
@@ -1145,6 +1160,12 @@ const HOYITO_II = [
     words: 'Relays can go round the board for ever. A move whose sowing has not ended after 65,536 laps is not allowed, just like sowing an empty pit; a player with no allowed move passes. Such moves are rare in play, but they happen.',
     start: 'hoyito-ii 2,1,0,1,3,1/0,2,1,0,1,0 0-0 S -', example: null, expect: null,
     ask: 'E holds three seeds but is not ringed: sowing it would go round for ever (every 60 laps the same). Click it to see; any ringed pit may be played.',
+  },
+  {
+    title: 'A position comes back', rule: 'C.3, H2.8, H3.4, A.8',
+    words: 'If a position comes back in a game — the same seeds in every pit and the same player to move — the game ends at once. The seeds still on the board go to nobody, and the seeds taken so far decide. It can only happen between two captures. (In Hoyito III the position also holds who gets the last four; in Ayoayo, who made the last sowing move.) Here four seeds have gone round the board for five moves without a capture.',
+    start: 'hoyito-ii 0,1,1,0,0,0/0,0,0,1,0,1 20-20 S -', moves: 'B d D f F', example: 'b', expect: 'b',
+    ask: 'Now you, as North: sow b. Its relays bring the board back to the start of this lesson, South to move: the game ends, a 20–20 draw.',
   },
 ];
 const HOYITO_III = [
@@ -1193,10 +1214,22 @@ const AYOAYO = [
     ask: 'Now you: North’s row is empty. A would not reach it, so only F is ringed: sow F.',
   },
   {
+    title: 'Passing', rule: 'A.6, C.2',
+    words: 'A player whose row is empty — or whose every move would sow for ever — passes. The other player then moves, and must feed the empty row if they can.',
+    start: 'ayoayo 0,0,0,0,0,0/0,0,1,0,0,2 22-23 S N', example: 'pass', expect: 'pass',
+    ask: 'Now you: South’s row is empty, so press Pass (or type p). North must then feed you: only f is ringed, since c would stay in North’s row.',
+  },
+  {
     title: 'The end', rule: 'A.7, C.4',
     words: 'When the player to move cannot feed an empty row, the game ends, and the seeds left on the board go to the player who made the last sowing move (with the option “to each row’s owner”, each seed to the owner of its row). A capture that clears the board also ends it. More seeds in your store wins.',
     start: 'ayoayo 0,0,0,0,0,1/0,1,0,0,0,0 10-10 S N', example: 'F', expect: 'F',
     ask: 'Now you: sow F. South’s row is then empty and North cannot feed it, so the game ends and the seeds left are yours.',
+  },
+  {
+    title: 'The seeds left: to each row’s owner', rule: 'A.7 (leftover)',
+    words: 'The new-game option “Seeds left when the mover cannot feed: to each row’s owner” changes who takes the seeds left when a player cannot feed: each seed goes to the player whose row it lies in, not to the last player who sowed. This is the same position as the last lesson, played with that option.',
+    start: 'ayoayo 0,0,0,0,0,1/1,0,0,0,0,0 23-23 S N leftover=holder', tags: '[Leftover "holder"]', example: 'F', expect: 'F',
+    ask: 'Now you: sow F. North cannot feed you, and the two seeds left lie in North’s row: North takes them and wins, 25–23.',
   },
 ];
 const LEARN = [['hoyito-ii', 'Hoyito II', HOYITO_II], ['hoyito-iii', 'Hoyito III', HOYITO_III], ['ayoayo', 'Ayoayo', AYOAYO]];
@@ -1240,7 +1273,8 @@ function showLesson(k) {
     L.trying = false;
     const lesson = LESSONS[k];
     const old = L.game;
-    const v = await api('POST', '/records', { record: `[Game "${L.variant}"]\n[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n*` });
+    const record = `[Game "${L.variant}"]\n${lesson.tags ? lesson.tags + '\n' : ''}[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n${lesson.moves || ''} *`;
+    const v = await api('POST', '/records', { record });
     L.game = v.id;
     if (old) await api('DELETE', `/games/${old}`).catch(() => {});
     S.view = v;
@@ -1266,10 +1300,14 @@ function showLesson(k) {
   });
 }
 
-// Back to the lesson's start position.
+// The moves a lesson plays before it begins.
+const lessonPlies = (lesson) => (lesson.moves ? lesson.moves.split(' ').length : 0);
+
+// Back to the lesson's start position (after its prepared moves).
 async function lessonRewind() {
   let v = S.view;
-  while (v.ply > 0) v = (await api('POST', `/games/${v.id}/undo`, { ply: v.ply })).game;
+  const from = lessonPlies(LESSONS[L.k]);
+  while (v.ply > from) v = (await api('POST', `/games/${v.id}/undo`, { ply: v.ply })).game;
   S.view = v;
   S.viewPly = null;
   S.hint = null;
@@ -1303,10 +1341,12 @@ function lessonTry() {
 
 // After a move in a lesson: was it the one asked for?
 function lessonCheck() {
-  if (!L.on || !L.trying || !S.view || S.view.id !== L.game || S.view.ply === 0) return;
+  if (!L.on || !L.trying || !S.view || S.view.id !== L.game) return;
   const lesson = LESSONS[L.k];
+  const from = lessonPlies(lesson);
+  if (S.view.ply <= from) return;
   L.trying = false;
-  const played = S.view.history[0].move;
+  const played = S.view.history[from].move;
   const done = L.k + 1 < LESSONS.length ? 'On to the next rule?' : 'That is every rule of this game: start a game!';
   if (!lesson.expect) lessonSay(`You played ${played}. ${done}`, true);
   else if (played === lesson.expect) lessonSay(`Well done. ${done}`, true);
@@ -1443,7 +1483,7 @@ async function init() {
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', followAddress);
   window.addEventListener('popstate', followAddress);
-  NARROW.addEventListener('change', () => { G = null; render(); });
+  NARROW.addEventListener('change', () => { G = null; render(); seatLabels(); });
   renderEmpty();
 
   const fromHash = /#game=(\d+)/.exec(location.hash);
