@@ -687,6 +687,50 @@ await check('on a 390 px phone every pit is a 40 px touch target with readable c
   await phone.close();
 });
 
+await check('the look: text contrast in the light and dark schemes, the last move and the playable pits marked', async () => {
+  // WCAG contrast ratio of two rgb() colours.
+  const contrast = (a, b) => {
+    const lum = (c) => {
+      const [r, g, bl] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((v) => {
+        const x = v / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+    };
+    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  // A fresh game two moves in, a person to move.
+  let g = await api('POST', '/games', { game: 'hoyito-ii' });
+  for (const move of ['C', 'b']) g = (await api('POST', `/games/${g.id}/moves`, { move, ply: g.ply })).game;
+  const backgrounds = [];
+  for (const colorScheme of ['light', 'dark']) {
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, colorScheme });
+    const p = await ctx.newPage();
+    await p.goto(`${BASE}/#game=${g.id}`);
+    await p.waitForFunction((gid) => Number(document.body.dataset.game) === gid, g.id);
+    await humanTurn(p);
+    const c = await p.evaluate(() => {
+      const style = (sel) => getComputedStyle(document.querySelector(sel));
+      return {
+        bg: style('body').backgroundColor, text: style('#status').color, muted: style('#commentary').color,
+        plate: style('#player-top').backgroundColor, plateText: style('#player-top b').color,
+        last: [...document.querySelectorAll('#board .pit.last .ring')].map((r) => getComputedStyle(r).stroke),
+        legal: [...document.querySelectorAll('#board .pit.legal .hole')].map((h) => getComputedStyle(h).strokeWidth),
+      };
+    });
+    backgrounds.push(c.bg);
+    assert(contrast(c.text, c.bg) >= 7, `${colorScheme}: status text contrast ${contrast(c.text, c.bg).toFixed(1)}`);
+    assert(contrast(c.muted, c.bg) >= 4.5, `${colorScheme}: secondary text contrast ${contrast(c.muted, c.bg).toFixed(1)}`);
+    assert(contrast(c.plateText, c.plate) >= 7, `${colorScheme}: name plate contrast ${contrast(c.plateText, c.plate).toFixed(1)}`);
+    equal(c.last.length, 1, `${colorScheme}: one pit marked as the last move`);
+    assert(c.last[0] !== 'none', `${colorScheme}: the last move's ring is drawn`);
+    assert(c.legal.length > 0 && c.legal.every((w) => parseFloat(w) >= 4), `${colorScheme}: playable pits ringed (${c.legal})`);
+    await ctx.close();
+  }
+  assert(backgrounds[0] !== backgrounds[1], `the dark scheme changes the page: ${backgrounds}`);
+});
+
 await check('no script errors on the page', async () => {
   equal(pageErrors, [], 'page errors');
 });

@@ -544,7 +544,8 @@ function setStatus(text, error) {
 function resultText(v) {
   const [south, north] = v.state.captured;
   const who = v.state.winner === 'draw' ? 'a draw' : `${cap(v.state.winner)} wins`;
-  return `${who}, ${south}–${north}${v.end ? ' — ' + v.end.text : ''}`;
+  const why = v.end ? v.end.text.replace(/\b(south|north)\b/g, cap) : '';
+  return `${who}, ${south}–${north}${why ? ' — ' + why : ''}`;
 }
 
 function renderMoves(v, ply) {
