@@ -522,6 +522,7 @@ await check('Learn: every rule of the three games on the board — watch it, the
       'South sowed C: it relayed once and ended in an empty pit.',
       'South sowed C: it made a casa at F — South takes 4 and moves again.',
       'South sowed D: it made a chain of casas at a, F and E — South takes 12 and moves again.',
+      'South sowed D: it made a casa at a — South takes 4 and moves again.',
       'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
       'South had no sowing move and passed.',
       null,
@@ -531,6 +532,7 @@ await check('Learn: every rule of the three games on the board — watch it, the
       'South sowed C: it made a casa at F — South takes 4 and moves again.',
       'South sowed D: it made a casa at a — South takes 4 and moves again.',
       'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
+      'South sowed B: it made a casa at C — South takes 4; North takes the last four.',
     ],
     ayoayo: [
       'South sowed C: it relayed once and ended in an empty pit.',
@@ -544,7 +546,8 @@ await check('Learn: every rule of the three games on the board — watch it, the
   };
   // How each lesson's example or move ends the game, where it does (the summary's words).
   const ends = {
-    'hoyito-ii': { 3: /South wins[\s\S]*exactly four seeds/, 6: /A draw[\s\S]*a position recurred/ },
+    'hoyito-ii': { 4: /South wins[\s\S]*exactly four seeds, and South took them/, 7: /A draw[\s\S]*a position recurred/ },
+    'hoyito-iii': { 2: /South wins[\s\S]*South took them/, 3: /A draw[\s\S]*North took them/ },
     ayoayo: { 5: /South wins[\s\S]*could not feed[\s\S]*last player who sowed/, 6: /North wins[\s\S]*23[\s\S]*25[\s\S]*could not feed[\s\S]*owner of its row/ },
   };
   const games = [];
@@ -563,8 +566,9 @@ await check('Learn: every rule of the three games on the board — watch it, the
       equal(view.start.pits, [...south, ...north], `${variant} lesson ${k + 1} starts from its position`);
       const prepared = l.moves ? l.moves.split(' ') : [];
       equal(view.history.map((h) => h.move), prepared, `${variant} lesson ${k + 1}: the moves played before it`);
-      const options = Object.fromEntries(l.start.split(' ').slice(5).map((o) => o.split('=')));
-      if (options.leftover) equal(view.rules.leftover, options.leftover, `${variant} lesson ${k + 1}: its option`);
+      for (const [name, value] of l.start.split(' ').slice(5).map((o) => o.split('='))) {
+        equal(view.rules[name.replace('-', '_')], value, `${variant} lesson ${k + 1}: its option ${name}`);
+      }
       const end = (ends[variant] || {})[k];
       if (l.example) {
         await page.click('#lesson-watch');

@@ -1145,6 +1145,12 @@ const HOYITO_II = [
     ask: 'Now you: sow D. a becomes a casa, and so do F and E behind it: twelve seeds, and another move.',
   },
   {
+    title: 'Casas on the opponent’s row only', rule: 'H2.5 (casa-rows)',
+    words: 'With the new-game option “Casas: the opponent’s row only”, a four in your own row is never a casa: your last seed making four there is a relay like any other pit, and a chain stops at your own row. This is the position of the last lesson, played with that option.',
+    start: 'hoyito-ii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S - casa-rows=opponent', tags: '[CasaRows "opponent"]', example: 'D', expect: 'D',
+    ask: 'Now you: sow D. a, in North’s row, is a casa; F and E behind it hold four but are in your own row, so the chain stops: four seeds, and another move.',
+  },
+  {
     title: 'The last four, and the end', rule: 'H2.7, C.4',
     words: 'When a capture leaves exactly four seeds on the board, they go to the player who captured, and the game ends; a capture that clears the board ends it too. The player who took more seeds wins; equal is a draw.',
     start: 'hoyito-ii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S -', example: 'B', expect: 'B',
@@ -1183,10 +1189,16 @@ const HOYITO_III = [
     ask: 'Now you: sow D. a becomes a casa; E and F hold four too, but stay (in Hoyito II all three would go).',
   },
   {
-    title: 'The last four', rule: 'H3.2, H3.3',
+    title: 'The last four', rule: 'H3.2',
     words: 'In a single game, whoever takes the four before the last also takes the last four, and the game ends. In a match of rounds, from round 3 on the last four go to the winner of the round before instead (to the capturer after a draw), and the starter alternates.',
     start: 'hoyito-iii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S -', example: 'B', expect: 'B',
     ask: 'Now you: sow B. C becomes a casa, and the last four seeds are yours.',
+  },
+  {
+    title: 'The last four in a match', rule: 'H3.3',
+    words: 'In a match, from round 3 on, the last four go to the winner of the round before — here North — whoever made the capture before them. (After a drawn round they go to the capturer, as in a single game.) Here is the position of the last lesson, as if in round 3 of a match after North won round 2.',
+    start: 'hoyito-iii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S - final-four=north', tags: '[FinalFour "north"]', example: 'B', expect: 'B',
+    ask: 'Now you: sow B. C becomes a casa, but the last four go to North, last round’s winner: a 4–4 draw.',
   },
 ];
 const AYOAYO = [
