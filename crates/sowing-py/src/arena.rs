@@ -7,7 +7,7 @@ use std::time::Duration;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sowing::{BySide, Game, Move, Rules, Side};
-use sowing_engine::arena::{self, Balance, Pairing, Played, Summary, BALANCE_TRIES};
+use sowing_engine::arena::{self, Balance, Openings, Pairing, Played};
 use sowing_engine::{Limits, Player, PlayerSpec};
 
 use crate::{rules_from, SowingError};
@@ -158,7 +158,8 @@ pub fn match_game(
     Ok((played.score, played.plies, played.fault, records))
 }
 
-/// The report `sow match` prints, line for line, from the games' `(score, plies, fault)`.
+/// The report `sow match` prints (the engine crate's `arena::report`), from the games'
+/// `(score, plies, fault)` and the openings dict of `match_openings`.
 #[pyfunction]
 #[pyo3(signature = (game, pits, casa_rows, leftover, final_four, p1, p2, rounds, openings, games, out))]
 #[allow(clippy::too_many_arguments)]
@@ -193,57 +194,26 @@ pub fn match_report(
             .get_item(key)?
             .ok_or_else(|| SowingError::new_err(format!("openings without {key:?}")))
     };
-    let plies: u32 = get("plies")?.extract()?;
-    let balance: Option<i32> = get("balance")?.extract()?;
-    let uneven: usize = get("uneven")?.extract()?;
-    let repeated: usize = get("repeated")?.extract()?;
-    let summary = Summary::of(&played);
-    let unit = if rounds.is_some() { "matches" } else { "games" };
-    let (p1, p2) = (spec(p1, "--p1")?.to_string(), spec(p2, "--p2")?.to_string());
-    // The lines of `sow match` (crates/sowing-cli/src/matches.rs, `report`); the tests
-    // compare the two reports of one match.
-    let mut text = String::new();
-    let mut line = |s: String| {
-        text.push_str(&s);
-        text.push('\n');
+    let balance = match get("balance")?.extract::<Option<i32>>()? {
+        Some(centiseeds) => Balance::Within(centiseeds),
+        None => Balance::Any,
     };
-    line(format!("{p1} vs {p2}: {} {unit}", played.len()));
-    match balance {
-        Some(centiseeds) => line(format!(
-            "openings: {plies} random plies, valued within ±{} seeds by a {}-node search \
-             ({uneven} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
-            f64::from(centiseeds) / 100.0,
-            arena::balance_nodes(rules),
-        )),
-        None => line(format!("openings: {plies} random plies")),
-    }
-    if repeated > 0 {
-        line(format!(
-            "{repeated} pairs repeat an earlier pair's opening (every draw had been played): \
-             more --opening-plies give more openings"
-        ));
-    }
-    line(format!(
-        "p1 wins {}, draws {}, losses {}",
-        summary.wins, summary.draws, summary.losses
-    ));
-    line(format!(
-        "p1 score {:.1}% ({:.1} / {})",
-        100.0 * summary.score,
-        summary.score * summary.games as f64,
-        summary.games
-    ));
-    let (elo, low, high) = summary.elo();
-    line(format!(
-        "Elo difference {elo:+.0} (95% interval {low:+.0} to {high:+.0})"
-    ));
-    line(format!("average length {:.1} plies", summary.length));
-    if summary.faults > 0 {
-        line(format!(
-            "{} {unit} lost by an engine fault (crash, hang or illegal move)",
-            summary.faults
-        ));
-    }
-    line(format!("records in {out}"));
-    Ok(text)
+    let openings = Openings {
+        plies: get("plies")?.extract()?,
+        balance,
+        moves: Vec::new(),
+        uneven: get("uneven")?.extract()?,
+        repeated: get("repeated")?.extract()?,
+        self_play: None,
+    };
+    let (p1, p2) = (spec(p1, "--p1")?.to_string(), spec(p2, "--p2")?.to_string());
+    Ok(arena::report(
+        rules,
+        &p1,
+        &p2,
+        rounds.is_some(),
+        &openings,
+        &played,
+        out,
+    ))
 }

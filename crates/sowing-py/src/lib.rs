@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod arena;
+mod batch;
 mod engine;
 mod game;
 mod observe;
