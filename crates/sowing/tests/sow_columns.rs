@@ -52,7 +52,7 @@ fn sow_columns_agrees_with_successors_along_random_games() {
                 game.position()
                     .sow_columns(u16::MAX, &mut [*game.position(); 12])
                     != 0,
-                !game.position().is_over() && expected(game.position()).len() > 0
+                !game.position().is_over() && !expected(game.position()).is_empty()
             );
         }
     }
