@@ -6,23 +6,11 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use sowing::{BySide, Game, Move, Rules, Side};
+use sowing::{BySide, Game, Move, Side};
 use sowing_engine::arena::{self, Balance, Openings, Pairing, Played};
 use sowing_engine::{Limits, Player, PlayerSpec};
 
-use crate::{rules_from, SowingError};
-
-type RuleArgs<'a> = (
-    &'a str,
-    usize,
-    Option<&'a str>,
-    Option<&'a str>,
-    Option<&'a str>,
-);
-
-fn rules_of(rules: RuleArgs<'_>) -> PyResult<Rules> {
-    rules_from(rules.0, rules.1, rules.2, rules.3, rules.4)
-}
+use crate::{RuleArgs, SowingError};
 
 fn spec(text: &str, flag: &str) -> PyResult<PlayerSpec> {
     text.parse()
@@ -54,21 +42,17 @@ fn limits(movetime: Option<u64>, nodes: Option<u64>, depth: Option<u32>) -> Limi
 /// `moves` (one list of move names per pair), `plies`, `balance` (the `--balance` in
 /// centiseeds, or `None` for any), `uneven` and `repeated`.
 #[pyfunction]
-#[pyo3(signature = (game, pits, casa_rows, leftover, final_four, plies, balance, seed, pairs))]
+#[pyo3(signature = (rules, plies, balance, seed, pairs))]
 #[allow(clippy::too_many_arguments)]
 pub fn match_openings<'py>(
     py: Python<'py>,
-    game: &str,
-    pits: usize,
-    casa_rows: Option<&str>,
-    leftover: Option<&str>,
-    final_four: Option<&str>,
+    rules: RuleArgs,
     plies: Option<u32>,
     balance: Option<&str>,
     seed: u64,
     pairs: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules_of((game, pits, casa_rows, leftover, final_four))?;
+    let rules = rules.rules()?;
     let balance = match balance {
         Some(text) => text
             .parse::<Balance>()
@@ -102,15 +86,11 @@ pub fn match_openings<'py>(
 /// when `p1_south`, the players seeded from `seed`. Returns `(score of p1, plies, fault or
 /// None, records)`, the records as game-record texts (several with `rounds`).
 #[pyfunction]
-#[pyo3(signature = (game, pits, casa_rows, leftover, final_four, rounds, opening, p1, p2, p1_south, seed, index, movetime = None, nodes = None, depth = None))]
+#[pyo3(signature = (rules, rounds, opening, p1, p2, p1_south, seed, index, movetime = None, nodes = None, depth = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn match_game(
     py: Python<'_>,
-    game: &str,
-    pits: usize,
-    casa_rows: Option<&str>,
-    leftover: Option<&str>,
-    final_four: Option<&str>,
+    rules: RuleArgs,
     rounds: Option<u32>,
     opening: Vec<String>,
     p1: &str,
@@ -122,7 +102,7 @@ pub fn match_game(
     nodes: Option<u64>,
     depth: Option<u32>,
 ) -> PyResult<(f64, usize, Option<String>, Vec<String>)> {
-    let rules = rules_of((game, pits, casa_rows, leftover, final_four))?;
+    let rules = rules.rules()?;
     let (p1_spec, p2_spec) = (spec(p1, "--p1")?, spec(p2, "--p2")?);
     let n = rules.pits_per_row();
     let opening: Vec<Move> = opening
@@ -161,14 +141,10 @@ pub fn match_game(
 /// The report `sow match` prints (the engine crate's `arena::report`), from the games'
 /// `(score, plies, fault)` and the openings dict of `match_openings`.
 #[pyfunction]
-#[pyo3(signature = (game, pits, casa_rows, leftover, final_four, p1, p2, rounds, openings, games, out))]
+#[pyo3(signature = (rules, p1, p2, rounds, openings, games, out))]
 #[allow(clippy::too_many_arguments)]
 pub fn match_report(
-    game: &str,
-    pits: usize,
-    casa_rows: Option<&str>,
-    leftover: Option<&str>,
-    final_four: Option<&str>,
+    rules: RuleArgs,
     p1: &str,
     p2: &str,
     rounds: Option<u32>,
@@ -176,7 +152,7 @@ pub fn match_report(
     games: Vec<(f64, usize, Option<String>)>,
     out: &str,
 ) -> PyResult<String> {
-    let rules = rules_of((game, pits, casa_rows, leftover, final_four))?;
+    let rules = rules.rules()?;
     if games.is_empty() {
         return Err(SowingError::new_err("a match of no games"));
     }
