@@ -43,7 +43,6 @@ fn limits(movetime: Option<u64>, nodes: Option<u64>, depth: Option<u32>) -> Limi
 /// centiseeds, or `None` for any), `uneven` and `repeated`.
 #[pyfunction]
 #[pyo3(signature = (rules, plies, balance, seed, pairs))]
-#[allow(clippy::too_many_arguments)]
 pub fn match_openings<'py>(
     py: Python<'py>,
     rules: RuleArgs,
@@ -142,7 +141,6 @@ pub fn match_game(
 /// `(score, plies, fault)` and the openings dict of `match_openings`.
 #[pyfunction]
 #[pyo3(signature = (rules, p1, p2, rounds, openings, games, out))]
-#[allow(clippy::too_many_arguments)]
 pub fn match_report(
     rules: RuleArgs,
     p1: &str,
