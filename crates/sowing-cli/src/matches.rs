@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use sowing::{BySide, Game, Move, Rules, Variant};
-use sowing_engine::arena::{self, Balance, Openings, Pairing, Played, Summary, BALANCE_TRIES};
+use sowing_engine::arena::{self, Balance, Openings, Pairing, Played};
 use sowing_engine::{Limits, Player, PlayerSpec, TableSet};
 
 use crate::external::{External, Fault};
@@ -271,59 +271,18 @@ fn report(
     p2: &Entrant,
     games: &[Played],
 ) {
-    let summary = Summary::of(games);
-    let unit = if args.rounds.is_some() {
-        "matches"
-    } else {
-        "games"
-    };
-    println!("{} vs {}: {} {unit}", p1.label(), p2.label(), games.len());
-    let plies = openings.plies;
-    match openings.balance {
-        _ if openings.self_play.is_some() => {
-            let (min, max) = openings.self_play.unwrap_or_default();
-            println!(
-                "openings: {plies} random plies, then {} self-play to the first position \
-                 with {min}-{max} seeds on the board",
-                arena::SELF_PLAY
-            );
-        }
-        Balance::Within(centiseeds) => println!(
-            "openings: {plies} random plies, valued within ±{} seeds by a {}-node search \
-             ({} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
-            f64::from(centiseeds) / 100.0,
-            arena::balance_nodes(rules),
-            openings.uneven
-        ),
-        Balance::Any => println!("openings: {plies} random plies"),
-    }
-    if openings.repeated > 0 {
-        println!(
-            "{} pairs repeat an earlier pair's opening (every draw had been played): \
-             more --opening-plies give more openings",
-            openings.repeated
-        );
-    }
-    println!(
-        "p1 wins {}, draws {}, losses {}",
-        summary.wins, summary.draws, summary.losses
+    print!(
+        "{}",
+        arena::report(
+            rules,
+            &p1.label(),
+            &p2.label(),
+            args.rounds.is_some(),
+            openings,
+            games,
+            &args.out.display().to_string(),
+        )
     );
-    println!(
-        "p1 score {:.1}% ({:.1} / {})",
-        100.0 * summary.score,
-        summary.score * summary.games as f64,
-        summary.games
-    );
-    let (elo, low, high) = summary.elo();
-    println!("Elo difference {elo:+.0} (95% interval {low:+.0} to {high:+.0})");
-    println!("average length {:.1} plies", summary.length);
-    if summary.faults > 0 {
-        println!(
-            "{} {unit} lost by an engine fault (crash, hang or illegal move)",
-            summary.faults
-        );
-    }
-    println!("records in {}", args.out.display());
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Matches between two players, as `sow match` plays them: paired openings that a fixed
 //! search judges near even, games and H3.3 matches of rounds played through any chooser of
-//! moves, and the score with its Elo difference. The command keeps its arguments, the
-//! players' seats and the printing.
+//! moves, the score with its Elo difference, and the report. The command keeps its
+//! arguments and the players' seats.
 //!
 //! ```
 //! use sowing::{Rules, Variant};
@@ -22,6 +22,9 @@ use sowing::{Game, Match, Move, Outcome, Position, Record, Rules, Side, Variant}
 
 use crate::random::{self, Rng};
 use crate::{Limits, Score, SearchPlayer, SearchSettings};
+
+mod report;
+pub use report::report;
 
 /// Which random openings a match keeps (`--balance`).
 #[derive(Clone, Copy, Debug, PartialEq)]

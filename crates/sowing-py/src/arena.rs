@@ -6,23 +6,11 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use sowing::{BySide, Game, Move, Rules, Side};
-use sowing_engine::arena::{self, Balance, Pairing, Played, Summary, BALANCE_TRIES};
+use sowing::{BySide, Game, Move, Side};
+use sowing_engine::arena::{self, Balance, Openings, Pairing, Played};
 use sowing_engine::{Limits, Player, PlayerSpec};
 
-use crate::{rules_from, SowingError};
-
-type RuleArgs<'a> = (
-    &'a str,
-    usize,
-    Option<&'a str>,
-    Option<&'a str>,
-    Option<&'a str>,
-);
-
-fn rules_of(rules: RuleArgs<'_>) -> PyResult<Rules> {
-    rules_from(rules.0, rules.1, rules.2, rules.3, rules.4)
-}
+use crate::{RuleArgs, SowingError};
 
 fn spec(text: &str, flag: &str) -> PyResult<PlayerSpec> {
     text.parse()
@@ -54,21 +42,16 @@ fn limits(movetime: Option<u64>, nodes: Option<u64>, depth: Option<u32>) -> Limi
 /// `moves` (one list of move names per pair), `plies`, `balance` (the `--balance` in
 /// centiseeds, or `None` for any), `uneven` and `repeated`.
 #[pyfunction]
-#[pyo3(signature = (game, pits, casa_rows, leftover, final_four, plies, balance, seed, pairs))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rules, plies, balance, seed, pairs))]
 pub fn match_openings<'py>(
     py: Python<'py>,
-    game: &str,
-    pits: usize,
-    casa_rows: Option<&str>,
-    leftover: Option<&str>,
-    final_four: Option<&str>,
+    rules: RuleArgs,
     plies: Option<u32>,
     balance: Option<&str>,
     seed: u64,
     pairs: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules_of((game, pits, casa_rows, leftover, final_four))?;
+    let rules = rules.rules()?;
     let balance = match balance {
         Some(text) => text
             .parse::<Balance>()
@@ -102,15 +85,11 @@ pub fn match_openings<'py>(
 /// when `p1_south`, the players seeded from `seed`. Returns `(score of p1, plies, fault or
 /// None, records)`, the records as game-record texts (several with `rounds`).
 #[pyfunction]
-#[pyo3(signature = (game, pits, casa_rows, leftover, final_four, rounds, opening, p1, p2, p1_south, seed, index, movetime = None, nodes = None, depth = None))]
+#[pyo3(signature = (rules, rounds, opening, p1, p2, p1_south, seed, index, movetime = None, nodes = None, depth = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn match_game(
     py: Python<'_>,
-    game: &str,
-    pits: usize,
-    casa_rows: Option<&str>,
-    leftover: Option<&str>,
-    final_four: Option<&str>,
+    rules: RuleArgs,
     rounds: Option<u32>,
     opening: Vec<String>,
     p1: &str,
@@ -122,7 +101,7 @@ pub fn match_game(
     nodes: Option<u64>,
     depth: Option<u32>,
 ) -> PyResult<(f64, usize, Option<String>, Vec<String>)> {
-    let rules = rules_of((game, pits, casa_rows, leftover, final_four))?;
+    let rules = rules.rules()?;
     let (p1_spec, p2_spec) = (spec(p1, "--p1")?, spec(p2, "--p2")?);
     let n = rules.pits_per_row();
     let opening: Vec<Move> = opening
@@ -158,16 +137,12 @@ pub fn match_game(
     Ok((played.score, played.plies, played.fault, records))
 }
 
-/// The report `sow match` prints, line for line, from the games' `(score, plies, fault)`.
+/// The report `sow match` prints (the engine crate's `arena::report`), from the games'
+/// `(score, plies, fault)` and the openings dict of `match_openings`.
 #[pyfunction]
-#[pyo3(signature = (game, pits, casa_rows, leftover, final_four, p1, p2, rounds, openings, games, out))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rules, p1, p2, rounds, openings, games, out))]
 pub fn match_report(
-    game: &str,
-    pits: usize,
-    casa_rows: Option<&str>,
-    leftover: Option<&str>,
-    final_four: Option<&str>,
+    rules: RuleArgs,
     p1: &str,
     p2: &str,
     rounds: Option<u32>,
@@ -175,7 +150,7 @@ pub fn match_report(
     games: Vec<(f64, usize, Option<String>)>,
     out: &str,
 ) -> PyResult<String> {
-    let rules = rules_of((game, pits, casa_rows, leftover, final_four))?;
+    let rules = rules.rules()?;
     if games.is_empty() {
         return Err(SowingError::new_err("a match of no games"));
     }
@@ -193,57 +168,26 @@ pub fn match_report(
             .get_item(key)?
             .ok_or_else(|| SowingError::new_err(format!("openings without {key:?}")))
     };
-    let plies: u32 = get("plies")?.extract()?;
-    let balance: Option<i32> = get("balance")?.extract()?;
-    let uneven: usize = get("uneven")?.extract()?;
-    let repeated: usize = get("repeated")?.extract()?;
-    let summary = Summary::of(&played);
-    let unit = if rounds.is_some() { "matches" } else { "games" };
-    let (p1, p2) = (spec(p1, "--p1")?.to_string(), spec(p2, "--p2")?.to_string());
-    // The lines of `sow match` (crates/sowing-cli/src/matches.rs, `report`); the tests
-    // compare the two reports of one match.
-    let mut text = String::new();
-    let mut line = |s: String| {
-        text.push_str(&s);
-        text.push('\n');
+    let balance = match get("balance")?.extract::<Option<i32>>()? {
+        Some(centiseeds) => Balance::Within(centiseeds),
+        None => Balance::Any,
     };
-    line(format!("{p1} vs {p2}: {} {unit}", played.len()));
-    match balance {
-        Some(centiseeds) => line(format!(
-            "openings: {plies} random plies, valued within ±{} seeds by a {}-node search \
-             ({uneven} pairs had none in {BALANCE_TRIES} draws: the most even was played)",
-            f64::from(centiseeds) / 100.0,
-            arena::balance_nodes(rules),
-        )),
-        None => line(format!("openings: {plies} random plies")),
-    }
-    if repeated > 0 {
-        line(format!(
-            "{repeated} pairs repeat an earlier pair's opening (every draw had been played): \
-             more --opening-plies give more openings"
-        ));
-    }
-    line(format!(
-        "p1 wins {}, draws {}, losses {}",
-        summary.wins, summary.draws, summary.losses
-    ));
-    line(format!(
-        "p1 score {:.1}% ({:.1} / {})",
-        100.0 * summary.score,
-        summary.score * summary.games as f64,
-        summary.games
-    ));
-    let (elo, low, high) = summary.elo();
-    line(format!(
-        "Elo difference {elo:+.0} (95% interval {low:+.0} to {high:+.0})"
-    ));
-    line(format!("average length {:.1} plies", summary.length));
-    if summary.faults > 0 {
-        line(format!(
-            "{} {unit} lost by an engine fault (crash, hang or illegal move)",
-            summary.faults
-        ));
-    }
-    line(format!("records in {out}"));
-    Ok(text)
+    let openings = Openings {
+        plies: get("plies")?.extract()?,
+        balance,
+        moves: Vec::new(),
+        uneven: get("uneven")?.extract()?,
+        repeated: get("repeated")?.extract()?,
+        self_play: None,
+    };
+    let (p1, p2) = (spec(p1, "--p1")?.to_string(), spec(p2, "--p2")?.to_string());
+    Ok(arena::report(
+        rules,
+        &p1,
+        &p2,
+        rounds.is_some(),
+        &openings,
+        &played,
+        out,
+    ))
 }

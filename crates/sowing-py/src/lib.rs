@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod arena;
+mod batch;
 mod engine;
 mod game;
 mod observe;
@@ -82,6 +83,31 @@ pub(crate) fn rules_from(
         }
     }
     Ok(rules)
+}
+
+/// The rules as one Python tuple `(game, pits, casa_rows, leftover, final_four)`, for the
+/// functions that `sowing.distributed` calls with the rules of its command line.
+#[derive(FromPyObject)]
+pub(crate) struct RuleArgs(
+    String,
+    usize,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+impl RuleArgs {
+    /// The rules, checked as [`rules_from`] checks them.
+    pub(crate) fn rules(&self) -> PyResult<Rules> {
+        let RuleArgs(game, pits, casa_rows, leftover, final_four) = self;
+        rules_from(
+            game,
+            *pits,
+            casa_rows.as_deref(),
+            leftover.as_deref(),
+            final_four.as_deref(),
+        )
+    }
 }
 
 /// The native module.

@@ -8,7 +8,7 @@ use sowing::Position;
 use sowing_tables::{build, file, Family};
 
 use crate::game::Game;
-use crate::{rules_from, ParseError, TablesError};
+use crate::{rules_from, ParseError, RuleArgs, TablesError};
 
 fn error(e: sowing_tables::TablesError) -> PyErr {
     TablesError::new_err(e.to_string())
@@ -259,20 +259,15 @@ type Part = (u64, Vec<u8>, Vec<u8>, Vec<u8>);
 /// children)` as `Tables.expand` gives them, in order and covering the layer — and writes
 /// its file in `dir` as `sow tables build` does. Returns the file's path.
 #[pyfunction]
-#[pyo3(signature = (game, pits, casa_rows, leftover, final_four, seeds, parts, dir = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rules, seeds, parts, dir = None))]
 pub fn tables_solve(
     py: Python<'_>,
-    game: &str,
-    pits: usize,
-    casa_rows: Option<&str>,
-    leftover: Option<&str>,
-    final_four: Option<&str>,
+    rules: RuleArgs,
     seeds: usize,
     parts: Vec<Part>,
     dir: Option<PathBuf>,
 ) -> PyResult<PathBuf> {
-    let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+    let rules = rules.rules()?;
     let family = Family::of(rules);
     let dir = tables_dir(dir)?;
     let mut next = 0u64;

@@ -8,21 +8,11 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use sowing::{Move, Pit, Position, Rules, Side};
+use sowing::Position;
 
+use crate::batch::{Reward, Slot};
 use crate::game::Game;
 use crate::{observe, rules_from, IllegalMoveError, SowingError};
-
-/// How a step is rewarded.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Reward {
-    /// The final seed margin of the side that moved, on the step that ends the game.
-    Margin,
-    /// The change of the mover's seed margin over the step (its captures less those it
-    /// gave up): the same total over a game as `Margin` for a player who makes every move,
-    /// spread over the moves.
-    Captures,
-}
 
 /// A raw view of the output arrays for the stepping loop, which runs without the GIL.
 struct Out {
@@ -36,153 +26,16 @@ struct Out {
 // The arrays are owned by the VecGame, which is borrowed mutably for the whole step.
 unsafe impl Send for Out {}
 
-/// One game of the batch, kept lean for speed: the position, the position each legal move
-/// leads to (found when the mask is made, so that playing the chosen one costs a copy), and
-/// the positions since the last capture for the repetition rule (C.3), applied as
-/// `sowing::Game` applies it (tests/test_vec.py compares the two move for move).
-struct Slot {
-    position: Position,
-    /// The legal columns of the side to move, as bits.
-    legal: u16,
-    /// `next[c]`: the position after sowing column `c`, where `known` has bit `c`.
-    next: [Position; Rules::MAX_PITS_PER_ROW],
-    /// The legal columns whose `next` is filled in; the others are sown when chosen.
-    known: u16,
-    /// The positions since the last capture (the current one included) and their hashes.
-    since_capture: Vec<Position>,
-    hashes: Vec<u64>,
-}
-
-impl Slot {
-    fn new(start: Position) -> Slot {
-        let mut slot = Slot {
-            position: start,
-            legal: 0,
-            next: [start; Rules::MAX_PITS_PER_ROW],
-            known: 0,
-            since_capture: Vec::new(),
-            hashes: Vec::new(),
-        };
-        slot.restart(start);
-        slot
-    }
-
-    /// Back to `start`, keeping the allocations.
-    fn restart(&mut self, start: Position) {
-        self.position = start;
-        self.since_capture.clear();
-        self.hashes.clear();
-        self.since_capture.push(start);
-        self.hashes.push(start.hash());
-        if start.is_over() || self.settle() {
-            // Not a start position of the rules: nothing to play.
-            self.legal = 0;
-        }
-    }
-
-    /// Moves to `next`; tells whether the game is over there: the board is empty (every
-    /// end of the rules empties it) or the position repeats one since the last capture.
-    fn advance(&mut self, next: Position) -> bool {
-        let repeated = if next.captured() != self.position.captured() {
-            self.since_capture.clear();
-            self.hashes.clear();
-            false
-        } else {
-            let hash = next.hash();
-            self.hashes
-                .iter()
-                .zip(&self.since_capture)
-                .any(|(&h, earlier)| h == hash && earlier.repeats(&next))
-        };
-        self.since_capture.push(next);
-        self.hashes.push(next.hash());
-        self.position = next;
-        repeated || next.is_over()
-    }
-
-    /// Finds the legal sowing moves and where they lead; plays the pass when there is none
-    /// (C.2), until the side to move has a choice. Tells whether the game ended meanwhile.
-    fn settle(&mut self) -> bool {
-        loop {
-            let position = self.position;
-            let n = position.rules().pits_per_row();
-            self.legal = 0;
-            self.known = 0;
-            for column in 0..n {
-                let pit = Pit::of(position.to_move(), column, n);
-                if position.seeds(pit) == 0 {
-                    continue;
-                }
-                if !position.may_capture(pit) {
-                    // The first lap ends the sowing (in an empty pit; in Ayoayo one of the
-                    // opponent's, so it feeds): legal, and cheap to sow if it is chosen.
-                    self.legal |= 1 << column;
-                } else if let Ok(next) = position.after_sow(pit) {
-                    self.next[column] = next;
-                    self.legal |= 1 << column;
-                    self.known |= 1 << column;
-                }
-            }
-            if self.legal != 0 {
-                return false;
-            }
-            let mut next = position;
-            next.play(Move::Pass)
-                .expect("a pass is legal when there is no sowing move");
-            if self.advance(next) {
-                self.legal = 0;
-                return true;
-            }
-        }
-    }
-
-    /// Writes the slot's observation, mask and side to move at `index`.
+impl Out {
+    /// Writes `slot`'s observation, mask and side to move at `index`.
     ///
     /// # Safety
-    /// `out` points to arrays of the VecGame's shape and `index` is below its length.
-    unsafe fn write(&self, out: &Out, index: usize, n: usize) {
+    /// The arrays have the VecGame's shape (`n` pits a row) and `index` is below its length.
+    unsafe fn write(&self, slot: &Slot, index: usize, n: usize) {
         let size = observe::size(n);
-        let position = &self.position;
-        let obs = std::slice::from_raw_parts_mut(out.obs.add(index * size), size);
-        observe::write(position, position.to_move(), obs);
-        let mask = std::slice::from_raw_parts_mut(out.masks.add(index * n), n);
-        for (column, slot) in mask.iter_mut().enumerate() {
-            *slot = ((self.legal >> column) & 1) as i8;
-        }
-        *out.to_move.add(index) = position.to_move().index() as i8;
-    }
-
-    /// Plays column `action` (legal) for the side to move and the passes after it;
-    /// restarts the game from `start` when it ends. Returns the reward and whether the game
-    /// ended.
-    fn step(&mut self, action: usize, start: &Position, reward: Reward) -> (f32, bool) {
-        let mover: Side = self.position.to_move();
-        let before = observe::margin(&self.position, mover);
-        let next = if (self.known >> action) & 1 == 1 {
-            self.next[action]
-        } else {
-            let pit = Pit::of(mover, action, self.position.rules().pits_per_row());
-            self.position
-                .after_sow(pit)
-                .expect("a sowing that ends on its first lap is legal")
-        };
-        let over = self.advance(next) || self.settle();
-        let after = observe::margin(&self.position, mover);
-        let value = match reward {
-            Reward::Margin if over => after,
-            Reward::Margin => 0,
-            Reward::Captures => after - before,
-        };
-        if over {
-            self.restart(*start);
-        }
-        (value as f32, over)
-    }
-
-    /// The game as a `sowing::Game` from its current position (the history before it is
-    /// not kept).
-    fn game(&self) -> sowing::Game {
-        sowing::Game::from_position(self.position)
+        let obs = std::slice::from_raw_parts_mut(self.obs.add(index * size), size);
+        let mask = std::slice::from_raw_parts_mut(self.masks.add(index * n), n);
+        *self.to_move.add(index) = slot.write(obs, mask);
     }
 }
 
@@ -289,7 +142,7 @@ impl VecGame {
         };
         let out = vec.out(py);
         for (index, slot) in vec.slots.iter().enumerate() {
-            unsafe { slot.write(&out, index, per_row) };
+            unsafe { out.write(slot, index, per_row) };
         }
         Ok(vec)
     }
@@ -349,7 +202,7 @@ impl VecGame {
         for (index, slot) in self.slots.iter_mut().enumerate() {
             slot.restart(self.start);
             unsafe {
-                slot.write(&out, index, n);
+                out.write(slot, index, n);
                 *out.rewards.add(index) = 0.0;
                 *out.terminations.add(index) = false;
             }
@@ -404,7 +257,7 @@ impl VecGame {
                 unsafe {
                     *out.rewards.add(index) = value;
                     *out.terminations.add(index) = over;
-                    slot.write(&out, index, n);
+                    out.write(slot, index, n);
                 }
             }
         });

@@ -15,6 +15,26 @@ def game_options(
     return {key: value for key, value in options.items() if value is not None}
 
 
+def environment_game(
+    game: str,
+    pits: int,
+    reward: str,
+    render_mode: Optional[str],
+    render_modes: list[str],
+    casa_rows: Optional[str],
+    leftover: Optional[str],
+    final_four: Optional[str],
+) -> tuple[dict[str, Any], Game]:
+    """Checks the arguments the environments share and makes their game: the rules (as
+    keyword arguments of ``Game``) and the game at the start."""
+    if reward not in ("margin", "captures"):
+        raise ValueError(f"reward must be margin or captures, not {reward!r}")
+    if render_mode is not None and render_mode not in render_modes:
+        raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+    rules = dict(game=game, pits=pits, **game_options(casa_rows, leftover, final_four))
+    return rules, Game(**rules)
+
+
 def margin(game: Game, side: str) -> int:
     """Seeds captured by ``side`` less those captured by its opponent."""
     south, north = game.captured

@@ -10,6 +10,8 @@ GameName = Literal["hoyito-ii", "hoyito-iii", "ayoayo"]
 SideName = Literal["south", "north"]
 EndName = Literal["board-cleared", "last-four", "cannot-feed", "repetition"]
 MoveLike = Union[str, int]
+# (game, pits, casa_rows, leftover, final_four), for the functions of `sowing.distributed`.
+RuleArgs = tuple[str, int, Optional[str], Optional[str], Optional[str]]
 
 GAMES: list[str]
 MAX_LAPS: int
@@ -196,22 +198,14 @@ class VecGame:
 # The pieces of `sow match` behind `python -m sowing.distributed match`.
 def match_player(text: str) -> str: ...
 def match_openings(
-    game: str,
-    pits: int,
-    casa_rows: Optional[str],
-    leftover: Optional[str],
-    final_four: Optional[str],
+    rules: RuleArgs,
     plies: Optional[int],
     balance: Optional[str],
     seed: int,
     pairs: int,
 ) -> dict[str, Any]: ...
 def match_game(
-    game: str,
-    pits: int,
-    casa_rows: Optional[str],
-    leftover: Optional[str],
-    final_four: Optional[str],
+    rules: RuleArgs,
     rounds: Optional[int],
     opening: list[str],
     p1: str,
@@ -224,11 +218,7 @@ def match_game(
     depth: Optional[int] = None,
 ) -> tuple[float, int, Optional[str], list[str]]: ...
 def match_report(
-    game: str,
-    pits: int,
-    casa_rows: Optional[str],
-    leftover: Optional[str],
-    final_four: Optional[str],
+    rules: RuleArgs,
     p1: str,
     p2: str,
     rounds: Optional[int],
@@ -266,6 +256,9 @@ class Tables:
     def dir(self) -> "os.PathLike[str]": ...
     def value(self, position: Union[str, Game]) -> int: ...
     def probe(self, position: Union[str, Game]) -> Probe: ...
+    # The pieces of a build spread over a cluster (`python -m sowing.distributed tables`).
+    def layer_len(self, seeds: int) -> int: ...
+    def expand(self, seeds: int, start: int, end: int) -> tuple[bytes, bytes, bytes]: ...
 
 def tables_dir(dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> "os.PathLike[str]": ...
 def tables_build(
@@ -279,3 +272,9 @@ def tables_build(
     dir: Optional[Union[str, "os.PathLike[str]"]] = None,
     threads: Optional[int] = None,
 ) -> dict[str, Any]: ...
+def tables_solve(
+    rules: RuleArgs,
+    seeds: int,
+    parts: list[tuple[int, bytes, bytes, bytes]],
+    dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+) -> "os.PathLike[str]": ...

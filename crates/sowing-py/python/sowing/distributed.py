@@ -33,22 +33,28 @@ must be a directory they all see (a network file system) at the same path.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
-from . import _sowing
+from . import _common, _sowing
 
 
 def _rules(args: argparse.Namespace) -> tuple[Any, ...]:
     return (args.game, args.pits, args.casa_rows, args.leftover, args.final_four)
 
 
+def _options(rules: tuple[Any, ...]) -> dict[str, str]:
+    """The rule options of ``rules`` (as ``_rules`` gives them), as keyword arguments."""
+    return _common.game_options(*rules[2:])
+
+
 def _play(rules: tuple[Any, ...], game: dict[str, Any]) -> tuple[float, int, Optional[str], list[str]]:
     """One game of the match (a Ray task)."""
-    return _sowing.match_game(*rules, **game)
+    return _sowing.match_game(rules, **game)
 
 
 def match(args: argparse.Namespace, out: Any = None) -> None:
@@ -64,41 +70,33 @@ def match(args: argparse.Namespace, out: Any = None) -> None:
             _sowing.match_player(name)
         except _sowing.SowingError as error:
             raise _sowing.SowingError(f"{flag}: {error}") from None
-    _sowing.Game(args.game, args.pits, **{
-        key: value for key, value in
-        (("casa_rows", args.casa_rows), ("leftover", args.leftover), ("final_four", args.final_four))
-        if value is not None})
+    _sowing.Game(args.game, args.pits, **_options(rules))
     pairs = max(1, (args.games + 1) // 2)
     openings = _sowing.match_openings(
-        *rules, args.opening_plies, args.balance, args.seed, pairs
+        rules, args.opening_plies, args.balance, args.seed, pairs
     )
-    started = _connect(args)
-    try:
+    with _cluster(args):
         task = ray.remote(_play)
         shared = ray.put(rules)
-        refs = []
-        for index in range(2 * pairs):
-            refs.append(
-                task.remote(
-                    shared,
-                    dict(
-                        rounds=args.rounds,
-                        opening=openings["moves"][index // 2],
-                        p1=args.p1,
-                        p2=args.p2,
-                        p1_south=index % 2 == 0,
-                        seed=(args.seed * 1_000_003 + index) % (1 << 64),
-                        index=index,
-                        movetime=args.movetime,
-                        nodes=args.nodes,
-                        depth=args.depth,
-                    ),
-                )
+        refs = [
+            task.remote(
+                shared,
+                dict(
+                    rounds=args.rounds,
+                    opening=openings["moves"][index // 2],
+                    p1=args.p1,
+                    p2=args.p2,
+                    p1_south=index % 2 == 0,
+                    seed=(args.seed * 1_000_003 + index) % (1 << 64),
+                    index=index,
+                    movetime=args.movetime,
+                    nodes=args.nodes,
+                    depth=args.depth,
+                ),
             )
+            for index in range(2 * pairs)
+        ]
         results = ray.get(refs)
-    finally:
-        if started:
-            ray.shutdown()
     directory = Path(args.out)
     directory.mkdir(parents=True, exist_ok=True)
     for index, (_, _, fault, records) in enumerate(results):
@@ -111,7 +109,7 @@ def match(args: argparse.Namespace, out: Any = None) -> None:
         if fault is not None:
             print(f"game {index + 1}: {fault}; scored as lost for it", file=sys.stderr)
     report = _sowing.match_report(
-        *rules,
+        rules,
         args.p1,
         args.p2,
         args.rounds,
@@ -128,30 +126,34 @@ _lower: dict[tuple[Any, ...], Any] = {}
 def _expand(rules: tuple[Any, ...], directory: str, seeds: int, start: int, end: int) -> tuple[bytes, bytes, bytes]:
     """Expands positions ``start .. end`` of layer ``seeds`` (a Ray task). The worker keeps
     the lower layers open between the tasks of a layer."""
-    game, pits, casa_rows, leftover, final_four = rules
     key = (rules, directory, seeds - 1)
     tables = _lower.get(key)
     if tables is None:
         _lower.clear()
-        options = {k: v for k, v in (("casa_rows", casa_rows), ("leftover", leftover),
-                                     ("final_four", final_four)) if v is not None}
-        tables = _lower[key] = _sowing.Tables(game, pits, dir=directory, max_seeds=seeds - 1, **options)
+        tables = _lower[key] = _sowing.Tables(
+            rules[0], rules[1], dir=directory, max_seeds=seeds - 1, **_options(rules))
     return tables.expand(seeds, start, end)
 
 
-def _connect(args: argparse.Namespace) -> bool:
-    """Joins the cluster of ``--address``/``$RAY_ADDRESS``, or starts a local one; tells
-    whether it started one (to stop it after)."""
+@contextlib.contextmanager
+def _cluster(args: argparse.Namespace) -> Iterator[None]:
+    """Inside: joined to the cluster of ``--address``/``$RAY_ADDRESS``, or to a local one
+    started for the block and stopped after it (a program that called ``ray.init`` keeps
+    its own)."""
     import ray
 
     if ray.is_initialized():
-        return False
+        yield
+        return
     address = args.address or os.environ.get("RAY_ADDRESS")
     if address:
         ray.init(address=address, log_to_driver=False)
     else:
         ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False)
-    return True
+    try:
+        yield
+    finally:
+        ray.shutdown()
 
 
 def tables_build(args: argparse.Namespace, out: Any = None) -> None:
@@ -160,11 +162,9 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
 
     out = out or sys.stdout
     rules = _rules(args)
-    options = {k: v for k, v in (("casa_rows", args.casa_rows), ("leftover", args.leftover),
-                                 ("final_four", args.final_four)) if v is not None}
+    options = _options(rules)
     directory = str(_sowing.tables_dir(args.dir))
-    started = _connect(args)
-    try:
+    with _cluster(args):
         task = ray.remote(_expand)
         ranges = args.ranges or 4 * int(ray.cluster_resources().get("CPU", 1))
         for seeds in range(1, args.max_seeds + 1):
@@ -178,13 +178,28 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
             started_at = time.perf_counter()
             refs = [task.remote(rules, directory, seeds, a, b) for a, b in spans]
             parts = [(a, *ray.get(ref)) for (a, _), ref in zip(spans, refs)]
-            path = _sowing.tables_solve(*rules, seeds, parts, directory)
+            path = _sowing.tables_solve(rules, seeds, parts, directory)
             seconds = time.perf_counter() - started_at
             print(f"layer {seeds}: {count:,} positions in {len(spans)} tasks, "
                   f"{seconds:.1f} s: {path}", file=out, flush=True)
-    finally:
-        if started:
-            ray.shutdown()
+
+
+def _game_arguments(command: argparse.ArgumentParser) -> None:
+    """The game and its options, as ``sow`` names them."""
+    command.add_argument("--game", default="hoyito-ii", help="hoyito-ii, hoyito-iii or ayoayo")
+    command.add_argument("--pits", type=int, default=6,
+                         help="pits per row: 6, or 12 for Hoyito II")
+    command.add_argument("--casa-rows", help="Hoyito (H2.5): any or opponent")
+    command.add_argument("--leftover", help="Ayoayo (A.7): last-mover or holder")
+    command.add_argument("--final-four", help="Hoyito III (H3.3): capturer, south or north")
+
+
+def _cluster_arguments(command: argparse.ArgumentParser) -> None:
+    """Which Ray cluster (``_cluster``)."""
+    command.add_argument("--address",
+                         help="the Ray cluster (default: $RAY_ADDRESS, else local)")
+    command.add_argument("--num-cpus", type=int,
+                         help="workers of a local cluster (default: every core)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -200,11 +215,7 @@ def parser() -> argparse.ArgumentParser:
         description="Play a match between two players on a Ray cluster and report the score "
         "and Elo difference, as sow match does.",
     )
-    m.add_argument("--game", default="hoyito-ii", help="hoyito-ii, hoyito-iii or ayoayo")
-    m.add_argument("--pits", type=int, default=6, help="pits per row: 6, or 12 for Hoyito II")
-    m.add_argument("--casa-rows", help="Hoyito (H2.5): any or opponent")
-    m.add_argument("--leftover", help="Ayoayo (A.7): last-mover or holder")
-    m.add_argument("--final-four", help="Hoyito III (H3.3): capturer, south or north")
+    _game_arguments(m)
     m.add_argument("--p1", required=True, help="the first player")
     m.add_argument("--p2", required=True, help="the second player")
     m.add_argument("--games", type=int, default=100, help="games (rounded up to an even number)")
@@ -216,8 +227,7 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--rounds", type=int, help="Hoyito III: each game a match of R rounds")
     m.add_argument("--seed", type=int, default=1, help="seed of the openings and players")
     m.add_argument("--out", default="match-records", help="directory for the game records")
-    m.add_argument("--address", help="the Ray cluster (default: $RAY_ADDRESS, else local)")
-    m.add_argument("--num-cpus", type=int, help="workers of a local cluster (default: every core)")
+    _cluster_arguments(m)
 
     t = commands.add_parser("tables", help="endgame tables on a Ray cluster")
     tables_commands = t.add_subparsers(dest="tables_command", required=True)
@@ -227,17 +237,12 @@ def parser() -> argparse.ArgumentParser:
         description="Build the endgame tables of one game up to a number of seeds on the board: "
         "the files of sow tables build. Layers on disk are checked and kept.",
     )
-    b.add_argument("--game", default="hoyito-ii", help="hoyito-ii, hoyito-iii or ayoayo")
-    b.add_argument("--pits", type=int, default=6, help="pits per row: 6, or 12 for Hoyito II")
-    b.add_argument("--casa-rows", help="Hoyito (H2.5): any or opponent")
-    b.add_argument("--leftover", help="Ayoayo (A.7): last-mover or holder")
-    b.add_argument("--final-four", help="Hoyito III (H3.3): capturer, south or north")
+    _game_arguments(b)
     b.add_argument("--max-seeds", type=int, required=True, help="the largest layer to build")
     b.add_argument("--dir", help="the tables' directory (default: $SOWING_TABLES, else the "
                    "user's data directory); every worker must see it")
     b.add_argument("--ranges", type=int, help="tasks a layer (default: 4 a CPU of the cluster)")
-    b.add_argument("--address", help="the Ray cluster (default: $RAY_ADDRESS, else local)")
-    b.add_argument("--num-cpus", type=int, help="workers of a local cluster (default: every core)")
+    _cluster_arguments(b)
     return top
 
 

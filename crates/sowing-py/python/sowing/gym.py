@@ -72,18 +72,12 @@ class SowingEnv(gymnasium.Env):
     ) -> None:
         if agent not in ("south", "north"):
             raise ValueError(f"agent must be south or north, not {agent!r}")
-        if reward not in ("margin", "captures"):
-            raise ValueError(f"reward must be margin or captures, not {reward!r}")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be lose or raise, not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self._rules = dict(
-            game=game,
-            pits=pits,
-            **_common.game_options(casa_rows, leftover, final_four),
+        self._rules, self.game = _common.environment_game(
+            game, pits, reward, render_mode, self.metadata["render_modes"],
+            casa_rows, leftover, final_four,
         )
-        self.game = Game(**self._rules)
         n, size, seeds = _common.spaces_size(self.game)
         self._n = n
         self._seeds = seeds

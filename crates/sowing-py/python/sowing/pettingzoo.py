@@ -77,16 +77,10 @@ class raw_env(AECEnv):
         render_mode: Optional[str] = None,
     ) -> None:
         super().__init__()
-        if reward not in ("margin", "captures"):
-            raise ValueError(f"reward must be margin or captures, not {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self._rules = dict(
-            game=game,
-            pits=pits,
-            **_common.game_options(casa_rows, leftover, final_four),
+        self._rules, self.game = _common.environment_game(
+            game, pits, reward, render_mode, self.metadata["render_modes"],
+            casa_rows, leftover, final_four,
         )
-        self.game = Game(**self._rules)
         n, size, seeds = _common.spaces_size(self.game)
         self._n = n
         self.seeds = seeds

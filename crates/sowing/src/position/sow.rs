@@ -8,7 +8,9 @@ use crate::tables::{
     RING_KEYS, ROW_MASKS,
 };
 use crate::Variant;
-use crate::{CasaRows, End, Event, FinalFour, Illegal, Leftover, Pit, Report, Side, TakeReason};
+use crate::{
+    CasaRows, End, Event, FinalFour, Illegal, Leftover, Pit, Report, Rules, Side, TakeReason,
+};
 
 /// The pits as 8-byte words, for whole-board arithmetic.
 const WORDS: usize = MAX_PITS / 8;
@@ -182,6 +184,45 @@ impl Position {
             };
         }
         Ok(report)
+    }
+
+    /// Sows the columns `columns` of the side to move (bit `c`: its column `c`, the pit
+    /// [`Pit::of`]`(to_move, c, N)`), each on its own entry `next[c]`, and returns the bits
+    /// of those that are legal; the other entries are left unspecified. With every column,
+    /// the same moves and positions as [`Position::successors`] (no bits: the side to move
+    /// must pass, or the game is over).
+    ///
+    /// For stepping many games at once (the Python package's `VecGame`): the game kind and
+    /// board size are dispatched on once for all the pits, and each move is sown in place,
+    /// with no result to copy out.
+    pub fn sow_columns(&self, columns: u16, next: &mut [Position; Rules::MAX_PITS_PER_ROW]) -> u16 {
+        match (self.rules.variant().is_hoyito(), self.rules.pit_count()) {
+            (true, 12) => self.sow_columns_as::<true, 12>(columns, next),
+            (true, _) => self.sow_columns_as::<true, 24>(columns, next),
+            (false, 12) => self.sow_columns_as::<false, 12>(columns, next),
+            (false, _) => self.sow_columns_as::<false, 24>(columns, next),
+        }
+    }
+
+    #[inline(always)]
+    fn sow_columns_as<const HOYITO: bool, const RING: usize>(
+        &self,
+        columns: u16,
+        next: &mut [Position; Rules::MAX_PITS_PER_ROW],
+    ) -> u16 {
+        let n = RING / 2;
+        let first = self.to_move.index() * n;
+        let mut legal = 0;
+        for (column, slot) in next[..n].iter_mut().enumerate() {
+            if (columns >> column) & 1 == 0 || self.pits[first + column] == 0 {
+                continue;
+            }
+            *slot = *self;
+            let pit = Pit::new(first + column);
+            let sown = slot.play_sow_as::<NoTrace, HOYITO, RING>(pit, &mut NoTrace);
+            legal |= u16::from(sown.is_ok()) << column;
+        }
+        legal
     }
 
     /// A pit of four that the mover may capture (H2.5, option `casa-rows`).

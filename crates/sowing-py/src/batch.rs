@@ -1,0 +1,137 @@
+//! The stepping core of `VecGame`, without Python: one game of the batch ([`Slot`]) kept
+//! lean for speed. `vec.rs` wraps it for Python; a plain Rust program can drive it to
+//! profile it.
+
+use sowing::{Move, Position, Rules, Side};
+
+use crate::observe;
+
+/// How a step is rewarded.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reward {
+    /// The final seed margin of the side that moved, on the step that ends the game.
+    Margin,
+    /// The change of the mover's seed margin over the step (its captures less those it
+    /// gave up): the same total over a game as `Margin` for a player who makes every move,
+    /// spread over the moves.
+    Captures,
+}
+
+/// One game of the batch, kept lean for speed: the position, the position each legal move
+/// leads to (found when the mask is made, so that playing the chosen one costs a copy), and
+/// the positions since the last capture for the repetition rule (C.3), applied as
+/// `sowing::Game` applies it (tests/test_vec.py compares the two move for move).
+pub(crate) struct Slot {
+    pub(crate) position: Position,
+    /// The legal columns of the side to move, as bits.
+    pub(crate) legal: u16,
+    /// `next[c]`: the position after sowing column `c`, where `legal` has bit `c`.
+    next: [Position; Rules::MAX_PITS_PER_ROW],
+    /// The positions since the last capture (the current one included) and their hashes.
+    since_capture: Vec<Position>,
+    hashes: Vec<u64>,
+}
+
+impl Slot {
+    pub(crate) fn new(start: Position) -> Slot {
+        let mut slot = Slot {
+            position: start,
+            legal: 0,
+            next: [start; Rules::MAX_PITS_PER_ROW],
+            since_capture: Vec::new(),
+            hashes: Vec::new(),
+        };
+        slot.restart(start);
+        slot
+    }
+
+    /// Back to `start`, keeping the allocations.
+    pub(crate) fn restart(&mut self, start: Position) {
+        self.position = start;
+        self.since_capture.clear();
+        self.hashes.clear();
+        self.since_capture.push(start);
+        self.hashes.push(start.hash());
+        if start.is_over() || self.settle() {
+            // Not a start position of the rules: nothing to play.
+            self.legal = 0;
+        }
+    }
+
+    /// Moves to `next`; tells whether the game is over there: the board is empty (every
+    /// end of the rules empties it) or the position repeats one since the last capture.
+    fn advance(&mut self, next: Position) -> bool {
+        let repeated = if next.captured() != self.position.captured() {
+            self.since_capture.clear();
+            self.hashes.clear();
+            false
+        } else {
+            // The hashes alone first (a scan the compiler vectorises); the positions only
+            // where a hash matches.
+            let hash = next.hash();
+            self.hashes.contains(&hash)
+                && self
+                    .hashes
+                    .iter()
+                    .zip(&self.since_capture)
+                    .any(|(&h, earlier)| h == hash && earlier.repeats(&next))
+        };
+        self.since_capture.push(next);
+        self.hashes.push(next.hash());
+        self.position = next;
+        repeated || next.is_over()
+    }
+
+    /// Finds the legal sowing moves and where they lead; plays the pass when there is none
+    /// (C.2), until the side to move has a choice. Tells whether the game ended meanwhile.
+    fn settle(&mut self) -> bool {
+        loop {
+            self.legal = self.position.sow_columns(u16::MAX, &mut self.next);
+            if self.legal != 0 {
+                return false;
+            }
+            let mut next = self.position;
+            next.play(Move::Pass)
+                .expect("a pass is legal when there is no sowing move");
+            if self.advance(next) {
+                return true;
+            }
+        }
+    }
+
+    /// Writes the slot's observation (`observe::size(n)` numbers) and mask (`n`) and
+    /// returns the side to move's index.
+    pub(crate) fn write(&self, obs: &mut [f32], mask: &mut [i8]) -> i8 {
+        let position = &self.position;
+        observe::write(position, position.to_move(), obs);
+        for (column, slot) in mask.iter_mut().enumerate() {
+            *slot = ((self.legal >> column) & 1) as i8;
+        }
+        position.to_move().index() as i8
+    }
+
+    /// Plays column `action` (legal) for the side to move and the passes after it;
+    /// restarts the game from `start` when it ends. Returns the reward and whether the game
+    /// ended.
+    pub(crate) fn step(&mut self, action: usize, start: &Position, reward: Reward) -> (f32, bool) {
+        let mover: Side = self.position.to_move();
+        let before = observe::margin(&self.position, mover);
+        let over = self.advance(self.next[action]) || self.settle();
+        let after = observe::margin(&self.position, mover);
+        let value = match reward {
+            Reward::Margin if over => after,
+            Reward::Margin => 0,
+            Reward::Captures => after - before,
+        };
+        if over {
+            self.restart(*start);
+        }
+        (value as f32, over)
+    }
+
+    /// The game as a `sowing::Game` from its current position (the history before it is
+    /// not kept).
+    pub(crate) fn game(&self) -> sowing::Game {
+        sowing::Game::from_position(self.position)
+    }
+}
