@@ -180,11 +180,13 @@ await check('a rematch with colours swapped, then a resignation reaching the wat
 });
 
 await check('an open challenge in the lobby is accepted from another device', async () => {
+  const lastId = Math.max(...(await api('GET', '/games?limit=1000')).games.map((g) => g.id));
   await creator.click('#btn-new');
   await creator.selectOption('#f-game', 'ayoayo');
   await creator.check('#f-lobby');
   await creator.click('#btn-friend');
-  await creator.waitForFunction((old) => document.body.dataset.live && document.body.dataset.live !== old, String(id));
+  await creator.waitForFunction((last) => Number(document.body.dataset.live) > last
+    && document.body.dataset.liveConnected === '1', lastId);
   const challenge = Number(await creator.evaluate(() => document.body.dataset.live));
   await friend.evaluate(() => location.reload());
   await friend.waitForSelector(`#lobby-list li[data-challenge="${challenge}"] button:has-text("Accept")`);

@@ -1394,6 +1394,95 @@ mod tests {
     }
 
     #[test]
+    fn a_version_1_database_gains_the_live_table_and_keeps_its_games() {
+        let conn = Connection::open_in_memory().unwrap();
+        // Version 1: today's schema without the table `live`.
+        let version_1 = SCHEMA
+            .split("CREATE TABLE IF NOT EXISTS live")
+            .next()
+            .unwrap();
+        conn.execute_batch(version_1).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        let start = Game::new(Rules::new(Variant::Ayoayo)).start().to_string();
+        conn.execute(
+            "INSERT INTO games (variant, pits, start, south, north) VALUES ('ayoayo', 6, ?1, 'human', 'human')",
+            [start],
+        )
+        .unwrap();
+        let id = conn.last_insert_rowid();
+        let store = Store::setup(conn).unwrap();
+        assert!(store.load(id).unwrap().is_some());
+        assert_eq!(store.live_row(id).unwrap(), None);
+        let version: i64 = store
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 2);
+    }
+
+    #[test]
+    fn a_live_row_round_trips_and_a_stale_version_is_a_conflict() {
+        let store = Store::in_memory().unwrap();
+        let mut game = Game::new(Rules::new(Variant::HoyitoII));
+        let live = LiveRow {
+            game_id: 0,
+            seats: [Some([7; 32]), None],
+            names: [Some("Ana".into()), None],
+            lobby: true,
+            address: Some("192.0.2.1".into()),
+            clock: Some(Clock::new(60_000, 2_000)),
+            offers: Offers::default(),
+            result: None,
+            rematch: None,
+            takebacks: 0,
+            version: 0,
+            created_ms: 1,
+            touched_ms: 1,
+        };
+        let id = store.create_live_game(&game, &live).unwrap();
+        let read = store.live_row(id).unwrap().unwrap();
+        assert_eq!(
+            read,
+            LiveRow {
+                game_id: id,
+                ..live.clone()
+            }
+        );
+        assert_eq!(store.open_challenges("192.0.2.1").unwrap(), (1, 1));
+        assert_eq!(store.lobby(10).unwrap().len(), 1);
+        game.play(game.parse_move("C").unwrap()).unwrap();
+        let mut next = read.clone();
+        next.seats[1] = Some([9; 32]);
+        next.offers.draw = Some(Side::North);
+        next.clock
+            .as_mut()
+            .unwrap()
+            .after_move(Side::South, 5, true);
+        next.result = Some(LiveResult {
+            outcome: "draw".into(),
+            reason: "agreement".into(),
+        });
+        store.append_live_move(&game, &next).unwrap();
+        let after = store.live_row(id).unwrap().unwrap();
+        assert_eq!(
+            after,
+            LiveRow {
+                version: 1,
+                ..next.clone()
+            }
+        );
+        assert_eq!(store.stored_moves(id).unwrap(), 1);
+        // Written again from version 0: refused, and the move with it.
+        game.play(game.legal_moves()[0]).unwrap();
+        assert!(matches!(
+            store.append_live_move(&game, &next),
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(store.stored_moves(id).unwrap(), 1);
+        assert_eq!(store.lobby(10).unwrap().len(), 0, "both seats taken");
+    }
+
+    #[test]
     fn a_database_of_a_newer_version_is_refused() {
         let conn = Connection::open_in_memory().unwrap();
         conn.pragma_update(None, "user_version", VERSION + 1)

@@ -112,6 +112,7 @@
     const panel = $('live-panel');
     if (panel) panel.hidden = true;
     document.body.dataset.live = '';
+    document.body.dataset.liveConnected = '0';
   }
 
   // ------------------------------------------------------------ the socket
