@@ -535,31 +535,9 @@
     document.querySelector('#play .controls').before(p);
   }
 
-  function styles() {
-    const css = document.createElement('style');
-    css.textContent = `
-      .live-panel { margin: .4rem 0; padding: .4rem .6rem; border: 1px solid #c9b48f; border-radius: .4rem; background: #fffaf0; }
-      .live-buttons { display: flex; flex-wrap: wrap; gap: .4rem; margin: .3rem 0; }
-      .live-note { font-weight: 600; margin: .2rem 0; }
-      .live-link { margin: .2rem 0; font-size: .9rem; }
-      .live-link input { width: min(28rem, 60vw); font-family: ui-monospace, monospace; font-size: .8rem; }
-      .live-watchers { font-size: .85rem; color: #6b5a48; margin: .2rem 0; }
-      .live-name { font-weight: 600; }
-      .live-clock { display: inline-block; margin-left: .6rem; padding: 0 .4rem; min-width: 3.5rem; text-align: right;
-        font-variant-numeric: tabular-nums; font-weight: 700; border-radius: .3rem; background: #efe5d2; }
-      .live-clock.running { background: var(--accent); color: #fff; }
-      .live-clock.low.running { background: #c0392b; }
-      .friend-box { border: 1px solid #c9b48f; border-radius: .4rem; margin: .5rem 0; padding: .3rem .6rem; }
-      .lobby-list { list-style: none; padding: 0; margin: .2rem 0; font-size: .9rem; }
-      .lobby-list li { margin: .25rem 0; }
-      .lobby-how { font-size: .85rem; margin: .2rem 0; }`;
-    document.head.append(css);
-  }
-
   window.sowingLive = { active, mayMove, fromAddress, decorate, play, leave };
 
   document.addEventListener('DOMContentLoaded', () => {
-    styles();
     panel();
     friendForm();
     lobbyBox();
