@@ -21,6 +21,7 @@ use axum::Router;
 
 pub mod catalog;
 pub mod engine;
+pub mod listener;
 pub mod matches;
 pub mod responses;
 mod routes;
@@ -120,8 +121,10 @@ pub fn serve_with_tables(
         .build()
         .map_err(|e| ServeError(format!("runtime: {e}")))?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
+        if let Err(e) = listener::raise_open_files_limit() {
+            eprintln!("sow serve: cannot raise the open files limit: {e}");
+        }
+        let listener = listener::listen(addr)
             .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
         let local = listener
             .local_addr()

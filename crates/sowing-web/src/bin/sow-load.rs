@@ -207,6 +207,9 @@ fn main() -> std::process::ExitCode {
 }
 
 async fn run(args: Args) -> Result<bool, String> {
+    // One descriptor per game's connection, and as many on the server when it runs here.
+    sowing_web::listener::raise_open_files_limit()
+        .map_err(|e| format!("cannot raise the open files limit: {e}"))?;
     let mut db = args.db.clone();
     let addr: SocketAddr = match &args.url {
         Some(url) => {
@@ -227,8 +230,7 @@ async fn run(args: Args) -> Result<bool, String> {
             let path = dir.join("load.db");
             let store = Store::open(&path).map_err(|e| e.to_string())?;
             let app = Arc::new(sowing_web::App::new(store, 2));
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
+            let listener = sowing_web::listener::listen(([127, 0, 0, 1], 0).into())
                 .map_err(|e| e.to_string())?;
             let addr = listener.local_addr().map_err(|e| e.to_string())?;
             tokio::spawn(async move {
