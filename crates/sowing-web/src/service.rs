@@ -9,6 +9,7 @@ use std::time::Duration;
 use hashlink::LruCache;
 use sowing::{Game, Move, Record, Rules, Side};
 
+use crate::changes::Changes;
 use crate::engine::{EngineError, Engines};
 use crate::matches;
 use crate::responses::{
@@ -198,13 +199,14 @@ pub struct Games {
     store: Arc<Store>,
     cache: std::sync::Mutex<Cache>,
     engines: Engines,
+    changes: Arc<Changes>,
 }
 
 /// Runs store work off the async runtime.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> GameResult<T> {
-    tokio::task::spawn_blocking(work)
+    tokio::task::spawn_blocking(move || crate::store::off_runtime(work))
         .await
         .map_err(|e| GameError::Internal(format!("database task failed: {e}")))?
         .map_err(GameError::Store)
@@ -290,6 +292,32 @@ impl Games {
                 capacity: cached_games.max(1),
             }),
             engines: Engines::new(engine_threads),
+            changes: Arc::default(),
+        }
+    }
+
+    /// Passes on every change the store announces (from any server sharing it) to
+    /// [`Games::changes`]; for SQLite, where this process is the only writer, the service
+    /// publishes its own writes and nothing is started.
+    ///
+    /// # Errors
+    /// When the store cannot listen.
+    pub fn listen(&self) -> Result<(), StoreError> {
+        let changes = self.changes.clone();
+        self.store
+            .listen(move |change| changes.publish(change.game, change.plies))
+    }
+
+    /// Who hears that a game changed.
+    pub fn changes(&self) -> &Arc<Changes> {
+        &self.changes
+    }
+
+    /// Tells the subscribers of `id` about a write this process committed (a shared store
+    /// tells them itself, through [`Games::listen`]).
+    fn published(&self, id: i64, plies: usize) {
+        if !self.store.is_shared() {
+            self.changes.publish(id, plies);
         }
     }
 
@@ -318,6 +346,15 @@ impl Games {
         let id = parse_id(id_text)?;
         let slot = self.cache().slot(id);
         let mut guard = slot.clone().lock_owned().await;
+        if self.store.is_shared() {
+            // Another server may have changed the game since we kept it.
+            if let Some(seen) = guard.as_ref().map(|loaded| loaded.row.version) {
+                let store = self.store.clone();
+                if blocking(move || store.version(id)).await? != Some(seen) {
+                    *guard = None;
+                }
+            }
+        }
         if guard.is_none() {
             let store = self.store.clone();
             match blocking(move || store.load(id)).await? {
@@ -338,19 +375,20 @@ impl Games {
     async fn save(
         &self,
         guard: &mut Guard,
-        write: impl FnOnce(&Store, &Game, i64) -> Result<(), StoreError> + Send + 'static,
+        write: impl FnOnce(&Store, &Game, i64, i64) -> Result<(), StoreError> + Send + 'static,
     ) -> GameResult<()> {
         let mut loaded = guard.take().expect("locked games are loaded");
         let store = self.store.clone();
         let loaded = blocking(move || {
             let id = loaded.row.id;
-            write(&store, &loaded.game, id)?;
+            write(&store, &loaded.game, id, loaded.row.version)?;
             loaded.row = store
                 .game_row(id)?
                 .ok_or_else(|| StoreError::Database(format!("game {id} vanished")))?;
             Ok(loaded)
         })
         .await?;
+        self.published(loaded.row.id, loaded.row.plies);
         **guard = Some(loaded);
         Ok(())
     }
@@ -422,6 +460,7 @@ impl Games {
             }
             Err(e) => return Err(e),
         };
+        self.published(loaded.row.id, loaded.row.plies);
         let view = self.view_of(&loaded).await?;
         let id = loaded.row.id;
         let slot = self.cache().slot(id);
@@ -495,6 +534,7 @@ impl Games {
         let store = self.store.clone();
         // The slot stays empty: a request that waited for it reads the store, finds nothing.
         blocking(move || store.delete(number)).await?;
+        self.published(number, 0);
         let slot = self.cache().slot(number);
         self.cache().forget(number, &slot);
         Ok(())
@@ -558,8 +598,10 @@ impl Games {
             return Err(illegal(game, e.to_string()));
         }
         let n = game.rules().pits_per_row();
-        self.save(guard, |store, game, id| store.append_move(id, game))
-            .await?;
+        self.save(guard, |store, game, id, seen| {
+            store.append_move_at(id, game, seen)
+        })
+        .await?;
         Ok(TraceEvent::all(&events, n))
     }
 
@@ -621,8 +663,10 @@ impl Games {
             }
         }
         loaded.game.undo();
-        self.save(&mut guard, |store, game, id| store.truncate(id, game))
-            .await?;
+        self.save(&mut guard, |store, game, id, seen| {
+            store.truncate_at(id, game, seen)
+        })
+        .await?;
         self.view_of(guard.as_ref().expect("saved games are loaded"))
             .await
     }
