@@ -66,11 +66,12 @@ fn request(server: &Server, method: &str, path: &str, body: Option<Value>) -> (u
 fn fresh_database(server: &str) -> String {
     let name = format!("sowing_cli_test_{}", std::process::id());
     let mut client = postgres::Client::connect(server, postgres::NoTls).unwrap();
-    client
-        .batch_execute(&format!(
-            "DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"
-        ))
-        .unwrap();
+    for statement in [
+        format!("DROP DATABASE IF EXISTS {name}"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        client.batch_execute(&statement).unwrap();
+    }
     let base = server.split('?').next().unwrap();
     let authority = base.find("://").unwrap() + 3;
     let host_end = base[authority..]
