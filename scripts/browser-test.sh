@@ -59,9 +59,12 @@ addr=${url#http://}
 echo "browser-test: server at $url, database $db"
 
 # A hard kill (no shutdown at all) and a start on the same address and database.
-restart="kill -9 \$(cat '$pidfile'); sleep 0.3; '$SOW_BIN' serve --addr '$addr' --db '$db' >>'$log' 2>&1 & echo \$! >'$pidfile'; for i in \$(seq 1 100); do [ \$(grep -c 'sow serve: open' '$log') -ge 2 ] && break; sleep 0.1; done"
+# It may be used more than once: it waits for one more start than the log had.
+restart="n=\$(grep -c 'sow serve: open' '$log'); kill -9 \$(cat '$pidfile'); sleep 0.3; '$SOW_BIN' serve --addr '$addr' --db '$db' >>'$log' 2>&1 & echo \$! >'$pidfile'; for i in \$(seq 1 100); do [ \$(grep -c 'sow serve: open' '$log') -gt \$n ] && break; sleep 0.1; done"
 
 status=0
 SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \
   node scripts/browser/test.mjs || status=$?
+# Play a friend: two devices and a watcher, through the same server (restarted once more).
+SOW_URL="$url" SOW_RESTART="$restart" node scripts/browser/live.mjs || status=$?
 exit $status

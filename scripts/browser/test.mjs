@@ -116,7 +116,7 @@ async function matchesServer(id, p = page) {
   const board = await drawn(p);
   equal(board.pits, view.state.pits, 'drawn pit counts vs the JSON state');
   equal(board.captured, view.state.captured, 'drawn captures vs the JSON state');
-  equal(board.seeds, view.state.pits.map((n) => Math.min(n, 48)), 'seeds drawn in each pit');
+  equal(board.seeds, view.state.pits.map((n) => Math.min(n, 20)), 'seeds drawn in each pit (up to 20; the count says the rest)');
   return view;
 }
 
@@ -174,6 +174,32 @@ await check('the new-game dialog says the options in words and which seat is har
   assert(/casa/.test(await page.textContent('#about-text')), 'the rules in a few words');
   await page.selectOption('#f-game', 'ayoayo');
   assert(/store/.test(await page.textContent('#about-text')), 'the summary follows the game chosen');
+  assert(/North’s is the harder/.test(await page.textContent('#about-seat')), `Ayoayo's harder seat: ${await page.textContent('#about-seat')}`);
+});
+
+await check('the dialog says where each seat is on the board as this screen shows it', async () => {
+  const where = async (p) => [await p.textContent('#seat-south'), await p.textContent('#seat-north')];
+  if (!(await page.locator('#new-game').evaluate((d) => d.open))) await page.click('#btn-new');
+  equal(await where(page), ['South (bottom, moves first)', 'North (top)'], 'a wide screen: the board lies flat');
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await phone.goto(BASE + '/');
+  await phone.waitForSelector('#new-game[open]');
+  equal(await where(phone), ['South (left, moves first)', 'North (right)'], 'a phone: the board stands upright');
+  // Turned round, the seats change places, on the phone as drawn.
+  await phone.evaluate(() => localStorage.setItem('sowing.flipped', '1'));
+  await phone.reload();
+  await phone.waitForSelector('#new-game[open]');
+  equal(await where(phone), ['South (right, moves first)', 'North (left)'], 'a phone, the board turned round');
+  const gid = (await api('POST', '/games', { game: 'hoyito-ii' })).id;
+  await phone.goto(`${BASE}/#game=${gid}`);
+  await phone.waitForFunction((g) => Number(document.body.dataset.game) === g, gid);
+  const sides = await phone.evaluate(() => {
+    const x = (name) => document.querySelector(`#board .pit[data-name="${name}"] .hole`).getBoundingClientRect().x;
+    return { south: x('A'), north: x('a') };
+  });
+  assert(sides.south > sides.north, `turned round, South's row is drawn on the right (${JSON.stringify(sides)})`);
+  await phone.evaluate(() => localStorage.removeItem('sowing.flipped'));
+  await phone.close();
 });
 
 await check('start Hoyito II 2×6 against the computer: six pits marked playable', async () => {
@@ -496,22 +522,33 @@ await check('Learn: every rule of the three games on the board — watch it, the
       'South sowed C: it relayed once and ended in an empty pit.',
       'South sowed C: it made a casa at F — South takes 4 and moves again.',
       'South sowed D: it made a chain of casas at a, F and E — South takes 12 and moves again.',
+      'South sowed D: it made a casa at a — South takes 4 and moves again.',
       'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
       'South had no sowing move and passed.',
       null,
+      'North sowed b: it relayed 3 times and ended in an empty pit.',
     ],
     'hoyito-iii': [
       'South sowed C: it made a casa at F — South takes 4 and moves again.',
       'South sowed D: it made a casa at a — South takes 4 and moves again.',
       'South sowed B: it made a casa at C — South takes 4; South takes the last four.',
+      'South sowed B: it made a casa at C — South takes 4; North takes the last four.',
     ],
     ayoayo: [
       'South sowed C: it relayed once and ended in an empty pit.',
       'South sowed B: it ended in the empty C, capturing the 3 seeds across in d — South takes 4.',
       'South sowed A: it skipped A, relayed 6 times and ended in the empty B, capturing the 3 seeds across in e — South takes 4.',
       'South sowed F: it ended in an empty pit.',
+      'South had no sowing move and passed.',
       'South sowed F: it ended in an empty pit — South takes the 2 seeds left.',
+      'South sowed F: it relayed once and ended in an empty pit — North takes the 2 seeds left.',
     ],
+  };
+  // How each lesson's example or move ends the game, where it does (the summary's words).
+  const ends = {
+    'hoyito-ii': { 4: /South wins[\s\S]*exactly four seeds, and South took them/, 7: /A draw[\s\S]*a position recurred/ },
+    'hoyito-iii': { 2: /South wins[\s\S]*South took them/, 3: /A draw[\s\S]*North took them/ },
+    ayoayo: { 5: /South wins[\s\S]*could not feed[\s\S]*last player who sowed/, 6: /North wins[\s\S]*23[\s\S]*25[\s\S]*could not feed[\s\S]*owner of its row/ },
   };
   const games = [];
   for (const [variant, , lessons] of learn) {
@@ -527,18 +564,30 @@ await check('Learn: every rule of the three games on the board — watch it, the
       equal(view.rules.game, variant, `${variant} lesson ${k + 1}: the game`);
       const [south, north] = l.start.split(' ')[1].split('/').map((row) => row.split(',').map(Number));
       equal(view.start.pits, [...south, ...north], `${variant} lesson ${k + 1} starts from its position`);
+      const prepared = l.moves ? l.moves.split(' ') : [];
+      equal(view.history.map((h) => h.move), prepared, `${variant} lesson ${k + 1}: the moves played before it`);
+      for (const [name, value] of l.start.split(' ').slice(5).map((o) => o.split('='))) {
+        equal(view.rules[name.replace('-', '_')], value, `${variant} lesson ${k + 1}: its option ${name}`);
+      }
+      const end = (ends[variant] || {})[k];
       if (l.example) {
         await page.click('#lesson-watch');
-        await page.waitForFunction(() => /That was the example/.test(document.querySelector('#lesson-say').textContent));
+        await page.waitForFunction(() => /That was the example/.test(document.querySelector('#lesson-say').textContent) && document.body.dataset.busy === '0');
         equal(await page.textContent('#commentary'), shows[variant][k], `${variant} lesson ${k + 1}: the example said`);
         await matchesServer(gid);
+        if (end) assert(end.test(await page.textContent('#summary')), `${variant} lesson ${k + 1}: the end said: ${await page.textContent('#summary')}`);
         await page.click('#lesson-try');
-        await page.waitForFunction(() => document.body.dataset.ply === '0' && document.body.dataset.busy === '0');
-        equal((await drawn()).pits, [...south, ...north], `${variant} lesson ${k + 1}: back to the start to try`);
+        await page.waitForFunction((ply) => document.body.dataset.ply === ply && document.body.dataset.busy === '0', String(prepared.length));
+        equal((await drawn()).pits, view.state.pits, `${variant} lesson ${k + 1}: back to the start to try`);
         if (l.expect === 'pass') await page.click('#btn-pass');
         else await page.click(`#board .pit[data-name="${l.expect}"]`);
         await page.waitForFunction(() => /Well done/.test(document.querySelector('#lesson-say').textContent));
         equal(await page.textContent('#commentary'), shows[variant][k], `${variant} lesson ${k + 1}: the reader's move said`);
+        if (end) assert(end.test(await page.textContent('#summary')), `${variant} lesson ${k + 1}: the reader's move ends the game`);
+        if (variant === 'ayoayo' && l.expect === 'pass') {
+          const feed = await page.$$eval('#board .pit.legal', (g) => g.map((x) => x.dataset.name));
+          equal(feed, ['f'], 'after the pass North must feed: only f');
+        }
       } else {
         const legal = await page.$$eval('#board .pit.legal', (g) => g.map((x) => x.dataset.name));
         equal(legal, view.state.legal, 'the ringed pits are the legal moves');
@@ -640,6 +689,50 @@ await check('on a 390 px phone every pit is a 40 px touch target with readable c
     await matchesServer(gid, phone);
   }
   await phone.close();
+});
+
+await check('the look: text contrast in the light and dark schemes, the last move and the playable pits marked', async () => {
+  // WCAG contrast ratio of two rgb() colours.
+  const contrast = (a, b) => {
+    const lum = (c) => {
+      const [r, g, bl] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((v) => {
+        const x = v / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+    };
+    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  // A fresh game two moves in, a person to move.
+  let g = await api('POST', '/games', { game: 'hoyito-ii' });
+  for (const move of ['C', 'b']) g = (await api('POST', `/games/${g.id}/moves`, { move, ply: g.ply })).game;
+  const backgrounds = [];
+  for (const colorScheme of ['light', 'dark']) {
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, colorScheme });
+    const p = await ctx.newPage();
+    await p.goto(`${BASE}/#game=${g.id}`);
+    await p.waitForFunction((gid) => Number(document.body.dataset.game) === gid, g.id);
+    await humanTurn(p);
+    const c = await p.evaluate(() => {
+      const style = (sel) => getComputedStyle(document.querySelector(sel));
+      return {
+        bg: style('body').backgroundColor, text: style('#status').color, muted: style('#commentary').color,
+        plate: style('#player-top').backgroundColor, plateText: style('#player-top b').color,
+        last: [...document.querySelectorAll('#board .pit.last .ring')].map((r) => getComputedStyle(r).stroke),
+        legal: [...document.querySelectorAll('#board .pit.legal .hole')].map((h) => getComputedStyle(h).strokeWidth),
+      };
+    });
+    backgrounds.push(c.bg);
+    assert(contrast(c.text, c.bg) >= 7, `${colorScheme}: status text contrast ${contrast(c.text, c.bg).toFixed(1)}`);
+    assert(contrast(c.muted, c.bg) >= 4.5, `${colorScheme}: secondary text contrast ${contrast(c.muted, c.bg).toFixed(1)}`);
+    assert(contrast(c.plateText, c.plate) >= 7, `${colorScheme}: name plate contrast ${contrast(c.plateText, c.plate).toFixed(1)}`);
+    equal(c.last.length, 1, `${colorScheme}: one pit marked as the last move`);
+    assert(c.last[0] !== 'none', `${colorScheme}: the last move's ring is drawn`);
+    assert(c.legal.length > 0 && c.legal.every((w) => parseFloat(w) >= 4), `${colorScheme}: playable pits ringed (${c.legal})`);
+    await ctx.close();
+  }
+  assert(backgrounds[0] !== backgrounds[1], `the dark scheme changes the page: ${backgrounds}`);
 });
 
 await check('no script errors on the page', async () => {

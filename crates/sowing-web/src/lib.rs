@@ -20,12 +20,17 @@ use axum::routing::get;
 use axum::Router;
 
 pub mod catalog;
-pub mod changes;
+pub mod clock;
 pub mod engine;
+pub mod limits;
 pub mod listener;
+pub mod live;
 pub mod matches;
+pub mod online;
+mod online_routes;
 pub mod responses;
 mod routes;
+pub mod seats;
 pub mod service;
 pub mod store;
 
@@ -57,6 +62,10 @@ pub struct ServeArgs {
     /// $SOWING_TABLES, else the user's data directory, when it holds tables.
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
+    /// Lift the per-address limits of the live routes (rates, sockets, lobby caps): for
+    /// load tests from one address. Sizes and closing times still hold.
+    #[arg(long)]
+    pub no_limits: bool,
 }
 
 /// Why the server could not start or stopped.
@@ -82,7 +91,11 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
         Some(set) => println!("sow serve: endgame tables from {}", set.dir().display()),
         None => println!("sow serve: no endgame tables (build some with `sow tables build`)"),
     }
-    serve_with_tables(&args.addr, &args.db, args.cache_games, tables)
+    let limits = limits::Limits {
+        enabled: !args.no_limits,
+        ..limits::Limits::default()
+    };
+    serve_with_limits(&args.addr, &args.db, args.cache_games, tables, limits)
 }
 
 /// Serves the app on `addr` with games kept in `db_path` until Ctrl-C or SIGTERM.
@@ -111,6 +124,29 @@ pub fn serve_with_tables(
     cached_games: usize,
     tables: Option<Arc<sowing_engine::TableSet>>,
 ) -> Result<(), ServeError> {
+    serve_with_limits(
+        addr,
+        db_path,
+        cached_games,
+        tables,
+        limits::Limits::default(),
+    )
+}
+
+/// How often the server looks for abandoned live games to close.
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// [`serve_with_tables`] under these abuse limits.
+///
+/// # Errors
+/// See [`serve`].
+pub fn serve_with_limits(
+    addr: &str,
+    db_path: &Path,
+    cached_games: usize,
+    tables: Option<Arc<sowing_engine::TableSet>>,
+    limits: limits::Limits,
+) -> Result<(), ServeError> {
     let addr: SocketAddr = addr
         .parse()
         .map_err(|e| ServeError(format!("--addr {addr:?}: {e}")))?;
@@ -121,7 +157,11 @@ pub fn serve_with_tables(
     }
     .map_err(|e| ServeError(format!("{shown}: {e}")))?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let app = Arc::new(Games::with_cache(store, cores, cached_games).with_tables(tables));
+    let app = Arc::new(
+        Games::with_cache(store, cores, cached_games)
+            .with_tables(tables)
+            .with_limits(limits),
+    );
     app.listen()
         .map_err(|e| ServeError(format!("{shown}: {e}")))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -140,10 +180,23 @@ pub fn serve_with_tables(
         println!(
             "sow serve: open http://{local}/ in a browser (games kept in {shown}; Ctrl-C stops)"
         );
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(shutdown())
-            .await
-            .map_err(|e| ServeError(e.to_string()))
+        let sweeper = app.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(e) = sweeper.close_stale(clock::now_ms()).await {
+                    eprintln!("sow serve: closing abandoned games: {e}");
+                }
+            }
+        });
+        axum::serve(
+            listener,
+            router(app).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown())
+        .await
+        .map_err(|e| ServeError(e.to_string()))
     })
 }
 
@@ -191,6 +244,7 @@ async fn shutdown() {
 /// The page's files, compiled in.
 const INDEX_HTML: &str = include_str!("../static/index.html");
 const APP_JS: &str = include_str!("../static/app.js");
+const LIVE_JS: &str = include_str!("../static/live.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 const ICON_SVG: &str = include_str!("../static/icon.svg");
 
@@ -218,6 +272,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/app.js",
             get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/live.js",
+            get(|| async { asset("text/javascript; charset=utf-8", LIVE_JS) }),
         )
         .route(
             "/style.css",

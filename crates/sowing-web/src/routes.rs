@@ -36,7 +36,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             body: ErrorBody {
@@ -46,7 +46,7 @@ impl ApiError {
         }
     }
 
-    fn bad(message: impl Into<String>) -> ApiError {
+    pub(crate) fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 }
@@ -71,6 +71,11 @@ impl From<GameError> for ApiError {
             | GameError::RoundTaken
             | GameError::InMatch
             | GameError::Store(StoreError::Conflict(_)) => StatusCode::CONFLICT,
+            GameError::Forbidden(_) => StatusCode::FORBIDDEN,
+            GameError::Limited(_) => StatusCode::TOO_MANY_REQUESTS,
+            GameError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            GameError::Conflict(_) => StatusCode::CONFLICT,
+            GameError::NotLive(_) => StatusCode::NOT_FOUND,
             GameError::Engine(EngineError::Busy) => StatusCode::TOO_MANY_REQUESTS,
             GameError::Engine(EngineError::NoAnswer) => StatusCode::SERVICE_UNAVAILABLE,
             GameError::Store(_) | GameError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -96,7 +101,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 /// A JSON request body; an empty body reads as `{}`. Malformed JSON is a 400, JSON of the
 /// wrong shape a 422, an oversized body a 413, each with a JSON error body.
@@ -194,6 +199,7 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .route("/records", post(import_record))
         .route("/matches/{id}/next", post(next_round))
         .route("/rules", get(catalog::serve))
+        .merge(crate::online_routes::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }
@@ -211,21 +217,21 @@ fn check_player(text: Option<String>) -> ApiResult<String> {
 /// `POST /api/games`: a new game or match.
 #[derive(Deserialize)]
 pub struct NewGame {
-    game: String,
-    pits: Option<usize>,
+    pub(crate) game: String,
+    pub(crate) pits: Option<usize>,
     /// The rule options by JSON field (`casa_rows` …); any other field is refused by
     /// [`catalog::set_options`].
     #[serde(flatten)]
-    options: serde_json::Map<String, serde_json::Value>,
-    south: Option<String>,
-    north: Option<String>,
+    pub(crate) options: serde_json::Map<String, serde_json::Value>,
+    pub(crate) south: Option<String>,
+    pub(crate) north: Option<String>,
     /// Hoyito III only: play a match of this many rounds (H3.3).
-    rounds: Option<u32>,
+    pub(crate) rounds: Option<u32>,
 }
 
 /// The rules a new game asks for, and its rounds if it is a match: each option set through
 /// [`Rules::set_option`], which refuses one the game does not have.
-fn new_game_rules(new: &NewGame) -> ApiResult<(Rules, Option<u32>)> {
+pub(crate) fn new_game_rules(new: &NewGame) -> ApiResult<(Rules, Option<u32>)> {
     let variant: Variant = new
         .game
         .parse()

@@ -9,14 +9,15 @@ use std::time::Duration;
 use hashlink::LruCache;
 use sowing::{Game, Move, Record, Rules, Side};
 
-use crate::changes::Changes;
 use crate::engine::{EngineError, Engines};
+use crate::limits::{Limiter, Limits};
+use crate::live::Hub;
 use crate::matches;
 use crate::responses::{
     Brief, EndView, EngineReply, MatchView, MoveAnswer, MoveReplay, Played, Snapshot, TraceEvent,
     View,
 };
-use crate::store::{GameRow, Store, StoreError};
+use crate::store::{GameRow, LiveRow, Store, StoreError};
 
 /// A player that is a person at the screen rather than an engine.
 pub const HUMAN: &str = "human";
@@ -78,6 +79,17 @@ pub enum GameError {
     Store(StoreError),
     /// A task of the server failed.
     Internal(String),
+    /// The request lacks the token of the seat it acts for, or acts for the wrong seat.
+    Forbidden(String),
+    /// Too many requests from this address, or a cap is reached: try again later.
+    Limited(String),
+    /// A request that does not fit a live game (its message says why).
+    Refused(String),
+    /// A request that conflicts with the live game's state now (a seat already taken, an
+    /// opponent not yet arrived, a game not over).
+    Conflict(String),
+    /// The game exists but is not played between two seats.
+    NotLive(i64),
 }
 
 impl fmt::Display for GameError {
@@ -115,7 +127,16 @@ impl fmt::Display for GameError {
                 f.write_str("the engine did not answer in time")
             }
             GameError::Store(error) => write!(f, "{error}"),
-            GameError::Internal(message) => f.write_str(message),
+            GameError::Internal(message)
+            | GameError::Forbidden(message)
+            | GameError::Limited(message)
+            | GameError::Refused(message)
+            | GameError::Conflict(message) => f.write_str(message),
+            GameError::NotLive(id) => write!(
+                f,
+                "game {id} is not played between two seats (it is a one-screen game: \
+                 /api/games/{id})"
+            ),
         }
     }
 }
@@ -136,16 +157,31 @@ impl From<EngineError> for GameError {
 
 type GameResult<T> = Result<T, GameError>;
 
-/// A game in memory: its row and the game itself.
-struct Loaded {
-    row: GameRow,
-    game: Game,
+/// A game in memory: its row, the game itself, and for a game between two seats its live
+/// row (seats, clock, offers).
+pub(crate) struct Loaded {
+    pub(crate) row: GameRow,
+    pub(crate) game: Game,
+    pub(crate) live: Option<LiveRow>,
+}
+
+/// Refuses a change through the one-screen routes to a game between two seats: its moves
+/// and offers go through `/api/live/{id}` with a seat's token.
+fn not_live(loaded: &Loaded) -> GameResult<()> {
+    match loaded.live {
+        Some(_) => Err(GameError::Forbidden(format!(
+            "game {} is played between two seats: only a seat's token may change it, \
+             through /api/live/{}",
+            loaded.row.id, loaded.row.id
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// A cached game behind its own lock, so that changes to one game are applied (and saved)
 /// one at a time while other games go on. `None` until it is read from the store, and again
 /// after a failed write (the store, not memory, is then the truth).
-type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
+pub(crate) type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
 
 /// The games in memory, least recently used first.
 struct Cache {
@@ -196,14 +232,17 @@ impl Cache {
 
 /// The games service over a store.
 pub struct Games {
-    store: Arc<Store>,
+    pub(crate) store: Arc<Store>,
     cache: std::sync::Mutex<Cache>,
     engines: Engines,
-    changes: Arc<Changes>,
+    /// Tells live sockets that a game changed.
+    pub(crate) hub: Arc<Hub>,
+    /// The abuse limits of the live routes.
+    pub(crate) limiter: Limiter,
 }
 
 /// Runs store work off the async runtime.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> GameResult<T> {
     tokio::task::spawn_blocking(move || crate::store::off_runtime(work))
@@ -227,14 +266,14 @@ pub fn shorten(text: &str) -> String {
     }
 }
 
-fn parse_id(text: &str) -> GameResult<i64> {
+pub(crate) fn parse_id(text: &str) -> GameResult<i64> {
     text.parse::<i64>()
         .ok()
         .filter(|&id| id > 0)
         .ok_or_else(|| GameError::UnknownGame(text.to_owned()))
 }
 
-fn check_ply(game: &Game, expected: Option<usize>) -> GameResult<()> {
+pub(crate) fn check_ply(game: &Game, expected: Option<usize>) -> GameResult<()> {
     match expected {
         Some(seen) if seen != game.moves().len() => Err(GameError::StalePly {
             now: game.moves().len(),
@@ -244,7 +283,7 @@ fn check_ply(game: &Game, expected: Option<usize>) -> GameResult<()> {
     }
 }
 
-fn illegal(game: &Game, message: String) -> GameError {
+pub(crate) fn illegal(game: &Game, message: String) -> GameError {
     GameError::Illegal {
         message,
         legal: game.legal_names(),
@@ -274,7 +313,7 @@ pub struct RecordFile {
     pub text: String,
 }
 
-type Guard = tokio::sync::OwnedMutexGuard<Option<Loaded>>;
+pub(crate) type Guard = tokio::sync::OwnedMutexGuard<Option<Loaded>>;
 
 impl Games {
     /// The service over a database, with at most `engine_threads` searches at once and the
@@ -292,33 +331,38 @@ impl Games {
                 capacity: cached_games.max(1),
             }),
             engines: Engines::new(engine_threads),
-            changes: Arc::default(),
+            hub: Arc::new(Hub::default()),
+            limiter: Limiter::new(Limits::default()),
         }
     }
 
-    /// Passes on every change the store announces (from any server sharing it) to
-    /// [`Games::changes`]; for SQLite, where this process is the only writer, the service
-    /// publishes its own writes and nothing is started.
+    /// Passes on every change the store announces (from any server sharing it, this one
+    /// included) to this process's live sockets ([`Games::hub`]); for SQLite, where this
+    /// process is the only writer, nothing is started.
     ///
     /// # Errors
     /// When the store cannot listen.
     pub fn listen(&self) -> Result<(), StoreError> {
-        let changes = self.changes.clone();
+        let hub = self.hub.clone();
         self.store
-            .listen(move |change| changes.publish(change.game, change.plies))
+            .listen(move |change| hub.publish_local(change.game, change.version.max(0) as u64))
     }
 
-    /// Who hears that a game changed.
-    pub fn changes(&self) -> &Arc<Changes> {
-        &self.changes
+    /// Sets the abuse limits of the live routes.
+    pub fn with_limits(mut self, limits: Limits) -> Games {
+        self.limiter = Limiter::new(limits);
+        self
     }
 
-    /// Tells the subscribers of `id` about a write this process committed (a shared store
-    /// tells them itself, through [`Games::listen`]).
-    fn published(&self, id: i64, plies: usize) {
-        if !self.store.is_shared() {
-            self.changes.publish(id, plies);
-        }
+    /// Uses `hub` to tell live sockets of changes (a hub that also tells other processes).
+    pub fn with_hub(mut self, hub: Arc<Hub>) -> Games {
+        self.hub = hub;
+        self
+    }
+
+    /// The hub live sockets listen to.
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
     }
 
     /// Gives the engines endgame tables (levels 5–6 and `perfect` use them).
@@ -337,12 +381,17 @@ impl Games {
         self.cache().slots.len()
     }
 
+    /// The game's slot in the cache (made empty if it is not there).
+    pub(crate) fn slot_of(&self, id: i64) -> Slot {
+        self.cache().slot(id)
+    }
+
     fn cache(&self) -> std::sync::MutexGuard<'_, Cache> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The game's slot, read from the database if needed, locked for the caller.
-    async fn lock(&self, id_text: &str) -> GameResult<Guard> {
+    pub(crate) async fn lock(&self, id_text: &str) -> GameResult<Guard> {
         let id = parse_id(id_text)?;
         let slot = self.cache().slot(id);
         let mut guard = slot.clone().lock_owned().await;
@@ -357,8 +406,16 @@ impl Games {
         }
         if guard.is_none() {
             let store = self.store.clone();
-            match blocking(move || store.load(id)).await? {
-                Some((row, game)) => *guard = Some(Loaded { row, game }),
+            let loaded = blocking(move || {
+                let Some((row, game)) = store.load(id)? else {
+                    return Ok(None);
+                };
+                let live = store.live_row(id)?;
+                Ok(Some(Loaded { row, game, live }))
+            })
+            .await?;
+            match loaded {
+                Some(loaded) => *guard = Some(loaded),
                 None => {
                     drop(guard);
                     self.cache().forget(id, &slot);
@@ -372,7 +429,7 @@ impl Games {
     /// Saves what `loaded` now holds with `write` (and reads its row back). On success the
     /// game is back in its slot; on failure the slot is left empty, so that the next request
     /// reads the game again from the store rather than trust memory.
-    async fn save(
+    pub(crate) async fn save(
         &self,
         guard: &mut Guard,
         write: impl FnOnce(&Store, &Game, i64, i64) -> Result<(), StoreError> + Send + 'static,
@@ -388,13 +445,12 @@ impl Games {
             Ok(loaded)
         })
         .await?;
-        self.published(loaded.row.id, loaded.row.plies);
         **guard = Some(loaded);
         Ok(())
     }
 
     /// The full view of a game: state, history, players, match table.
-    async fn view_of(&self, loaded: &Loaded) -> GameResult<View> {
+    pub(crate) async fn view_of(&self, loaded: &Loaded) -> GameResult<View> {
         let table = match loaded.row.match_id {
             Some(match_id) => Some(self.match_table(match_id, Some(loaded)).await?),
             None => None,
@@ -450,7 +506,11 @@ impl Games {
             let row = store
                 .game_row(id)?
                 .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
-            Ok(Loaded { row, game })
+            Ok(Loaded {
+                row,
+                game,
+                live: None,
+            })
         })
         .await;
         let loaded = match created {
@@ -460,7 +520,6 @@ impl Games {
             }
             Err(e) => return Err(e),
         };
-        self.published(loaded.row.id, loaded.row.plies);
         let view = self.view_of(&loaded).await?;
         let id = loaded.row.id;
         let slot = self.cache().slot(id);
@@ -526,6 +585,10 @@ impl Games {
     pub async fn delete(&self, id: &str) -> GameResult<()> {
         let mut guard = self.lock(id).await?;
         let loaded = guard.take().expect("locked games are loaded");
+        if let Err(e) = not_live(&loaded) {
+            *guard = Some(loaded);
+            return Err(e);
+        }
         if loaded.row.match_id.is_some() {
             *guard = Some(loaded);
             return Err(GameError::InMatch);
@@ -534,7 +597,6 @@ impl Games {
         let store = self.store.clone();
         // The slot stays empty: a request that waited for it reads the store, finds nothing.
         blocking(move || store.delete(number)).await?;
-        self.published(number, 0);
         let slot = self.cache().slot(number);
         self.cache().forget(number, &slot);
         Ok(())
@@ -564,6 +626,7 @@ impl Games {
         brief: bool,
     ) -> GameResult<MoveAnswer> {
         let mut guard = self.lock(id).await?;
+        not_live(guard.as_ref().expect("locked games are loaded"))?;
         let game = &guard.as_ref().expect("locked games are loaded").game;
         check_ply(game, ply)?;
         if token.chars().count() > QUOTED {
@@ -648,6 +711,7 @@ impl Games {
     pub async fn undo(&self, id: &str, ply: Option<usize>) -> GameResult<View> {
         let mut guard = self.lock(id).await?;
         let loaded = guard.as_mut().expect("locked games are loaded");
+        not_live(loaded)?;
         check_ply(&loaded.game, ply)?;
         if loaded.game.moves().is_empty() {
             return Err(GameError::NothingToUndo);
@@ -678,6 +742,7 @@ impl Games {
     /// store fails.
     pub async fn redo(&self, id: &str, ply: Option<usize>) -> GameResult<Played> {
         let mut guard = self.lock(id).await?;
+        not_live(guard.as_ref().expect("locked games are loaded"))?;
         let game = &guard.as_ref().expect("locked games are loaded").game;
         check_ply(game, ply)?;
         let Some(mv) = game.redo_moves().next() else {
@@ -702,6 +767,9 @@ impl Games {
         let (game, ply, side_player, game_id) = {
             let guard = self.lock(id).await?;
             let loaded = guard.as_ref().expect("locked games are loaded");
+            if request.play {
+                not_live(loaded)?;
+            }
             check_ply(&loaded.game, request.ply)?;
             if loaded.game.is_over() {
                 return Err(GameError::GameOver);

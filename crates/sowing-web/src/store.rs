@@ -10,6 +10,8 @@ use std::sync::{mpsc, Mutex};
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension};
 use sowing::{End, Game, Move, Position, Side};
 
+use crate::clock::Clock;
+
 mod pg;
 
 /// Why the store could not do what was asked.
@@ -195,6 +197,8 @@ enum Write {
         match_round: Option<(i64, u32)>,
         moves: Vec<String>,
         summary: Summary,
+        /// A game between two seats: its seats, clock and offers (`game_id` is set here).
+        live: Option<Box<LiveRow>>,
     },
     Move {
         id: i64,
@@ -202,12 +206,17 @@ enum Write {
         ply: usize,
         mv: String,
         summary: Summary,
+        /// The live row as it is after the move (clock, offers), for a game between seats.
+        live: Option<Box<LiveRow>>,
     },
     Truncate {
         id: i64,
         /// The moves kept: `summary.plies`.
         summary: Summary,
+        live: Option<Box<LiveRow>>,
     },
+    /// A live game's seats, clock, offers or result changed (no move).
+    Live(Box<LiveRow>),
     /// A game and its moves, gone.
     Delete {
         id: i64,
@@ -237,6 +246,7 @@ impl Write {
                 match_round,
                 moves,
                 summary,
+                live,
             } => {
                 tx.execute(
                     "INSERT INTO games (variant, pits, start, south, north, match_id, round)
@@ -257,6 +267,9 @@ impl Write {
                     insert_move(tx, id, ply, mv)?;
                 }
                 update_summary(tx, id, summary)?;
+                if let Some(live) = live {
+                    insert_live(tx, id, live)?;
+                }
                 Ok(id)
             }
             Write::Move {
@@ -264,21 +277,34 @@ impl Write {
                 ply,
                 mv,
                 summary,
+                live,
             } => {
                 insert_move(tx, *id, *ply, mv)?;
                 update_summary(tx, *id, summary)?;
+                if let Some(live) = live {
+                    put_live(tx, live)?;
+                }
                 Ok(*id)
             }
-            Write::Truncate { id, summary } => {
+            Write::Live(live) => {
+                put_live(tx, live)?;
+                Ok(live.game_id)
+            }
+            Write::Truncate { id, summary, live } => {
                 tx.execute(
                     "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
                     params![id, summary.plies as i64],
                 )
                 .map_err(db)?;
                 update_summary(tx, *id, summary)?;
+                if let Some(live) = live {
+                    put_live(tx, live)?;
+                }
                 Ok(*id)
             }
             Write::Delete { id } => {
+                tx.execute("DELETE FROM live WHERE game_id = ?1", [id])
+                    .map_err(db)?;
                 tx.execute("DELETE FROM moves WHERE game_id = ?1", [id])
                     .map_err(db)?;
                 tx.execute("DELETE FROM games WHERE id = ?1", [id])
@@ -318,8 +344,9 @@ fn update_summary(tx: &Connection, id: i64, summary: &Summary) -> StoreResult<()
 }
 
 /// The schema's version (`PRAGMA user_version`): 0 was the first, which kept how a game
-/// ended in English (`termination`); 1 keeps it as a code (`end_reason`, `end_to`).
-const VERSION: i64 = 1;
+/// ended in English (`termination`); 1 keeps it as a code (`end_reason`, `end_to`); 2 adds
+/// the table `live` (games between two seats: token hashes, clock, offers, results).
+const VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -351,7 +378,228 @@ CREATE TABLE IF NOT EXISTS moves (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
 CREATE UNIQUE INDEX IF NOT EXISTS games_by_match ON games(match_id, round);
+CREATE TABLE IF NOT EXISTS live (
+    game_id        INTEGER PRIMARY KEY REFERENCES games(id),
+    south_hash     BLOB,
+    north_hash     BLOB,
+    south_name     TEXT,
+    north_name     TEXT,
+    lobby          INTEGER NOT NULL DEFAULT 0,
+    address        TEXT,
+    base_ms        INTEGER,
+    increment_ms   INTEGER NOT NULL DEFAULT 0,
+    south_ms       INTEGER NOT NULL DEFAULT 0,
+    north_ms       INTEGER NOT NULL DEFAULT 0,
+    running_since  INTEGER,
+    offer_draw     TEXT,
+    offer_takeback TEXT,
+    offer_rematch  TEXT,
+    outcome        TEXT,
+    reason         TEXT,
+    rematch_id     INTEGER,
+    takebacks      INTEGER NOT NULL DEFAULT 0,
+    version        INTEGER NOT NULL DEFAULT 0,
+    created_ms     INTEGER NOT NULL,
+    touched_ms     INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
 ";
+
+/// A finished live game's result when it did not end by the rules: the outcome (`south`,
+/// `north`, `draw`, or `none` for a game closed with no result) and why (`resignation`,
+/// `agreement`, `flag`, `abandoned`, `expired`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveResult {
+    /// `south`, `north`, `draw` or `none`.
+    pub outcome: String,
+    /// `resignation`, `agreement`, `flag`, `abandoned` or `expired`.
+    pub reason: String,
+}
+
+/// Standing offers of a live game: which side made each, if any.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Offers {
+    /// A draw offer.
+    pub draw: Option<Side>,
+    /// A takeback request (of the last move).
+    pub takeback: Option<Side>,
+    /// A rematch offer, once the game is over.
+    pub rematch: Option<Side>,
+}
+
+/// What is kept about a game between two seats (a "live" game) besides the game row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveRow {
+    /// The game.
+    pub game_id: i64,
+    /// SHA-256 of each seat's token (South, North); `None` while a lobby seat is open.
+    pub seats: [Option<[u8; 32]>; 2],
+    /// The players' names as they gave them (South, North), unescaped.
+    pub names: [Option<String>; 2],
+    /// Listed in the lobby as an open challenge.
+    pub lobby: bool,
+    /// The creator's address while the challenge is open (for the cap per address).
+    pub address: Option<String>,
+    /// The clock, or `None` for unlimited time.
+    pub clock: Option<Clock>,
+    /// Standing offers.
+    pub offers: Offers,
+    /// The result when the game ended other than by the rules.
+    pub result: Option<LiveResult>,
+    /// The rematch's game, once both asked for it.
+    pub rematch: Option<i64>,
+    /// How many takebacks were granted (a socket that saw another number sends the whole
+    /// game again).
+    pub takebacks: u32,
+    /// Bumped by every write: a write made from an older version is refused.
+    pub version: i64,
+    /// When it was created, Unix milliseconds.
+    pub created_ms: i64,
+    /// When a seat last acted (a move, an offer, a seat taken), Unix milliseconds.
+    pub touched_ms: i64,
+}
+
+const LIVE_COLUMNS: &str = "game_id, south_hash, north_hash, south_name, north_name, lobby, \
+    address, base_ms, increment_ms, south_ms, north_ms, running_since, offer_draw, \
+    offer_takeback, offer_rematch, outcome, reason, rematch_id, takebacks, version, \
+    created_ms, touched_ms";
+
+fn side_text(side: Option<Side>) -> Option<&'static str> {
+    side.map(Side::name)
+}
+
+fn hash_blob(hash: &Option<[u8; 32]>) -> Option<&[u8]> {
+    hash.as_ref().map(|h| h.as_slice())
+}
+
+fn live_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<LiveRow> {
+    let bad = |column: usize, what: String| {
+        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, what.into())
+    };
+    let hash = |column: usize| -> rusqlite::Result<Option<[u8; 32]>> {
+        let blob: Option<Vec<u8>> = row.get(column)?;
+        blob.map(|b| {
+            <[u8; 32]>::try_from(b.as_slice())
+                .map_err(|_| bad(column, format!("a seat hash of {} bytes", b.len())))
+        })
+        .transpose()
+    };
+    let side = |column: usize| -> rusqlite::Result<Option<Side>> {
+        let text: Option<String> = row.get(column)?;
+        text.map(|t| {
+            t.parse::<Side>()
+                .map_err(|_| bad(column, format!("side {t:?}")))
+        })
+        .transpose()
+    };
+    let base: Option<i64> = row.get(7)?;
+    let clock = base.map(|base_ms| -> rusqlite::Result<Clock> {
+        Ok(Clock {
+            base_ms,
+            increment_ms: row.get(8)?,
+            remaining_ms: [row.get(9)?, row.get(10)?],
+            running_since: row.get(11)?,
+        })
+    });
+    let outcome: Option<String> = row.get(15)?;
+    let reason: Option<String> = row.get(16)?;
+    Ok(LiveRow {
+        game_id: row.get(0)?,
+        seats: [hash(1)?, hash(2)?],
+        names: [row.get(3)?, row.get(4)?],
+        lobby: row.get(5)?,
+        address: row.get(6)?,
+        clock: clock.transpose()?,
+        offers: Offers {
+            draw: side(12)?,
+            takeback: side(13)?,
+            rematch: side(14)?,
+        },
+        result: outcome.map(|outcome| LiveResult {
+            outcome,
+            reason: reason.unwrap_or_default(),
+        }),
+        rematch: row.get(17)?,
+        takebacks: row.get(18)?,
+        version: row.get(19)?,
+        created_ms: row.get(20)?,
+        touched_ms: row.get(21)?,
+    })
+}
+
+/// The live row's values in `LIVE_COLUMNS` order from `south_hash` on, but `version`.
+macro_rules! live_values {
+    ($live:expr) => {{
+        let live = $live;
+        let clock = live.clock.as_ref();
+        params![
+            hash_blob(&live.seats[0]),
+            hash_blob(&live.seats[1]),
+            live.names[0],
+            live.names[1],
+            live.lobby,
+            live.address,
+            clock.map(|c| c.base_ms),
+            clock.map_or(0, |c| c.increment_ms),
+            clock.map_or(0, |c| c.remaining_ms[0]),
+            clock.map_or(0, |c| c.remaining_ms[1]),
+            clock.and_then(|c| c.running_since),
+            side_text(live.offers.draw),
+            side_text(live.offers.takeback),
+            side_text(live.offers.rematch),
+            live.result.as_ref().map(|r| r.outcome.as_str()),
+            live.result.as_ref().map(|r| r.reason.as_str()),
+            live.rematch,
+            live.takebacks,
+            live.created_ms,
+            live.touched_ms,
+        ]
+    }};
+}
+
+fn insert_live(tx: &Connection, id: i64, live: &LiveRow) -> StoreResult<()> {
+    let values = live_values!(live);
+    let mut all: Vec<&dyn rusqlite::ToSql> = vec![&id];
+    all.extend(values.iter().copied());
+    tx.execute(
+        "INSERT INTO live (game_id, south_hash, north_hash, south_name, north_name, lobby,
+             address, base_ms, increment_ms, south_ms, north_ms, running_since, offer_draw,
+             offer_takeback, offer_rematch, outcome, reason, rematch_id, takebacks,
+             created_ms, touched_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+             ?18, ?19, ?20, ?21)",
+        all.as_slice(),
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+/// Writes the live row over the stored one if that is still at `live.version` (bumping it);
+/// else nothing is written and the answer is a conflict (another writer got there first).
+fn put_live(tx: &Connection, live: &LiveRow) -> StoreResult<()> {
+    let values = live_values!(live);
+    let mut all: Vec<&dyn rusqlite::ToSql> = vec![&live.game_id, &live.version];
+    all.extend(values.iter().copied());
+    let changed = tx
+        .execute(
+            "UPDATE live SET south_hash = ?3, north_hash = ?4, south_name = ?5,
+                 north_name = ?6, lobby = ?7, address = ?8, base_ms = ?9, increment_ms = ?10,
+                 south_ms = ?11, north_ms = ?12, running_since = ?13, offer_draw = ?14,
+                 offer_takeback = ?15, offer_rematch = ?16, outcome = ?17, reason = ?18,
+                 rematch_id = ?19, takebacks = ?20, created_ms = ?21, touched_ms = ?22,
+                 version = version + 1
+             WHERE game_id = ?1 AND version = ?2",
+            all.as_slice(),
+        )
+        .map_err(db)?;
+    if changed == 0 {
+        return Err(StoreError::Conflict(format!(
+            "game {} changed meanwhile (version {} is no longer the stored one)",
+            live.game_id, live.version
+        )));
+    }
+    Ok(())
+}
 
 /// From version 0 to 1: the English `termination` becomes a code. The texts are those that
 /// version 0 wrote (`End::describe` then), spelled out here because they are history: the
@@ -625,7 +873,155 @@ impl Sqlite {
             match_round,
             moves: game.moves().iter().map(|m| m.name(n).to_string()).collect(),
             summary: Summary::of(game),
+            live: None,
         })
+    }
+
+    /// Saves a new game between two seats with its live row, in one transaction; its id.
+    ///
+    /// # Errors
+    /// On a database failure; nothing is then saved.
+    pub fn create_live_game(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
+        let rules = game.rules();
+        let n = rules.pits_per_row();
+        self.write(Write::Game {
+            variant: rules.variant().name(),
+            pits: n,
+            start: game.start().to_string(),
+            south: "human".to_owned(),
+            north: "human".to_owned(),
+            match_round: None,
+            moves: game.moves().iter().map(|m| m.name(n).to_string()).collect(),
+            summary: Summary::of(game),
+            live: Some(Box::new(live.clone())),
+        })
+    }
+
+    /// Records a live game's new move with its live row (clock, offers) in one transaction.
+    ///
+    /// # Errors
+    /// On a database failure, or [`StoreError::Conflict`] if the ply is already stored or
+    /// the live row changed meanwhile; nothing is then saved.
+    ///
+    /// # Panics
+    /// If `game` has no moves.
+    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+        let ply = game.moves().len() - 1;
+        self.write(Write::Move {
+            id: live.game_id,
+            ply,
+            mv: game.moves()[ply]
+                .name(game.rules().pits_per_row())
+                .to_string(),
+            summary: Summary::of(game),
+            live: Some(Box::new(live.clone())),
+        })
+        .map(drop)
+    }
+
+    /// A takeback granted in a live game: the moves after `game`'s, and the live row.
+    ///
+    /// # Errors
+    /// On a database failure or a conflict; nothing is then changed.
+    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+        self.write(Write::Truncate {
+            id: live.game_id,
+            summary: Summary::of(game),
+            live: Some(Box::new(live.clone())),
+        })
+        .map(drop)
+    }
+
+    /// Writes a live game's row (seats, clock, offers, result) if it is still at
+    /// `live.version`.
+    ///
+    /// # Errors
+    /// On a database failure, or [`StoreError::Conflict`] when another writer changed it
+    /// first; nothing is then changed.
+    pub fn update_live(&self, live: &LiveRow) -> StoreResult<()> {
+        self.write(Write::Live(Box::new(live.clone()))).map(drop)
+    }
+
+    /// A live game's row, or `None` for a game that is not between two seats.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn live_row(&self, id: i64) -> StoreResult<Option<LiveRow>> {
+        self.conn()
+            .query_row(
+                &format!("SELECT {LIVE_COLUMNS} FROM live WHERE game_id = ?1"),
+                [id],
+                live_row,
+            )
+            .optional()
+            .map_err(db)
+    }
+
+    /// The open challenges of the lobby (a seat free, no result), oldest first.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn lobby(&self, limit: usize) -> StoreResult<Vec<(GameRow, LiveRow)>> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT {LIVE_COLUMNS} FROM live
+                 WHERE lobby = 1 AND outcome IS NULL
+                   AND (south_hash IS NULL OR north_hash IS NULL)
+                 ORDER BY created_ms, game_id LIMIT ?1"
+            ))
+            .map_err(db)?;
+        let lives: Vec<LiveRow> = stmt
+            .query_map([limit as i64], live_row)
+            .map_err(db)?
+            .collect::<Result<_, _>>()
+            .map_err(db)?;
+        drop(stmt);
+        drop(conn);
+        let mut open = Vec::with_capacity(lives.len());
+        for live in lives {
+            if let Some(row) = self.game_row(live.game_id)? {
+                open.push((row, live));
+            }
+        }
+        Ok(open)
+    }
+
+    /// How many open challenges there are in all, and how many `address` posted.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn open_challenges(&self, address: &str) -> StoreResult<(usize, usize)> {
+        self.conn()
+            .query_row(
+                "SELECT count(*), count(CASE WHEN address = ?1 THEN 1 END) FROM live
+                 WHERE lobby = 1 AND outcome IS NULL
+                   AND (south_hash IS NULL OR north_hash IS NULL)",
+                [address],
+                |r| Ok((r.get::<_, i64>(0)? as usize, r.get::<_, i64>(1)? as usize)),
+            )
+            .map_err(db)
+    }
+
+    /// Live games with no result that nobody touched since `before_ms` (Unix ms), and open
+    /// challenges not taken since `open_before_ms`: the ids, for closing.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn stale_live_games(&self, before_ms: i64, open_before_ms: i64) -> StoreResult<Vec<i64>> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT game_id FROM live WHERE outcome IS NULL AND (touched_ms < ?1
+                   OR (lobby = 1 AND (south_hash IS NULL OR north_hash IS NULL)
+                       AND touched_ms < ?2))
+                 ORDER BY game_id",
+            )
+            .map_err(db)?;
+        let rows = stmt
+            .query_map([before_ms, open_before_ms], |r| r.get(0))
+            .map_err(db)?;
+        rows.collect::<Result<_, _>>().map_err(db)
     }
 
     /// Records the move `game` has just played (its last), with the new result, in one
@@ -646,6 +1042,7 @@ impl Sqlite {
                 .name(game.rules().pits_per_row())
                 .to_string(),
             summary: Summary::of(game),
+            live: None,
         })
         .map(drop)
     }
@@ -658,6 +1055,7 @@ impl Sqlite {
         self.write(Write::Truncate {
             id,
             summary: Summary::of(game),
+            live: None,
         })
         .map(drop)
     }
@@ -771,6 +1169,15 @@ pub struct Change {
     pub plies: usize,
     /// Its version now ([`GameRow::version`]).
     pub version: i64,
+}
+
+/// Live games (two secret seats, clocks) are kept in SQLite only, so far.
+fn live_unsupported() -> StoreError {
+    StoreError::Database(
+        "games between two seats (invitations, the lobby) are not kept in PostgreSQL yet; \
+         serve them with an SQLite --db"
+            .to_owned(),
+    )
 }
 
 /// Whether `db` (the `--db` argument) names a PostgreSQL database rather than a file.
@@ -1029,6 +1436,104 @@ impl Store {
     /// On a database failure.
     pub fn stored_moves(&self, id: i64) -> StoreResult<usize> {
         each!(self, store => store.stored_moves(id))
+    }
+
+    /// Saves a new game between two seats with its live row, in one transaction; its id.
+    ///
+    /// # Errors
+    /// On a database failure; nothing is then saved. PostgreSQL does not keep live games
+    /// yet: refused there, with a message saying so.
+    pub fn create_live_game(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.create_live_game(game, live),
+            Backend::Postgres(_) => Err(live_unsupported()),
+        }
+    }
+
+    /// Records a live game's new move with its live row (clock, offers) in one transaction.
+    ///
+    /// # Errors
+    /// On a database failure, or [`StoreError::Conflict`] if the ply is already stored or
+    /// the live row changed meanwhile; nothing is then saved.
+    ///
+    /// # Panics
+    /// If `game` has no moves.
+    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.append_live_move(game, live),
+            Backend::Postgres(_) => Err(live_unsupported()),
+        }
+    }
+
+    /// A takeback granted in a live game: the moves after `game`'s, and the live row.
+    ///
+    /// # Errors
+    /// On a database failure or a conflict; nothing is then changed.
+    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.truncate_live(game, live),
+            Backend::Postgres(_) => Err(live_unsupported()),
+        }
+    }
+
+    /// Writes a live game's row (seats, clock, offers, result) if it is still at
+    /// `live.version`.
+    ///
+    /// # Errors
+    /// On a database failure, or [`StoreError::Conflict`] when another writer changed it
+    /// first; nothing is then changed.
+    pub fn update_live(&self, live: &LiveRow) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.update_live(live),
+            Backend::Postgres(_) => Err(live_unsupported()),
+        }
+    }
+
+    /// A live game's row, or `None` for a game that is not between two seats (every game
+    /// of a PostgreSQL store, which keeps no live games yet).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn live_row(&self, id: i64) -> StoreResult<Option<LiveRow>> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.live_row(id),
+            Backend::Postgres(_) => Ok(None),
+        }
+    }
+
+    /// The open challenges of the lobby (a seat free, no result), oldest first; none in a
+    /// PostgreSQL store.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn lobby(&self, limit: usize) -> StoreResult<Vec<(GameRow, LiveRow)>> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.lobby(limit),
+            Backend::Postgres(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// How many open challenges there are in all, and how many `address` posted.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn open_challenges(&self, address: &str) -> StoreResult<(usize, usize)> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.open_challenges(address),
+            Backend::Postgres(_) => Ok((0, 0)),
+        }
+    }
+
+    /// Live games with no result that nobody touched since `before_ms` (Unix ms), and open
+    /// challenges not taken since `open_before_ms`: the ids, for closing.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn stale_live_games(&self, before_ms: i64, open_before_ms: i64) -> StoreResult<Vec<i64>> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.stale_live_games(before_ms, open_before_ms),
+            Backend::Postgres(_) => Ok(Vec::new()),
+        }
     }
 
     /// The SQLite connection, for tests that write what this program never would.

@@ -19,7 +19,8 @@ const COMPUTER_PACE = 0.5;
 // another engine answered.
 const EVAL_ENGINE = 'level:6';
 // Before a game: what it is, in a few words, and which seat is harder (README: the start
-// of Hoyito II 2×6 is worth about −25 seeds to South, Hoyito III −31).
+// of Hoyito II 2×6 is worth about −25 seeds to South, Hoyito III −31; docs/web.md: Ayoayo's
+// about +7 to South, `sow engine` at 1–60 million nodes).
 const ABOUT = {
   'hoyito-ii': {
     text: 'Two rows of pits, four seeds in each. Take all the seeds of one of your pits and sow them one by one to the right, round the board. Where the last seed lands decides: a pit of exactly four is a casa — you take it (and the fours just behind it), and move again; an empty pit ends your move; any other pit is picked up and sown on (a relay). Most seeds taken wins.',
@@ -31,7 +32,7 @@ const ABOUT = {
   },
   ayoayo: {
     text: 'Two rows of pits and a store for each player. Sow from one of your pits, skipping the pit you lifted; a lap that ends in an occupied pit is picked up and sown on. When the last seed lands in an empty pit of your own row, you capture it and the seeds across from it. If your opponent’s row is empty you must give them seeds. Most seeds in your store wins.',
-    seat: 'South moves first. Which seat is harder has not been measured for Ayoayo; the games are usually decided by a seed or two.',
+    seat: 'South moves first, and that is the easier seat: North’s is the harder. A deep search from the start position values it at about 7 seeds to South.',
   },
 };
 
@@ -51,6 +52,8 @@ const S = {
 window.sowing = { animations: 0, steps: 0, painted: 0, mismatches: 0, lastStepMs: null, state: S };
 
 const $ = (id) => document.getElementById(id);
+// The live game being shown (live.js, "Play a friend"), or null for a one-screen game.
+const LIVE = () => (window.sowingLive && window.sowingLive.active() ? window.sowingLive : null);
 
 // ---------------------------------------------------------------- the API
 
@@ -144,11 +147,14 @@ function letter(i, n) {
   return i < n ? String.fromCharCode(65 + i) : String.fromCharCode(97 + i - n);
 }
 
+// Seeds drawn in a pit, at most: more would be a blur; the count beside the pit says how many.
+const SEEDS_DRAWN = 20;
+
 // A fixed scatter of seeds: a sunflower spiral with a little jitter, the same every time.
 function seedSpots(count, radius, salt) {
-  const shown = Math.min(count, 48);
+  const shown = Math.min(count, SEEDS_DRAWN);
   const spots = [];
-  const step = Math.min(6.8, (radius - 6) / Math.sqrt(Math.max(shown, 1)));
+  const step = Math.min(8.4, (radius - 8) / Math.sqrt(Math.max(shown, 1)));
   for (let k = 0; k < shown; k++) {
     const a = k * 2.39996 + salt;
     const r = step * Math.sqrt(k + (shown === 1 ? 0 : 0.6));
@@ -168,6 +174,7 @@ function buildBoard(rules) {
   svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
   svg.classList.toggle('upright', g.upright);
   svg.dataset.pits = String(n);
+  boardDefs(svg);
   el('rect', { class: 'wood', x: 1, y: 1, width: g.width - 2, height: g.height - 2, rx: 30 }, svg);
   const ayoayo = rules.game === 'ayoayo';
   g.stores = {};
@@ -190,6 +197,7 @@ function buildBoard(rules) {
       class: 'pit', 'data-pit': i, 'data-name': name,
       transform: `translate(${c.x},${c.y})`, role: 'button',
     }, svg);
+    el('circle', { class: 'ring', r: R + 6 }, group);
     el('circle', { class: 'hole', r: R }, group);
     const seeds = el('g', { class: 'seeds' }, group);
     // Upright, the count sits on the pit's outer upper corner and the letter outside it.
@@ -199,7 +207,7 @@ function buildBoard(rules) {
     const count = el('text', { class: 'count', y: g.upright ? 7 : 5 }, badge);
     const label = g.upright
       ? el('text', { class: 'letter', x: c.top ? R + 14 : -R - 14, y: 26 }, group)
-      : el('text', { class: 'letter', y: c.top ? -R - 7 : R + 21 }, group);
+      : el('text', { class: 'letter', y: c.top ? -R - 12 : R + 26 }, group);
     label.textContent = name;
     group.addEventListener('click', () => clickPit(i));
     group.addEventListener('keydown', (e) => {
@@ -214,11 +222,35 @@ function buildBoard(rules) {
   G = g;
 }
 
+// The board's wood, the carved hollows and the seeds' light side, as SVG gradients that
+// style.css names (fill: url(#g-…)).
+function boardDefs(svg) {
+  const defs = el('defs', {}, svg);
+  const stops = (gradient, colours) => colours.forEach(([offset, colour]) => el('stop', { offset, 'stop-color': colour }, gradient));
+  stops(el('linearGradient', { id: 'g-wood', x1: 0, y1: 0, x2: 0, y2: 1 }, defs),
+    [['0', '#c98f55'], ['.45', '#b0733b'], ['.55', '#a86c35'], ['1', '#93592a']]);
+  for (const id of ['g-pit', 'g-store']) {
+    stops(el('radialGradient', { id, cx: '.5', cy: '.58', r: '.62', fx: '.5', fy: '.7' }, defs),
+      [['0', '#6d4522'], ['.7', '#51310f'], ['1', '#2f1a07']]);
+  }
+  const seeds = [['#fffaf0', '#e6d6b0', '#a8916a'], ['#fbe3a0', '#d9a441', '#8a5a1f'],
+    ['#f2efe6', '#bdb6a2', '#6f6958'], ['#e7b78a', '#a8733f', '#5e3815']];
+  seeds.forEach(([light, body, shade], k) => {
+    stops(el('radialGradient', { id: `g-seed${k}`, cx: '.35', cy: '.3', r: '.75' }, defs),
+      [['0', light], ['.55', body], ['1', shade]]);
+  });
+}
+
+// Seeds as seeds: small ovals, each turned its own way, in a cluster.
 function drawSeeds(group, count, radius, salt) {
   group.innerHTML = '';
-  const rr = count > 24 ? 4.6 : 6;
-  for (const [x, y] of seedSpots(count, radius, salt)) {
-    el('circle', { class: `seed s${(salt + Math.round(x * 7 + y * 3)) & 3}`, cx: x.toFixed(1), cy: y.toFixed(1), r: rr }, group);
+  const big = count > 12 ? 0.82 : 1;
+  for (const [k, [x, y]] of seedSpots(count, radius, salt).entries()) {
+    const turn = (salt * 47 + k * 73) % 180;
+    el('ellipse', {
+      class: `seed s${(salt + Math.round(x * 7 + y * 3)) & 3}`, rx: (7.6 * big).toFixed(1), ry: (5.6 * big).toFixed(1),
+      transform: `translate(${x.toFixed(1)},${y.toFixed(1)}) rotate(${turn})`,
+    }, group);
   }
 }
 
@@ -409,7 +441,8 @@ function render() {
   const ply = live ? v.ply : S.viewPly;
   const pos = live ? { pits: v.state.pits, captured: v.state.captured, to_move: v.state.to_move } : positionAt(v, ply);
   const n = v.rules.pits;
-  const humanTurn = live && !v.state.over && !isComputer(v.players[v.state.to_move]) && !S.busy;
+  const humanTurn = live && !v.state.over && !isComputer(v.players[v.state.to_move]) && !S.busy
+    && (!LIVE() || LIVE().mayMove(v));
   const legal = new Set();
   if (humanTurn) {
     for (const name of v.state.legal) if (name !== 'pass') legal.add(nameToPit(name, n));
@@ -441,6 +474,9 @@ function render() {
   };
   $('player-top').innerHTML = label(S.flipped ? 'south' : 'north');
   $('player-bottom').innerHTML = label(S.flipped ? 'north' : 'south');
+  const toMove = v.state.over ? null : pos.to_move;
+  $('player-top').classList.toggle('to-move', toMove === (S.flipped ? 'south' : 'north'));
+  $('player-bottom').classList.toggle('to-move', toMove === (S.flipped ? 'north' : 'south'));
   document.body.dataset.turn = v.state.over ? 'over' : isComputer(v.players[v.state.to_move]) ? 'computer' : 'human';
   document.body.dataset.ply = String(v.ply);
   document.body.dataset.game = String(v.id);
@@ -469,6 +505,7 @@ function render() {
   renderMoves(v, ply);
   renderSummary(v);
   renderMatch(v);
+  if (LIVE()) LIVE().decorate(v);
 }
 
 // Nothing to play on (the first dialog was cancelled, or the game was deleted): nothing
@@ -511,7 +548,8 @@ function setStatus(text, error) {
 function resultText(v) {
   const [south, north] = v.state.captured;
   const who = v.state.winner === 'draw' ? 'a draw' : `${cap(v.state.winner)} wins`;
-  return `${who}, ${south}–${north}${v.end ? ' — ' + v.end.text : ''}`;
+  const why = v.end ? v.end.text.replace(/\b(south|north)\b/g, cap) : '';
+  return `${who}, ${south}–${north}${why ? ' — ' + why : ''}`;
 }
 
 function renderMoves(v, ply) {
@@ -553,20 +591,25 @@ function renderSummary(v) {
   const [south, north] = v.state.captured;
   const headline = v.state.winner === 'draw' ? 'A draw' : `${cap(v.state.winner)} wins`;
   const reasons = {
-    'last-four': `a capture left exactly four seeds, and ${v.end && v.end.to} took them`,
+    'last-four': `a capture left exactly four seeds, and ${v.end && v.end.to ? cap(v.end.to) : 'the capturer'} took them`,
     'board-cleared': 'a capture cleared the board',
-    'cannot-feed': 'the player to move could not feed the empty row, so the seeds left were shared out',
+    'cannot-feed': `the player to move could not feed the empty row, so ${v.rules.leftover === 'holder'
+      ? 'each seed left went to the owner of its row' : 'the seeds left went to the last player who sowed'}`,
     repetition: 'a position recurred, so the seeds on the board go to nobody',
   };
   // In a match, the next round is the main action; a new game would leave the match.
   const m = v.match;
   const next = m && !m.winner && m.next_round_ready
     ? `<button type="button" id="btn-next-round" class="primary">Start round ${m.rows.length + 1} of ${m.rounds}</button>` : '';
-  box.innerHTML = `<h2>${headline}</h2><p class="final"><span>South <b>${south}</b></span> <span>North <b>${north}</b></span></p>
-    <p>The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${v.ply} moves).</p>
+  const side = (name, k, seeds) => `<div class="side${v.state.winner === name ? ' won' : ''}"><span class="name">${cap(name)}</span>
+    <span class="score">${seeds}</span><span class="who">${playerName(v.players[name])}</span></div>`;
+  box.innerHTML = `<div class="head"><h2>${headline}</h2><div class="final">${side('south', 0, south)}<span class="dash">–</span>${side('north', 1, north)}</div></div>
+    <p class="why">The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${v.ply} ${plural(v.ply, 'move', 'moves')}).</p>
     <p class="summary-buttons">${next}<button type="button" id="btn-again"${next ? '' : ' class="primary"'}>${m && !m.winner ? 'New game (leaves the match)' : 'New game'}</button>
+    <button type="button" id="btn-review">Replay from the start</button>
     <a class="button" href="/api/games/${v.id}/record" download>Download record</a></p>`;
   $('btn-again').addEventListener('click', openNewGame);
+  $('btn-review').addEventListener('click', () => lookAt(0));
   if (next) $('btn-next-round').addEventListener('click', nextRound);
 }
 
@@ -669,6 +712,7 @@ Object.assign(window.sowing, { describeMove, scoreWords, hintWords, barNumber })
 async function refreshEval() {
   const v = S.view;
   const bar = $('evalbar');
+  if (LIVE()) { bar.hidden = true; $('eval-words').hidden = true; return; } // no help in a game between two people
   bar.hidden = !$('eval-on').checked;
   $('eval-words').hidden = bar.hidden;
   if (!v || bar.hidden) return;
@@ -788,6 +832,7 @@ function clickPit(i) {
 }
 
 function playMove(name) {
+  if (LIVE()) { LIVE().play(name); return; }
   run(async () => {
     const v = S.view;
     const side = v.state.to_move;
@@ -863,6 +908,7 @@ function lookAt(ply) {
 
 async function load(id) {
   const v = await api('GET', `/games/${id}`);
+  if (window.sowingLive) window.sowingLive.leave();
   if (L.on) leaveLearn();
   S.view = v;
   S.viewPly = null;
@@ -971,9 +1017,20 @@ function showFormFields() {
   }
 }
 
+// Where each seat sits on the board as this screen will draw it: bottom and top when the
+// board lies flat, left and right when it stands upright (narrow screens), turned round
+// when the board is flipped.
+function seatLabels() {
+  const [south, north] = NARROW.matches ? ['left', 'right'] : ['bottom', 'top'];
+  const [s, n] = S.flipped ? [north, south] : [south, north];
+  $('seat-south').textContent = `South (${s}, moves first)`;
+  $('seat-north').textContent = `North (${n})`;
+}
+
 function openNewGame() {
   $('new-error').textContent = '';
   showFormFields();
+  seatLabels();
   const d = $('new-game');
   if (!d.open) d.showModal();
 }
@@ -1071,17 +1128,19 @@ async function upload(event) {
 // ---------------------------------------------------------------- Learn
 
 // Each game, rule by rule: a lesson is a set-up position (a position text, docs/
-// notation.md), a move that shows the rule, and what the reader should try. The positions
-// and what their moves do are checked by the browser tests against the server.
+// notation.md; `tags`, the record's option tags it needs; `moves`, moves played before the
+// lesson begins, for a rule that needs a history), a move that shows the rule, and what the
+// reader should try. The positions and what their moves do are checked by the browser tests
+// against the server.
 const HOYITO_II = [
   {
-    title: 'Sowing and relays', rule: 'H2.2, H2.3',
+    title: 'Sowing and relays', rule: 'H2.1, H2.2, H2.3',
     words: 'On your turn, pick up every seed of one of your pits and drop them one by one into the pits that follow, counter-clockwise: along your row to the right, then back along your opponent’s row. Then look at the pit where the last seed fell. If it was empty (it now holds one seed), your move ends. If it now holds more — but not exactly four — pick them all up and sow on from there: a relay.',
     start: 'hoyito-ii 1,0,2,0,2,0/0,0,1,2,1,1 0-0 S -', example: 'C', expect: 'C',
     ask: 'Now you: sow C. Its two seeds go to D and E; E then holds three, so they are relayed on, and the last falls into the empty b.',
   },
   {
-    title: 'A casa', rule: 'H2.3, H2.6',
+    title: 'A casa', rule: 'H2.3, H2.4, H2.6',
     words: 'If the last seed of a lap makes exactly four, that pit is a casa: you take its four seeds, and you move again, choosing any of your pits. Seeds that pass through a four during a lap take nothing: only where the last seed falls counts.',
     start: 'hoyito-ii 1,0,3,0,0,3/2,1,0,1,0,1 0-0 S -', example: 'C', expect: 'C',
     ask: 'Now you: sow C. Its last seed makes F a four — a casa.',
@@ -1091,6 +1150,12 @@ const HOYITO_II = [
     words: 'After taking a casa, look at the pit just before it, going backwards round the board (across rows too). If it holds exactly four, take it as well, and the one before it, and so on, until a pit that does not hold four. (With the option “Casas: the opponent’s row only”, only fours in your opponent’s row count.)',
     start: 'hoyito-ii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S -', example: 'D', expect: 'D',
     ask: 'Now you: sow D. a becomes a casa, and so do F and E behind it: twelve seeds, and another move.',
+  },
+  {
+    title: 'Casas on the opponent’s row only', rule: 'H2.5 (casa-rows)',
+    words: 'With the new-game option “Casas: the opponent’s row only”, a four in your own row is never a casa: your last seed making four there is a relay like any other pit, and a chain stops at your own row. This is the position of the last lesson, played with that option.',
+    start: 'hoyito-ii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S - casa-rows=opponent', tags: '[CasaRows "opponent"]', example: 'D', expect: 'D',
+    ask: 'Now you: sow D. a, in North’s row, is a casa; F and E behind it hold four but are in your own row, so the chain stops: four seeds, and another move.',
   },
   {
     title: 'The last four, and the end', rule: 'H2.7, C.4',
@@ -1110,6 +1175,12 @@ const HOYITO_II = [
     start: 'hoyito-ii 2,1,0,1,3,1/0,2,1,0,1,0 0-0 S -', example: null, expect: null,
     ask: 'E holds three seeds but is not ringed: sowing it would go round for ever (every 60 laps the same). Click it to see; any ringed pit may be played.',
   },
+  {
+    title: 'A position comes back', rule: 'C.3, H2.8, H3.4, A.8',
+    words: 'If a position comes back in a game — the same seeds in every pit and the same player to move — the game ends at once. The seeds still on the board go to nobody, and the seeds taken so far decide. It can only happen between two captures. (In Hoyito III the position also holds who gets the last four; in Ayoayo, who made the last sowing move.) Here four seeds have gone round the board for five moves without a capture.',
+    start: 'hoyito-ii 0,1,1,0,0,0/0,0,0,1,0,1 20-20 S -', moves: 'B d D f F', example: 'b', expect: 'b',
+    ask: 'Now you, as North: sow b. Its relays bring the board back to the start of this lesson, South to move: the game ends, a 20–20 draw.',
+  },
 ];
 const HOYITO_III = [
   {
@@ -1125,10 +1196,16 @@ const HOYITO_III = [
     ask: 'Now you: sow D. a becomes a casa; E and F hold four too, but stay (in Hoyito II all three would go).',
   },
   {
-    title: 'The last four', rule: 'H3.2, H3.3',
+    title: 'The last four', rule: 'H3.2',
     words: 'In a single game, whoever takes the four before the last also takes the last four, and the game ends. In a match of rounds, from round 3 on the last four go to the winner of the round before instead (to the capturer after a draw), and the starter alternates.',
     start: 'hoyito-iii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S -', example: 'B', expect: 'B',
     ask: 'Now you: sow B. C becomes a casa, and the last four seeds are yours.',
+  },
+  {
+    title: 'The last four in a match', rule: 'H3.3',
+    words: 'In a match, from round 3 on, the last four go to the winner of the round before — here North — whoever made the capture before them. (After a drawn round they go to the capturer, as in a single game.) Here is the position of the last lesson, as if in round 3 of a match after North won round 2.',
+    start: 'hoyito-iii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S - final-four=north', tags: '[FinalFour "north"]', example: 'B', expect: 'B',
+    ask: 'Now you: sow B. C becomes a casa, but the last four go to North, last round’s winner: a 4–4 draw.',
   },
 ];
 const AYOAYO = [
@@ -1157,10 +1234,22 @@ const AYOAYO = [
     ask: 'Now you: North’s row is empty. A would not reach it, so only F is ringed: sow F.',
   },
   {
+    title: 'Passing', rule: 'A.6, C.2',
+    words: 'A player whose row is empty — or whose every move would sow for ever — passes. The other player then moves, and must feed the empty row if they can.',
+    start: 'ayoayo 0,0,0,0,0,0/0,0,1,0,0,2 22-23 S N', example: 'pass', expect: 'pass',
+    ask: 'Now you: South’s row is empty, so press Pass (or type p). North must then feed you: only f is ringed, since c would stay in North’s row.',
+  },
+  {
     title: 'The end', rule: 'A.7, C.4',
     words: 'When the player to move cannot feed an empty row, the game ends, and the seeds left on the board go to the player who made the last sowing move (with the option “to each row’s owner”, each seed to the owner of its row). A capture that clears the board also ends it. More seeds in your store wins.',
     start: 'ayoayo 0,0,0,0,0,1/0,1,0,0,0,0 10-10 S N', example: 'F', expect: 'F',
     ask: 'Now you: sow F. South’s row is then empty and North cannot feed it, so the game ends and the seeds left are yours.',
+  },
+  {
+    title: 'The seeds left: to each row’s owner', rule: 'A.7 (leftover)',
+    words: 'The new-game option “Seeds left when the mover cannot feed: to each row’s owner” changes who takes the seeds left when a player cannot feed: each seed goes to the player whose row it lies in, not to the last player who sowed. This is the same position as the last lesson, played with that option.',
+    start: 'ayoayo 0,0,0,0,0,1/1,0,0,0,0,0 23-23 S N leftover=holder', tags: '[Leftover "holder"]', example: 'F', expect: 'F',
+    ask: 'Now you: sow F. North cannot feed you, and the two seeds left lie in North’s row: North takes them and wins, 25–23.',
   },
 ];
 const LEARN = [['hoyito-ii', 'Hoyito II', HOYITO_II], ['hoyito-iii', 'Hoyito III', HOYITO_III], ['ayoayo', 'Ayoayo', AYOAYO]];
@@ -1204,7 +1293,8 @@ function showLesson(k) {
     L.trying = false;
     const lesson = LESSONS[k];
     const old = L.game;
-    const v = await api('POST', '/records', { record: `[Game "${L.variant}"]\n[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n*` });
+    const record = `[Game "${L.variant}"]\n${lesson.tags ? lesson.tags + '\n' : ''}[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n${lesson.moves || ''} *`;
+    const v = await api('POST', '/records', { record });
     L.game = v.id;
     if (old) await api('DELETE', `/games/${old}`).catch(() => {});
     S.view = v;
@@ -1230,10 +1320,14 @@ function showLesson(k) {
   });
 }
 
-// Back to the lesson's start position.
+// The moves a lesson plays before it begins.
+const lessonPlies = (lesson) => (lesson.moves ? lesson.moves.split(' ').length : 0);
+
+// Back to the lesson's start position (after its prepared moves).
 async function lessonRewind() {
   let v = S.view;
-  while (v.ply > 0) v = (await api('POST', `/games/${v.id}/undo`, { ply: v.ply })).game;
+  const from = lessonPlies(LESSONS[L.k]);
+  while (v.ply > from) v = (await api('POST', `/games/${v.id}/undo`, { ply: v.ply })).game;
   S.view = v;
   S.viewPly = null;
   S.hint = null;
@@ -1267,10 +1361,12 @@ function lessonTry() {
 
 // After a move in a lesson: was it the one asked for?
 function lessonCheck() {
-  if (!L.on || !L.trying || !S.view || S.view.id !== L.game || S.view.ply === 0) return;
+  if (!L.on || !L.trying || !S.view || S.view.id !== L.game) return;
   const lesson = LESSONS[L.k];
+  const from = lessonPlies(lesson);
+  if (S.view.ply <= from) return;
   L.trying = false;
-  const played = S.view.history[0].move;
+  const played = S.view.history[from].move;
   const done = L.k + 1 < LESSONS.length ? 'On to the next rule?' : 'That is every rule of this game: start a game!';
   if (!lesson.expect) lessonSay(`You played ${played}. ${done}`, true);
   else if (played === lesson.expect) lessonSay(`Well done. ${done}`, true);
@@ -1343,6 +1439,7 @@ function playPass() {
 
 // The game the address names (#game=N), when the address bar or Back/Forward changes it.
 function followAddress() {
+  if (window.sowingLive && window.sowingLive.fromAddress()) return;
   const m = /#game=(\d+)/.exec(location.hash);
   if (!m || (S.view && S.view.id === Number(m[1]))) return;
   if (S.busy) { setTimeout(followAddress, 100); return; }
@@ -1407,9 +1504,10 @@ async function init() {
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', followAddress);
   window.addEventListener('popstate', followAddress);
-  NARROW.addEventListener('change', () => { G = null; render(); });
+  NARROW.addEventListener('change', () => { G = null; render(); seatLabels(); });
   renderEmpty();
 
+  if (window.sowingLive && window.sowingLive.fromAddress()) return;
   const fromHash = /#game=(\d+)/.exec(location.hash);
   const id = fromHash ? fromHash[1] : localStorage.getItem('sowing.game');
   if (id) {

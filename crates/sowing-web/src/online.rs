@@ -1,0 +1,906 @@
+//! Games between two seats ("play a friend"): creating one with an invitation or as an
+//! open challenge in the lobby, taking a seat, moves and acts by a seat's token, the clock
+//! and its flag fall, takebacks, draws, resignations, rematches, and closing abandoned
+//! games. Every change is written to the store first, then published to the hub; a socket
+//! reads what it missed from here ([`Games::catch_up`]).
+
+use serde::Serialize;
+use sowing::{Game, Position, Rules, Side};
+
+use crate::clock::{now_ms, Clock};
+use crate::responses::{MoveReplay, Snapshot, TraceEvent, View};
+use crate::seats;
+use crate::service::{blocking, check_ply, illegal, shorten, GameError, Games, Guard, Loaded};
+use crate::store::{LiveResult, LiveRow, Offers, StoreError};
+
+type GameResult<T> = Result<T, GameError>;
+
+/// What a new live game asks for.
+#[derive(Clone, Debug)]
+pub struct NewLive {
+    /// The creator's seat.
+    pub seat: Side,
+    /// The clock, or `None` for unlimited time.
+    pub clock: Option<Clock>,
+    /// List it in the lobby as an open challenge (else: an invitation link).
+    pub lobby: bool,
+    /// The creator's name, if given.
+    pub name: Option<String>,
+    /// The creator's address (for the lobby's cap per address).
+    pub address: String,
+}
+
+/// An act that needs the opponent's consent: asking twice from both sides agrees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// A draw.
+    Draw,
+    /// Taking back the last move.
+    Takeback,
+    /// A new game with the colours swapped, once this one is over.
+    Rematch,
+}
+
+/// A seat: its name and whether someone holds it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    /// The name the holder gave (shown escaped by the page), or null.
+    pub name: Option<String>,
+    /// Whether the seat is taken (an open challenge has one free seat).
+    pub taken: bool,
+}
+
+/// Both seats.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatsView {
+    /// South's seat.
+    pub south: SeatView,
+    /// North's seat.
+    pub north: SeatView,
+}
+
+/// The clock as the server keeps it, at `now_ms`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockView {
+    /// Each side's time at the start, ms.
+    pub base_ms: i64,
+    /// Added after each timed move, ms.
+    pub increment_ms: i64,
+    /// South's time left at `now_ms`.
+    pub south_ms: i64,
+    /// North's time left at `now_ms`.
+    pub north_ms: i64,
+    /// The side whose clock runs, or null.
+    pub running: Option<&'static str>,
+    /// The server's time of this view, Unix ms.
+    pub now_ms: i64,
+}
+
+/// Who made each standing offer.
+#[derive(Clone, Debug, Serialize)]
+pub struct OffersView {
+    /// A draw offer's side, or null.
+    pub draw: Option<&'static str>,
+    /// A takeback request's side, or null.
+    pub takeback: Option<&'static str>,
+    /// A rematch offer's side, or null.
+    pub rematch: Option<&'static str>,
+}
+
+/// How a live game ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultView {
+    /// `south`, `north`, `draw`, or `none` (closed with no result).
+    pub outcome: String,
+    /// `rules` (the game's own end), `resignation`, `agreement`, `flag`, `abandoned` or
+    /// `expired`.
+    pub reason: String,
+    /// In words.
+    pub text: String,
+}
+
+/// A live game's seats, clock, offers and result, without the game.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveStatus {
+    /// The game's id.
+    pub id: i64,
+    /// Moves played.
+    pub ply: usize,
+    /// Takebacks granted so far.
+    pub takebacks: u32,
+    /// Bumped by every change.
+    pub version: i64,
+    /// The seats.
+    pub seats: SeatsView,
+    /// The clock, or null for unlimited time.
+    pub clock: Option<ClockView>,
+    /// Standing offers.
+    pub offers: OffersView,
+    /// The result, once the game is over.
+    pub result: Option<ResultView>,
+    /// The rematch's game id, once both asked for one.
+    pub rematch: Option<i64>,
+    /// Listed in the lobby.
+    pub lobby: bool,
+    /// Sockets watching without a seat (on this server).
+    pub spectators: usize,
+}
+
+/// A live game whole: its status and its game view.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveView {
+    /// Seats, clock, offers, result.
+    pub live: LiveStatus,
+    /// The game as `GET /api/games/{id}` gives it.
+    pub game: View,
+}
+
+/// A seat handed out: the token is shown once and never stored.
+#[derive(Clone, Debug, Serialize)]
+pub struct Seated {
+    /// The seat's side.
+    pub seat: &'static str,
+    /// The seat's token.
+    pub token: String,
+    /// The other seat's token, for the invitation link (null for a lobby challenge, or
+    /// when taking a seat).
+    pub invite: Option<String>,
+    /// The game.
+    #[serde(flatten)]
+    pub view: LiveView,
+}
+
+/// The answer to a live move: its trace and the game after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveMoved {
+    /// The sowing, step by step.
+    pub trace: Vec<TraceEvent>,
+    /// The game after it.
+    #[serde(flatten)]
+    pub view: LiveView,
+}
+
+/// An open challenge of the lobby.
+#[derive(Clone, Debug, Serialize)]
+pub struct Challenge {
+    /// The game's id.
+    pub id: i64,
+    /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
+    pub game: String,
+    /// Pits per row.
+    pub pits: usize,
+    /// The start position's text (game, board, options).
+    pub start: String,
+    /// The challenger's name, or null.
+    pub name: Option<String>,
+    /// The seat left for whoever accepts.
+    pub open: &'static str,
+    /// `{"base_ms", "increment_ms"}`, or null for unlimited time.
+    pub clock: Option<ClockSpecView>,
+    /// When it was posted, Unix ms.
+    pub created_ms: i64,
+}
+
+/// A time control.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockSpecView {
+    /// Each side's time, ms.
+    pub base_ms: i64,
+    /// Added after each timed move, ms.
+    pub increment_ms: i64,
+}
+
+/// What a socket is sent after a notice: the moves it is missing, or the whole game when
+/// history was rewritten (a takeback) or it is behind in another way.
+#[derive(Clone, Debug)]
+pub enum Update {
+    /// The whole game.
+    Full(Box<LiveView>),
+    /// The moves after the socket's ply, in order, and the status now.
+    Moves(Vec<MoveReplay>, Box<LiveStatus>),
+}
+
+/// The result when the side to move has run out of time: it loses, unless its opponent
+/// could no longer win on captures (its captures and every seed on the board together not
+/// more than the flagged side's captures): then it is a draw.
+pub fn flag_result(position: &Position, flagged: Side) -> LiveResult {
+    let captured = position.captured();
+    let opponent = !flagged;
+    let best = usize::from(captured[opponent]) + position.seeds_on_board();
+    let outcome = if best > usize::from(captured[flagged]) {
+        opponent.name()
+    } else {
+        "draw"
+    };
+    LiveResult {
+        outcome: outcome.to_owned(),
+        reason: "flag".to_owned(),
+    }
+}
+
+fn result_text(result: &LiveResult) -> String {
+    let loser = |o: &str| match o {
+        "south" => "north",
+        _ => "south",
+    };
+    match (result.reason.as_str(), result.outcome.as_str()) {
+        ("flag", "draw") => "time ran out for the side to move, but its opponent could no \
+                             longer win on captures: drawn"
+            .to_owned(),
+        ("flag", o) => format!("{}'s time ran out: {o} wins", loser(o)),
+        ("resignation", o) => format!("{} resigned: {o} wins", loser(o)),
+        ("agreement", _) => "drawn by agreement".to_owned(),
+        ("abandoned", _) => "closed: nobody moved for too long".to_owned(),
+        ("expired", _) => "closed: nobody took the open seat in time".to_owned(),
+        (reason, outcome) => format!("{reason}: {outcome}"),
+    }
+}
+
+fn live_of(loaded: &Loaded) -> GameResult<&LiveRow> {
+    loaded
+        .live
+        .as_ref()
+        .ok_or(GameError::NotLive(loaded.row.id))
+}
+
+/// The side whose seat `token` holds.
+fn seat_of(live: &LiveRow, token: Option<&str>) -> GameResult<Side> {
+    let Some(token) = token else {
+        return Err(GameError::Forbidden(format!(
+            "game {}: this needs a seat's token (header X-Seat-Token); spectators may only watch",
+            live.game_id
+        )));
+    };
+    Side::ALL
+        .into_iter()
+        .find(|side| {
+            live.seats[side.index()]
+                .as_ref()
+                .is_some_and(|stored| seats::holds(stored, token))
+        })
+        .ok_or_else(|| {
+            GameError::Forbidden(format!(
+                "game {}: the token given holds no seat of this game",
+                live.game_id
+            ))
+        })
+}
+
+/// Whether the game is over, by the rules or otherwise.
+fn is_over(loaded: &Loaded) -> bool {
+    loaded.game.is_over() || loaded.live.as_ref().is_some_and(|l| l.result.is_some())
+}
+
+/// How a change is written.
+enum Commit {
+    /// The live row alone.
+    Row,
+    /// The game's new last move, with the live row.
+    Move,
+    /// A takeback (the game in memory has undone it), with the live row.
+    Takeback,
+}
+
+/// Move `ply` (from 1) of a loaded game again, with its trace.
+fn replay(game: &Game, ply: usize) -> GameResult<MoveReplay> {
+    let internal = || GameError::Internal(format!("move {ply} is missing in memory"));
+    let mv = *game.moves().get(ply - 1).ok_or_else(internal)?;
+    let before = *game.position_at(ply - 1).ok_or_else(internal)?;
+    let mut position = before;
+    let mut trace = Vec::new();
+    position
+        .play_traced(mv, &mut trace)
+        .map_err(|e| GameError::Internal(format!("a move in memory does not replay: {e}")))?;
+    let n = game.rules().pits_per_row();
+    Ok(MoveReplay {
+        ply,
+        mv: mv.name(n).to_string(),
+        side: before.to_move().name(),
+        before: Snapshot::of(&before),
+        after: Snapshot::of(game.position_at(ply).ok_or_else(internal)?),
+        trace: TraceEvent::all(&trace, n),
+    })
+}
+
+impl Games {
+    /// The status of a loaded live game at `now`.
+    fn status(&self, loaded: &Loaded, live: &LiveRow, now: i64) -> LiveStatus {
+        let to_move = loaded.game.position().to_move();
+        let seat = |side: Side| SeatView {
+            name: live.names[side.index()].clone(),
+            taken: live.seats[side.index()].is_some(),
+        };
+        let result = match (&live.result, loaded.game.end(), loaded.game.outcome()) {
+            (Some(result), _, _) => Some(ResultView {
+                outcome: result.outcome.clone(),
+                reason: result.reason.clone(),
+                text: result_text(result),
+            }),
+            (None, Some(end), Some(outcome)) => Some(ResultView {
+                outcome: outcome.name().to_owned(),
+                reason: "rules".to_owned(),
+                text: end.describe(),
+            }),
+            _ => None,
+        };
+        LiveStatus {
+            id: loaded.row.id,
+            ply: loaded.game.moves().len(),
+            takebacks: live.takebacks,
+            version: live.version,
+            seats: SeatsView {
+                south: seat(Side::South),
+                north: seat(Side::North),
+            },
+            clock: live.clock.map(|c| {
+                let left = c.left(to_move, now);
+                ClockView {
+                    base_ms: c.base_ms,
+                    increment_ms: c.increment_ms,
+                    south_ms: left[0],
+                    north_ms: left[1],
+                    running: c.running_since.map(|_| to_move.name()),
+                    now_ms: now,
+                }
+            }),
+            offers: OffersView {
+                draw: live.offers.draw.map(Side::name),
+                takeback: live.offers.takeback.map(Side::name),
+                rematch: live.offers.rematch.map(Side::name),
+            },
+            result,
+            rematch: live.rematch,
+            lobby: live.lobby,
+            spectators: self.hub.spectators(loaded.row.id),
+        }
+    }
+
+    async fn live_view_of(&self, loaded: &Loaded, now: i64) -> GameResult<LiveView> {
+        let live = live_of(loaded)?;
+        Ok(LiveView {
+            live: self.status(loaded, live, now),
+            game: self.view_of(loaded).await?,
+        })
+    }
+
+    /// Writes `next` (and the game's change, for a move or takeback), then publishes. On
+    /// failure the slot is left empty, so the next request reads the store again.
+    async fn commit(&self, guard: &mut Guard, next: LiveRow, how: Commit) -> GameResult<()> {
+        let mut loaded = guard.take().expect("locked games are loaded");
+        let store = self.store.clone();
+        let loaded = blocking(move || {
+            match how {
+                Commit::Row => store.update_live(&next)?,
+                Commit::Move => store.append_live_move(&loaded.game, &next)?,
+                Commit::Takeback => store.truncate_live(&loaded.game, &next)?,
+            }
+            let id = next.game_id;
+            loaded.row = store
+                .game_row(id)?
+                .ok_or_else(|| StoreError::Database(format!("game {id} vanished")))?;
+            let mut next = next;
+            next.version += 1;
+            loaded.live = Some(next);
+            Ok(loaded)
+        })
+        .await?;
+        let (id, version) = (loaded.row.id, loaded.live.as_ref().map_or(0, |l| l.version));
+        **guard = Some(loaded);
+        self.hub.publish(id, version as u64);
+        Ok(())
+    }
+
+    /// Ends the game if the side to move's time has run out (the flag falls at any read
+    /// or act after that moment; sockets ask at that moment). Whether it fell now.
+    async fn settle(&self, guard: &mut Guard, now: i64) -> GameResult<bool> {
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let Some(live) = &loaded.live else {
+            return Ok(false);
+        };
+        let to_move = loaded.game.position().to_move();
+        let Some(mut clock) = live.clock.filter(|c| c.flagged(to_move, now)) else {
+            return Ok(false);
+        };
+        if is_over(loaded) {
+            return Ok(false);
+        }
+        let mut next = live.clone();
+        clock.stop(to_move, now);
+        next.clock = Some(clock);
+        next.result = Some(flag_result(loaded.game.position(), to_move));
+        next.offers = Offers::default();
+        self.commit(guard, next, Commit::Row).await?;
+        Ok(true)
+    }
+
+    /// Locks a live game and settles its clock.
+    async fn lock_live(&self, id: &str, now: i64) -> GameResult<Guard> {
+        let mut guard = self.lock(id).await?;
+        live_of(guard.as_ref().expect("locked games are loaded"))?;
+        self.settle(&mut guard, now).await?;
+        Ok(guard)
+    }
+
+    /// Saves a new live game and caches it.
+    async fn insert_live(&self, game: Game, live: LiveRow) -> GameResult<Loaded> {
+        let store = self.store.clone();
+        let loaded = blocking(move || {
+            let id = store.create_live_game(&game, &live)?;
+            let row = store
+                .game_row(id)?
+                .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
+            Ok(Loaded {
+                row,
+                game,
+                live: Some(LiveRow {
+                    game_id: id,
+                    ..live
+                }),
+            })
+        })
+        .await?;
+        Ok(loaded)
+    }
+
+    fn cache_new(&self, loaded: Loaded) -> GameResult<()> {
+        let slot = self.slot_of(loaded.row.id);
+        // A new id: nobody else can hold its slot yet.
+        let mut guard = slot
+            .try_lock()
+            .map_err(|_| GameError::Internal("a new game's slot is held".to_owned()))?;
+        *guard = Some(loaded);
+        Ok(())
+    }
+
+    /// A new game between two seats: the creator's seat and token, and for an invitation
+    /// the other seat's token.
+    ///
+    /// # Errors
+    /// When the lobby is full (for this address or in all), or the store fails.
+    pub async fn create_live(&self, rules: Rules, new: NewLive) -> GameResult<Seated> {
+        let now = now_ms();
+        if new.lobby {
+            let store = self.store.clone();
+            let address = new.address.clone();
+            let (total, mine) = blocking(move || store.open_challenges(&address)).await?;
+            let limits = self.limiter.limits();
+            if limits.enabled && mine >= limits.lobby_per_address {
+                return Err(GameError::Limited(format!(
+                    "you have {mine} open challenges in the lobby already (at most {}): \
+                     wait for one to be taken or to expire",
+                    limits.lobby_per_address
+                )));
+            }
+            if limits.enabled && total >= limits.lobby_total {
+                return Err(GameError::Limited(format!(
+                    "the lobby is full ({total} open challenges): try again later"
+                )));
+            }
+        }
+        let (token, hash) = seats::new_token();
+        let mut seats = [None, None];
+        seats[new.seat.index()] = Some(hash);
+        let invite = (!new.lobby).then(|| {
+            let (invite, hash) = seats::new_token();
+            seats[(!new.seat).index()] = Some(hash);
+            invite
+        });
+        let mut names = [None, None];
+        names[new.seat.index()] = new.name;
+        let live = LiveRow {
+            game_id: 0,
+            seats,
+            names,
+            lobby: new.lobby,
+            address: new.lobby.then_some(new.address),
+            clock: new.clock,
+            offers: Offers::default(),
+            result: None,
+            rematch: None,
+            takebacks: 0,
+            version: 0,
+            created_ms: now,
+            touched_ms: now,
+        };
+        let loaded = self.insert_live(Game::new(rules), live).await?;
+        let view = self.live_view_of(&loaded, now).await?;
+        self.cache_new(loaded)?;
+        Ok(Seated {
+            seat: new.seat.name(),
+            token,
+            invite,
+            view,
+        })
+    }
+
+    /// Takes the open seat of a lobby challenge.
+    ///
+    /// # Errors
+    /// When there is no such live game, it is over, both seats are taken, or the store
+    /// fails.
+    pub async fn accept(&self, id: &str, name: Option<String>) -> GameResult<Seated> {
+        let now = now_ms();
+        let mut guard = self.lock_live(id, now).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let live = live_of(loaded)?;
+        if is_over(loaded) {
+            return Err(GameError::GameOver);
+        }
+        let Some(open) = Side::ALL
+            .into_iter()
+            .find(|s| live.seats[s.index()].is_none())
+        else {
+            return Err(GameError::Conflict(format!(
+                "game {}: both seats are taken",
+                live.game_id
+            )));
+        };
+        let (token, hash) = seats::new_token();
+        let mut next = live.clone();
+        next.seats[open.index()] = Some(hash);
+        next.names[open.index()] = name;
+        next.address = None;
+        next.touched_ms = now;
+        self.commit(&mut guard, next, Commit::Row).await?;
+        let view = self
+            .live_view_of(guard.as_ref().expect("saved games are loaded"), now)
+            .await?;
+        Ok(Seated {
+            seat: open.name(),
+            token,
+            invite: None,
+            view,
+        })
+    }
+
+    /// The live game whole (its flag falls here if its time is up).
+    ///
+    /// # Errors
+    /// When there is no such live game, or the store fails.
+    pub async fn live_view(&self, id: &str) -> GameResult<LiveView> {
+        let now = now_ms();
+        let guard = self.lock_live(id, now).await?;
+        self.live_view_of(guard.as_ref().expect("locked games are loaded"), now)
+            .await
+    }
+
+    /// The seat `token` holds in a live game: `None` for no token (a spectator).
+    ///
+    /// # Errors
+    /// When there is no such live game, or the token holds no seat of it.
+    pub async fn seat(&self, id: &str, token: Option<&str>) -> GameResult<Option<Side>> {
+        let guard = self.lock(id).await?;
+        let live = live_of(guard.as_ref().expect("locked games are loaded"))?;
+        token.map(|t| seat_of(live, Some(t))).transpose()
+    }
+
+    /// Plays `token_move` for the seat `token` holds, if it is that seat's turn and the
+    /// client saw `ply` moves.
+    ///
+    /// # Errors
+    /// 403 for no token, another seat's turn or a foreign token; a stale ply, a finished
+    /// game, an open seat; an illegal move; a store failure.
+    pub async fn live_move(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        name: &str,
+        ply: usize,
+    ) -> GameResult<LiveMoved> {
+        let now = now_ms();
+        let mut guard = self.lock_live(id, now).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let live = live_of(loaded)?;
+        let side = seat_of(live, token)?;
+        if is_over(loaded) {
+            return Err(GameError::GameOver);
+        }
+        let to_move = loaded.game.position().to_move();
+        if to_move != side {
+            return Err(GameError::Forbidden(format!(
+                "game {}: it is {to_move}'s turn; the {side} seat cannot move now",
+                live.game_id
+            )));
+        }
+        check_ply(&loaded.game, Some(ply))?;
+        if live.seats[(!side).index()].is_none() {
+            return Err(GameError::Conflict(format!(
+                "game {}: the other seat is still open; wait for an opponent",
+                live.game_id
+            )));
+        }
+        if name.chars().count() > 24 {
+            return Err(illegal(
+                &loaded.game,
+                format!("{} is not a move", shorten(name)),
+            ));
+        }
+        let mv = loaded
+            .game
+            .parse_move(name)
+            .map_err(|e| illegal(&loaded.game, e.to_string()))?;
+        let mut next = live.clone();
+        let loaded = guard.as_mut().expect("locked games are loaded");
+        let mut events = Vec::new();
+        if let Err(e) = loaded.game.play_traced(mv, &mut events) {
+            return Err(illegal(&loaded.game, e.to_string()));
+        }
+        let goes_on = !loaded.game.is_over();
+        if let Some(clock) = &mut next.clock {
+            clock.after_move(side, now, goes_on);
+        }
+        next.offers.draw = None;
+        next.offers.takeback = None;
+        next.touched_ms = now;
+        let trace = TraceEvent::all(&events, loaded.game.rules().pits_per_row());
+        self.commit(&mut guard, next, Commit::Move).await?;
+        let view = self
+            .live_view_of(guard.as_ref().expect("saved games are loaded"), now)
+            .await?;
+        Ok(LiveMoved { trace, view })
+    }
+
+    /// The seat `token` holds resigns.
+    ///
+    /// # Errors
+    /// 403 without the seat's token; a finished game; a store failure.
+    pub async fn resign(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
+        let now = now_ms();
+        let mut guard = self.lock_live(id, now).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let live = live_of(loaded)?;
+        let side = seat_of(live, token)?;
+        if is_over(loaded) {
+            return Err(GameError::GameOver);
+        }
+        let to_move = loaded.game.position().to_move();
+        let mut next = live.clone();
+        if let Some(clock) = &mut next.clock {
+            clock.stop(to_move, now);
+        }
+        next.result = Some(LiveResult {
+            outcome: (!side).name().to_owned(),
+            reason: "resignation".to_owned(),
+        });
+        next.offers = Offers::default();
+        next.touched_ms = now;
+        self.commit(&mut guard, next, Commit::Row).await?;
+        self.live_view_of(guard.as_ref().expect("saved games are loaded"), now)
+            .await
+    }
+
+    /// Offers (or, when the opponent offered it, agrees to) a draw, a takeback or a
+    /// rematch, for the seat `token` holds.
+    ///
+    /// # Errors
+    /// 403 without the seat's token; a draw or takeback in a finished game, a takeback
+    /// with no move, a rematch before the end; a store failure.
+    pub async fn offer(&self, id: &str, token: Option<&str>, what: Offer) -> GameResult<LiveView> {
+        let now = now_ms();
+        let mut guard = self.lock_live(id, now).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let live = live_of(loaded)?.clone();
+        let live = &live;
+        let side = seat_of(live, token)?;
+        let opponent = !side;
+        let over = is_over(loaded);
+        let to_move = loaded.game.position().to_move();
+        let no_moves = loaded.game.moves().is_empty();
+        let start = *loaded.game.start();
+        let mut next = live.clone();
+        next.touched_ms = now;
+        let mut how = Commit::Row;
+        match what {
+            Offer::Draw | Offer::Takeback if over => return Err(GameError::GameOver),
+            Offer::Draw if live.offers.draw == Some(opponent) => {
+                if let Some(clock) = &mut next.clock {
+                    clock.stop(to_move, now);
+                }
+                next.result = Some(LiveResult {
+                    outcome: "draw".to_owned(),
+                    reason: "agreement".to_owned(),
+                });
+                next.offers = Offers::default();
+            }
+            Offer::Draw => next.offers.draw = Some(side),
+            Offer::Takeback if no_moves => return Err(GameError::NothingToUndo),
+            Offer::Takeback if live.offers.takeback == Some(opponent) => {
+                let loaded = guard.as_mut().expect("locked games are loaded");
+                loaded.game.undo();
+                let runs = !loaded.game.moves().is_empty();
+                if let Some(clock) = &mut next.clock {
+                    clock.stop(to_move, now);
+                    clock.restart(now, runs);
+                }
+                next.takebacks += 1;
+                next.offers = Offers::default();
+                how = Commit::Takeback;
+            }
+            Offer::Takeback => next.offers.takeback = Some(side),
+            Offer::Rematch if !over => {
+                return Err(GameError::Conflict(format!(
+                    "game {}: a rematch can be asked for once the game is over",
+                    live.game_id
+                )))
+            }
+            Offer::Rematch if live.rematch.is_some() => {}
+            Offer::Rematch if live.offers.rematch == Some(opponent) => {
+                let rematch = LiveRow {
+                    game_id: 0,
+                    seats: [live.seats[1], live.seats[0]],
+                    names: [live.names[1].clone(), live.names[0].clone()],
+                    lobby: false,
+                    address: None,
+                    clock: live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms)),
+                    offers: Offers::default(),
+                    result: None,
+                    rematch: None,
+                    takebacks: 0,
+                    version: 0,
+                    created_ms: now,
+                    touched_ms: now,
+                };
+                let game = Game::from_position(start);
+                let fresh = self.insert_live(game, rematch).await?;
+                next.rematch = Some(fresh.row.id);
+                next.offers.rematch = None;
+                self.cache_new(fresh)?;
+            }
+            Offer::Rematch => next.offers.rematch = Some(side),
+        }
+        if next != *live || matches!(how, Commit::Takeback) {
+            self.commit(&mut guard, next, how).await?;
+        }
+        self.live_view_of(guard.as_ref().expect("saved games are loaded"), now)
+            .await
+    }
+
+    /// Declines every standing offer of the opponent of the seat `token` holds.
+    ///
+    /// # Errors
+    /// 403 without the seat's token; a store failure.
+    pub async fn decline(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
+        let now = now_ms();
+        let mut guard = self.lock_live(id, now).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let live = live_of(loaded)?;
+        let opponent = Some(!seat_of(live, token)?);
+        let mut next = live.clone();
+        for offer in [
+            &mut next.offers.draw,
+            &mut next.offers.takeback,
+            &mut next.offers.rematch,
+        ] {
+            if *offer == opponent {
+                *offer = None;
+            }
+        }
+        if next != *live {
+            next.touched_ms = now;
+            self.commit(&mut guard, next, Commit::Row).await?;
+        }
+        self.live_view_of(guard.as_ref().expect("saved games are loaded"), now)
+            .await
+    }
+
+    /// What a socket that has seen `ply` moves and `takebacks` takebacks is missing.
+    ///
+    /// # Errors
+    /// When there is no such live game, or the store fails.
+    pub async fn catch_up(&self, id: i64, ply: usize, takebacks: u32) -> GameResult<Update> {
+        let now = now_ms();
+        let guard = self.lock_live(&id.to_string(), now).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let live = live_of(loaded)?;
+        let played = loaded.game.moves().len();
+        if live.takebacks != takebacks || played < ply {
+            return Ok(Update::Full(Box::new(
+                self.live_view_of(loaded, now).await?,
+            )));
+        }
+        let moves = (ply + 1..=played)
+            .map(|p| replay(&loaded.game, p))
+            .collect::<GameResult<Vec<_>>>()?;
+        Ok(Update::Moves(
+            moves,
+            Box::new(self.status(loaded, live, now)),
+        ))
+    }
+
+    /// The lobby's open challenges, oldest first.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn lobby(&self) -> GameResult<Vec<Challenge>> {
+        let store = self.store.clone();
+        let open = blocking(move || store.lobby(100)).await?;
+        Ok(open
+            .into_iter()
+            .filter_map(|(row, live)| {
+                let taken = Side::ALL
+                    .into_iter()
+                    .find(|s| live.seats[s.index()].is_some())?;
+                Some(Challenge {
+                    id: row.id,
+                    game: row.variant,
+                    pits: row.pits,
+                    start: row.start,
+                    name: live.names[taken.index()].clone(),
+                    open: (!taken).name(),
+                    clock: live.clock.map(|c| ClockSpecView {
+                        base_ms: c.base_ms,
+                        increment_ms: c.increment_ms,
+                    }),
+                    created_ms: live.created_ms,
+                })
+            })
+            .collect())
+    }
+
+    /// Closes the live games nobody acted in since the limits' times before `now` (Unix
+    /// ms): no result (`none`), `abandoned`, or `expired` for a challenge nobody took.
+    /// How many it closed.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn close_stale(&self, now: i64) -> GameResult<usize> {
+        let limits = *self.limiter.limits();
+        let idle = now - limits.abandoned_after.as_millis() as i64;
+        let open = now - limits.open_for.as_millis() as i64;
+        let store = self.store.clone();
+        let ids = blocking(move || store.stale_live_games(idle, open)).await?;
+        let mut closed = 0;
+        for id in ids {
+            let mut guard = self.lock_live(&id.to_string(), now).await?;
+            let loaded = guard.as_ref().expect("locked games are loaded");
+            let live = live_of(loaded)?;
+            let seat_open = live.seats.iter().any(Option::is_none);
+            let stale = live.touched_ms < idle || (seat_open && live.touched_ms < open);
+            if is_over(loaded) || !stale {
+                continue;
+            }
+            let mut next = live.clone();
+            if let Some(clock) = &mut next.clock {
+                clock.stop(loaded.game.position().to_move(), now);
+            }
+            next.result = Some(LiveResult {
+                outcome: "none".to_owned(),
+                reason: if seat_open { "expired" } else { "abandoned" }.to_owned(),
+            });
+            next.offers = Offers::default();
+            self.commit(&mut guard, next, Commit::Row).await?;
+            closed += 1;
+        }
+        Ok(closed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sowing::Variant;
+
+    fn position(text: &str) -> Position {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn the_flagged_side_loses_while_its_opponent_can_still_win() {
+        let start = *Game::new(Rules::new(Variant::HoyitoII)).position();
+        let result = flag_result(&start, Side::South);
+        assert_eq!(
+            (result.outcome.as_str(), result.reason.as_str()),
+            ("north", "flag")
+        );
+    }
+
+    #[test]
+    fn a_flag_fall_is_a_draw_when_the_opponent_could_no_longer_win() {
+        // North has 20, South 24 and 4 seeds are left: North's best is 24, not more.
+        let p = position("hoyito-ii 0,0,0,0,0,0/4,0,0,0,0,0 24-20 S -");
+        assert_eq!(flag_result(&p, Side::South).outcome, "draw");
+        // With 5 on the board North could still get 25: South's flag loses.
+        let p = position("hoyito-ii 0,0,0,0,0,0/4,1,0,0,0,0 23-20 S -");
+        assert_eq!(flag_result(&p, Side::South).outcome, "north");
+    }
+}

@@ -1,0 +1,541 @@
+//! The routes of games between two seats (`/api/live…`, `/api/lobby`) and their socket
+//! (docs/api.md, "Play a friend"). A seat's token comes in the `X-Seat-Token` header (or
+//! `Authorization: Bearer …`), or in the socket's first message: never in an address that
+//! a log would keep.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sowing::Side;
+
+use crate::clock::Clock;
+use crate::limits::SocketPermit;
+use crate::online::{Challenge, LiveMoved, LiveStatus, LiveView, NewLive, Offer, Seated, Update};
+use crate::routes::{new_game_rules, ApiError, ApiResult, JsonBody, NewGame, PathParams};
+use crate::service::{GameError, Games};
+
+type Shared = State<Arc<Games>>;
+
+/// The client's address (from the connection; unknown when served without one, as in
+/// tests through the router alone).
+pub(crate) struct ClientAddr(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientAddr(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
+        ))
+    }
+}
+
+/// The seat token of a request, if it carries one.
+pub(crate) struct SeatToken(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let text = |name: &str| {
+            parts
+                .headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim)
+        };
+        let token = text("x-seat-token")
+            .or_else(|| {
+                text(header::AUTHORIZATION.as_str()).and_then(|a| a.strip_prefix("Bearer "))
+            })
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty());
+        Ok(SeatToken(token))
+    }
+}
+
+/// The routes, to be merged into the API's.
+pub(crate) fn routes() -> Router<Arc<Games>> {
+    Router::new()
+        .route("/live", post(create))
+        .route("/lobby", get(lobby))
+        .route("/live/{id}", get(view))
+        .route("/live/{id}/accept", post(accept))
+        .route("/live/{id}/moves", post(play))
+        .route("/live/{id}/resign", post(resign))
+        .route("/live/{id}/draw", post(draw))
+        .route("/live/{id}/takeback", post(takeback))
+        .route("/live/{id}/rematch", post(rematch))
+        .route("/live/{id}/decline", post(decline))
+        .route("/live/{id}/socket", get(socket))
+        .layer(DefaultBodyLimit::max(LIVE_BODY_LIMIT))
+}
+
+/// The largest live request body ([`crate::limits::Limits::body_bytes`]'s default).
+const LIVE_BODY_LIMIT: usize = 4096;
+
+/// The longest clock accepted: three hours a side; the shortest: a tenth of a second.
+const CLOCK_MS: std::ops::RangeInclusive<i64> = 100..=3 * 3600 * 1000;
+/// The largest increment: one minute.
+const INCREMENT_MS: std::ops::RangeInclusive<i64> = 0..=60_000;
+
+/// `POST /api/live`: a game for two seats.
+#[derive(Deserialize)]
+struct NewLiveBody {
+    game: String,
+    pits: Option<usize>,
+    /// The creator's seat, `south` (default) or `north`.
+    seat: Option<String>,
+    /// Null or absent: unlimited time.
+    clock: Option<ClockBody>,
+    /// List as an open challenge in the lobby instead of an invitation.
+    #[serde(default)]
+    lobby: bool,
+    name: Option<String>,
+    rounds: Option<u32>,
+    #[serde(flatten)]
+    options: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClockBody {
+    base_ms: i64,
+    #[serde(default)]
+    increment_ms: i64,
+}
+
+/// A name as given: trimmed, at most `max` characters, no control characters; empty is
+/// none. The page shows it escaped.
+fn check_name(name: Option<String>, max: usize) -> ApiResult<Option<String>> {
+    let Some(name) = name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    if name.chars().count() > max {
+        return Err(ApiError::bad(format!(
+            "name: {} characters (at most {max})",
+            name.chars().count()
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::bad("name: control characters are not allowed"));
+    }
+    Ok(Some(name))
+}
+
+fn limited(message: &str) -> ApiError {
+    ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
+}
+
+async fn create(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    JsonBody(body): JsonBody<NewLiveBody>,
+) -> ApiResult<(StatusCode, Json<Seated>)> {
+    if !games.limiter.may_create(address) {
+        return Err(limited(
+            "too many games created from your address: wait a minute and try again",
+        ));
+    }
+    if body.rounds.is_some() {
+        return Err(ApiError::bad(
+            "rounds: a game between two seats is a single game (matches of rounds are played \
+             on one screen)",
+        ));
+    }
+    let new = NewGame {
+        game: body.game,
+        pits: body.pits,
+        options: body.options,
+        south: None,
+        north: None,
+        rounds: None,
+    };
+    let (rules, _) = new_game_rules(&new)?;
+    let seat = match body.seat.as_deref() {
+        None | Some("south") => Side::South,
+        Some("north") => Side::North,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "seat: {} (expected south or north)",
+                crate::service::shorten(other)
+            )))
+        }
+    };
+    let clock = match body.clock {
+        None => None,
+        Some(c) => {
+            if !CLOCK_MS.contains(&c.base_ms) {
+                return Err(ApiError::bad(format!(
+                    "clock.base_ms: {} (expected {} to {})",
+                    c.base_ms,
+                    CLOCK_MS.start(),
+                    CLOCK_MS.end()
+                )));
+            }
+            if !INCREMENT_MS.contains(&c.increment_ms) {
+                return Err(ApiError::bad(format!(
+                    "clock.increment_ms: {} (expected {} to {})",
+                    c.increment_ms,
+                    INCREMENT_MS.start(),
+                    INCREMENT_MS.end()
+                )));
+            }
+            Some(Clock::new(c.base_ms, c.increment_ms))
+        }
+    };
+    let name = check_name(body.name, games.limiter.limits().name_chars)?;
+    let seated = games
+        .create_live(
+            rules,
+            NewLive {
+                seat,
+                clock,
+                lobby: body.lobby,
+                name,
+                address: address.to_string(),
+            },
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(seated)))
+}
+
+#[derive(Serialize)]
+struct Lobby {
+    challenges: Vec<Challenge>,
+}
+
+async fn lobby(State(games): Shared) -> ApiResult<Json<Lobby>> {
+    Ok(Json(Lobby {
+        challenges: games.lobby().await?,
+    }))
+}
+
+async fn view(
+    State(games): Shared,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<Json<LiveView>> {
+    Ok(Json(games.live_view(&id).await?))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct AcceptBody {
+    name: Option<String>,
+}
+
+async fn accept(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    PathParams(id): PathParams<String>,
+    JsonBody(body): JsonBody<AcceptBody>,
+) -> ApiResult<Json<Seated>> {
+    if !games.limiter.may_create(address) {
+        return Err(limited(
+            "too many games joined from your address: wait a minute and try again",
+        ));
+    }
+    let name = check_name(body.name, games.limiter.limits().name_chars)?;
+    Ok(Json(games.accept(&id, name).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LiveMoveBody {
+    #[serde(rename = "move")]
+    mv: String,
+    /// The number of moves the client saw: required, a mismatch is a 409.
+    ply: usize,
+}
+
+fn may_act(games: &Games, address: IpAddr) -> ApiResult<()> {
+    if games.limiter.may_act(address) {
+        Ok(())
+    } else {
+        Err(limited(
+            "too many moves and offers from your address: slow down",
+        ))
+    }
+}
+
+async fn play(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    SeatToken(token): SeatToken,
+    PathParams(id): PathParams<String>,
+    JsonBody(body): JsonBody<LiveMoveBody>,
+) -> ApiResult<Json<LiveMoved>> {
+    may_act(&games, address)?;
+    Ok(Json(
+        games
+            .live_move(&id, token.as_deref(), &body.mv, body.ply)
+            .await?,
+    ))
+}
+
+/// Acts take no body (an empty one, or `{}`).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Empty {}
+
+async fn resign(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    SeatToken(token): SeatToken,
+    PathParams(id): PathParams<String>,
+    JsonBody(Empty {}): JsonBody<Empty>,
+) -> ApiResult<Json<LiveView>> {
+    may_act(&games, address)?;
+    Ok(Json(games.resign(&id, token.as_deref()).await?))
+}
+
+async fn offer(
+    games: &Games,
+    address: IpAddr,
+    token: Option<String>,
+    id: &str,
+    what: Offer,
+) -> ApiResult<Json<LiveView>> {
+    may_act(games, address)?;
+    Ok(Json(games.offer(id, token.as_deref(), what).await?))
+}
+
+async fn draw(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    SeatToken(token): SeatToken,
+    PathParams(id): PathParams<String>,
+    JsonBody(Empty {}): JsonBody<Empty>,
+) -> ApiResult<Json<LiveView>> {
+    offer(&games, address, token, &id, Offer::Draw).await
+}
+
+async fn takeback(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    SeatToken(token): SeatToken,
+    PathParams(id): PathParams<String>,
+    JsonBody(Empty {}): JsonBody<Empty>,
+) -> ApiResult<Json<LiveView>> {
+    offer(&games, address, token, &id, Offer::Takeback).await
+}
+
+async fn rematch(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    SeatToken(token): SeatToken,
+    PathParams(id): PathParams<String>,
+    JsonBody(Empty {}): JsonBody<Empty>,
+) -> ApiResult<Json<LiveView>> {
+    offer(&games, address, token, &id, Offer::Rematch).await
+}
+
+async fn decline(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    SeatToken(token): SeatToken,
+    PathParams(id): PathParams<String>,
+    JsonBody(Empty {}): JsonBody<Empty>,
+) -> ApiResult<Json<LiveView>> {
+    may_act(&games, address)?;
+    Ok(Json(games.decline(&id, token.as_deref()).await?))
+}
+
+// ---------------------------------------------------------------- the socket
+
+/// How long a new socket may take to say hello.
+const HELLO_WITHIN: Duration = Duration::from_secs(10);
+/// A ping this often keeps idle connections (and proxies) awake.
+const PING_EVERY: Duration = Duration::from_secs(20);
+
+/// The client's messages.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+enum ClientMessage {
+    /// The first message: a seat's token, or none to watch.
+    Hello { token: Option<String> },
+    /// Answered with `pong`.
+    Ping {},
+}
+
+/// `GET /api/live/{id}/socket`: the live game's updates (docs/api.md, "The socket").
+async fn socket(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    PathParams(id): PathParams<String>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    // The game must exist and be live before the upgrade: a plain 404 otherwise.
+    let game = games.live_view(&id).await?.live.id;
+    let Some(permit) = games.limiter.socket(address) else {
+        return Err(limited(
+            "too many live connections from your address: close some pages",
+        ));
+    };
+    let max = games.limiter.limits().message_bytes;
+    Ok(upgrade
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| run_socket(socket, games, game, permit))
+        .into_response())
+}
+
+async fn send_json(socket: &mut WebSocket, value: &impl Serialize) -> bool {
+    match serde_json::to_string(value) {
+        Ok(text) => socket.send(Message::text(text)).await.is_ok(),
+        Err(_) => false,
+    }
+}
+
+async fn refuse(mut socket: WebSocket, message: String) {
+    let _ = send_json(&mut socket, &json!({"type": "error", "error": message})).await;
+    let _ = socket.send(Message::Close(None)).await;
+}
+
+/// What the socket has sent so far.
+struct Sent {
+    ply: usize,
+    takebacks: u32,
+    /// When the running side's flag falls, if a clock runs.
+    flag: Option<tokio::time::Instant>,
+}
+
+impl Sent {
+    fn saw(&mut self, status: &LiveStatus) {
+        self.ply = status.ply;
+        self.takebacks = status.takebacks;
+        self.flag = status
+            .clock
+            .as_ref()
+            .filter(|_| status.result.is_none())
+            .and_then(|c| {
+                let left = match c.running? {
+                    "south" => c.south_ms,
+                    _ => c.north_ms,
+                };
+                Some(tokio::time::Instant::now() + Duration::from_millis(left.max(0) as u64 + 20))
+            });
+    }
+}
+
+async fn send_state(socket: &mut WebSocket, seat: Option<Side>, view: &LiveView) -> bool {
+    send_json(
+        socket,
+        &json!({"type": "state", "seat": seat.map(Side::name), "live": view.live, "game": view.game}),
+    )
+    .await
+}
+
+async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit: SocketPermit) {
+    let hello = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
+    let token = match hello {
+        Ok(Some(Ok(Message::Text(text)))) => {
+            match serde_json::from_str::<ClientMessage>(text.as_str()) {
+                Ok(ClientMessage::Hello { token }) => token,
+                _ => {
+                    return refuse(
+                        socket,
+                        "the first message must be {\"type\": \"hello\", \"token\": …}".into(),
+                    )
+                    .await
+                }
+            }
+        }
+        _ => return refuse(socket, "no hello in time".into()).await,
+    };
+    let id = game.to_string();
+    let seat = match games.seat(&id, token.as_deref()).await {
+        Ok(seat) => seat,
+        Err(e) => return refuse(socket, e.to_string()).await,
+    };
+    let mut subscription = games.hub().subscribe(game, seat.is_none());
+    let mut sent = Sent {
+        ply: 0,
+        takebacks: 0,
+        flag: None,
+    };
+    match games.live_view(&id).await {
+        Ok(view) => {
+            sent.saw(&view.live);
+            if !send_state(&mut socket, seat, &view).await {
+                return;
+            }
+        }
+        Err(e) => return refuse(socket, e.to_string()).await,
+    }
+    let mut ping = tokio::time::interval(PING_EVERY);
+    ping.tick().await;
+    loop {
+        let flag = sent.flag;
+        tokio::select! {
+            _ = subscription.changed() => {
+                let ok = match games.catch_up(game, sent.ply, sent.takebacks).await {
+                    Ok(Update::Full(view)) => {
+                        sent.saw(&view.live);
+                        send_state(&mut socket, seat, &view).await
+                    }
+                    Ok(Update::Moves(moves, status)) => {
+                        let mut ok = true;
+                        for m in &moves {
+                            ok = ok && send_json(&mut socket, &json!({"type": "move", "move": m})).await;
+                        }
+                        sent.saw(&status);
+                        ok && send_json(&mut socket, &json!({"type": "status", "live": status})).await
+                    }
+                    Err(GameError::UnknownGame(_)) => {
+                        return refuse(socket, format!("game {game} was deleted")).await
+                    }
+                    // A failure of the store now: the next notice (or the page's own
+                    // reconnect) tries again.
+                    Err(e) => send_json(&mut socket, &json!({"type": "error", "error": e.to_string()})).await,
+                };
+                if !ok {
+                    return;
+                }
+            }
+            _ = async { tokio::time::sleep_until(flag.expect("guarded")).await }, if flag.is_some() => {
+                sent.flag = None;
+                // Settles the flag; its notice then brings the result here and everywhere.
+                let _ = games.live_view(&id).await;
+            }
+            message = socket.recv() => {
+                match message {
+                    Some(Ok(Message::Text(text))) => {
+                        let answer = match serde_json::from_str::<ClientMessage>(text.as_str()) {
+                            Ok(ClientMessage::Ping {}) => json!({"type": "pong"}),
+                            Ok(ClientMessage::Hello { .. }) => json!({"type": "error", "error": "hello is sent once"}),
+                            Err(e) => json!({"type": "error", "error": format!("message: {e}")}),
+                        };
+                        if !send_json(&mut socket, &answer).await {
+                            return;
+                        }
+                    }
+                    Some(Ok(Message::Binary(_))) => {
+                        return refuse(socket, "messages are JSON text".into()).await;
+                    }
+                    Some(Ok(_)) => {}
+                    // Closed, or broken (an oversized message among others).
+                    Some(Err(_)) | None => return,
+                }
+            }
+            _ = ping.tick() => {
+                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}

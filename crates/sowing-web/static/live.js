@@ -1,0 +1,571 @@
+// Play a friend (docs/web.md, "Play a friend"): a game between two seats on two devices,
+// watched by anyone with the link. Drawn with app.js's board (render, animate, S); this
+// file adds the friend form of the new-game dialog, the lobby, the live panel (names,
+// clocks, offers, links, spectators) and the socket, which reconnects by itself and
+// fetches what it missed. A move is applied once, by its ply: never lost, never doubled.
+'use strict';
+
+(() => {
+  const LV = {
+    id: null,          // the live game shown, or null
+    token: null,       // this device's seat token for it, if any
+    seat: null,        // the seat the server says the token holds ('south', 'north', null)
+    live: null,        // the server's live status (seats, clock, offers, result)
+    clockAt: 0,        // performance.now() when `live.clock` was received
+    socket: null,
+    stamp: 0,          // bumped for each socket: late events of an old one are ignored
+    retry: 0,
+    connected: false,
+    queue: Promise.resolve(), // moves, states and statuses, applied one at a time
+  };
+  // Counters the browser tests read.
+  const counters = { states: 0, moves: 0, animated: 0, skipped: 0, reconnects: 0, refetched: 0 };
+  window.sowing.live = { state: LV, counters };
+
+  const $ = (id) => document.getElementById(id);
+  const other = (side) => (side === 'south' ? 'north' : 'south');
+  const seatKey = (id) => `sowing.seat.${id}`;
+  const inviteKey = (id) => `sowing.invite.${id}`;
+
+  // ------------------------------------------------------------ the API, with the seat's token
+
+  async function liveApi(method, path, body) {
+    const init = { method, headers: {} };
+    if (LV.token) init.headers['X-Seat-Token'] = LV.token;
+    if (body !== undefined) {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        response = await fetch('/api' + path, init);
+        break;
+      } catch (_) {
+        // No answer at all: reads and moves (they name their ply, so the server refuses a
+        // second copy) are sent again; other acts are left to the person.
+        const safe = method === 'GET' || (body && body.ply !== undefined);
+        if (!safe) throw new Error('The server cannot be reached just now: try again in a moment.');
+        offline(true);
+        await sleep(Math.min(5000, 500 * 2 ** Math.min(attempt, 3)));
+      }
+    }
+    offline(false);
+    let data = null;
+    try { data = await response.json(); } catch (_) { /* not JSON */ }
+    if (!response.ok) {
+      const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+      error.status = response.status;
+      throw error;
+    }
+    return data;
+  }
+
+  // ------------------------------------------------------------ entering and leaving a live game
+
+  function active() { return LV.id !== null; }
+
+  // Whether this page may move now: its seat's turn, both seats taken, no result.
+  function mayMove(v) {
+    return active() && !!LV.seat && !!LV.live && !LV.live.result && v.state.to_move === LV.seat
+      && LV.live.seats.south.taken && LV.live.seats.north.taken && !v.provisional;
+  }
+
+  // The address names a live game: #live=ID, with &seat=TOKEN in a player's link (the
+  // fragment never reaches the server). A token seen once is kept for that game.
+  function fromAddress() {
+    const m = /#live=(\d+)(?:&seat=([0-9a-f]{32}))?/.exec(location.hash);
+    if (!m) {
+      if (active()) leave();
+      return false;
+    }
+    const id = Number(m[1]);
+    if (m[2]) localStorage.setItem(seatKey(id), m[2]);
+    const token = m[2] || localStorage.getItem(seatKey(id));
+    if (LV.id === id && LV.token === token) return true;
+    enter(id, token).catch((e) => setStatus(`Live game ${id} could not be opened: ${e.message}`, true));
+    return true;
+  }
+
+  async function enter(id, token) {
+    leave();
+    if (typeof L !== 'undefined' && L.on) leaveLearn();
+    LV.id = id;
+    LV.token = token || null;
+    const r = await liveApi('GET', `/live/${id}`);
+    if (LV.id !== id) return;
+    $('summary').hidden = true;
+    $('commentary').textContent = '';
+    applyFull(r);
+    connect();
+  }
+
+  function leave() {
+    LV.stamp += 1;
+    if (LV.socket) LV.socket.close();
+    LV.socket = null;
+    LV.id = null;
+    LV.token = null;
+    LV.seat = null;
+    LV.live = null;
+    LV.connected = false;
+    const panel = $('live-panel');
+    if (panel) panel.hidden = true;
+    document.body.dataset.live = '';
+  }
+
+  // ------------------------------------------------------------ the socket
+
+  function connect() {
+    const id = LV.id;
+    const stamp = ++LV.stamp;
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/live/${id}/socket`);
+    LV.socket = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', token: LV.token }));
+    ws.onmessage = (e) => {
+      if (stamp !== LV.stamp) return;
+      let m;
+      try { m = JSON.parse(e.data); } catch (_) { return; }
+      onMessage(m);
+    };
+    ws.onclose = () => {
+      if (stamp !== LV.stamp) return;
+      LV.connected = false;
+      document.body.dataset.liveConnected = '0';
+      renderLive();
+      // Back by itself: soon, then less often, never more than 5 s apart.
+      const wait = Math.min(5000, 250 * 2 ** Math.min(LV.retry++, 5));
+      setTimeout(() => {
+        if (stamp !== LV.stamp) return;
+        counters.reconnects += 1;
+        connect();
+      }, wait);
+    };
+  }
+
+  function enqueue(step) {
+    LV.queue = LV.queue.then(step).catch((e) => {
+      console.warn('live:', e);
+      setStatus(e.message, true);
+    });
+    return LV.queue;
+  }
+
+  function onMessage(m) {
+    switch (m.type) {
+      case 'state':
+        LV.retry = 0;
+        LV.connected = true;
+        document.body.dataset.liveConnected = '1';
+        LV.seat = m.seat;
+        counters.states += 1;
+        enqueue(() => catchUp(m));
+        break;
+      case 'move':
+        counters.moves += 1;
+        enqueue(() => applyMove(m.move));
+        break;
+      case 'status':
+        enqueue(() => applyStatus(m.live));
+        break;
+      case 'error':
+        setStatus(m.error, true);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ------------------------------------------------------------ applying what arrives
+
+  function applyFull(r) {
+    LV.live = r.live;
+    LV.clockAt = performance.now();
+    S.view = r.game;
+    S.viewPly = null;
+    S.hint = null;
+    if (LV.seat) S.flipped = LV.seat === 'north';
+    render();
+  }
+
+  async function refetch() {
+    counters.refetched += 1;
+    const id = LV.id;
+    const r = await liveApi('GET', `/live/${id}`);
+    if (LV.id === id) applyFull(r);
+  }
+
+  const sameStart = (a, b) => a.history.every((h, i) => b.history[i] && b.history[i].move === h.move);
+
+  // The whole game, on (re)connecting: the moves this page is missing are animated (each
+  // read again with its trace), unless history was rewritten meanwhile.
+  async function catchUp(m) {
+    const v = S.view;
+    const fresh = m.game;
+    const extends_ = v && v.id === fresh.id && fresh.ply > v.ply && LV.live
+      && LV.live.takebacks === m.live.takebacks && sameStart(v, fresh);
+    if (extends_ && fresh.ply - v.ply <= 4 && S.viewPly === null) {
+      for (let ply = v.ply + 1; ply <= fresh.ply; ply++) {
+        const r = await liveApi('GET', `/games/${fresh.id}/moves/${ply}`);
+        await showArrival(r);
+      }
+    }
+    applyFull({ live: m.live, game: fresh });
+  }
+
+  // Animates a move that arrived (from the socket, or read again), and shows it provisionally
+  // until the full view comes (with the legal moves).
+  async function showArrival(mv) {
+    const v = S.view;
+    if (!v || mv.ply <= v.ply) { counters.skipped += 1; return; }
+    if (mv.ply > v.ply + 1) { await refetch(); return; }
+    if (S.viewPly === null) {
+      render();
+      $('btn-skip').disabled = false;
+      const reached = await animate(v.state, mv.trace, cap(mv.side), false);
+      if (!sameBoard(reached, mv.after)) window.sowing.mismatches += 1;
+      counters.animated += 1;
+    }
+    $('commentary').textContent = describeMove(mv.side, mv.move, mv.trace, v.rules.game);
+    const next = JSON.parse(JSON.stringify(v));
+    next.ply = mv.ply;
+    next.history.push({ ply: mv.ply, move: mv.move, side: mv.side, after: mv.after });
+    next.state = Object.assign({}, v.state, { pits: mv.after.pits, captured: mv.after.captured, to_move: mv.after.to_move, legal: [] });
+    next.redo = [];
+    next.provisional = true;
+    S.view = next;
+    render();
+  }
+
+  async function applyMove(mv) {
+    await showArrival(mv);
+  }
+
+  async function applyStatus(status) {
+    const rewound = LV.live && status.takebacks !== LV.live.takebacks;
+    LV.live = status;
+    LV.clockAt = performance.now();
+    const v = S.view;
+    if (!v || rewound || status.ply !== v.ply || v.provisional || (status.result && !v.state.over && status.result.reason === 'rules')) {
+      await refetch();
+    } else {
+      render();
+    }
+  }
+
+  // The answer to this page's own move: animated unless the socket brought it first.
+  async function applyOwn(r, side, name) {
+    const v = S.view;
+    if (r.game.ply === v.ply + 1 && S.viewPly === null) {
+      render();
+      $('btn-skip').disabled = false;
+      const reached = await animate(v.state, r.trace, cap(side), false);
+      if (!sameBoard(reached, { pits: r.game.state.pits, captured: r.game.state.captured })) window.sowing.mismatches += 1;
+      counters.animated += 1;
+      $('commentary').textContent = describeMove(side, name, r.trace, v.rules.game);
+    } else {
+      counters.skipped += 1;
+    }
+    if (r.game.ply >= S.view.ply) applyFull({ live: r.live, game: r.game });
+  }
+
+  // ------------------------------------------------------------ acts
+
+  function play(name) {
+    run(async () => {
+      const v = S.view;
+      const side = v.state.to_move;
+      S.skipAll = false;
+      setStatus(`${cap(side)} plays ${name}.`);
+      const r = await liveApi('POST', `/live/${LV.id}/moves`, { move: name, ply: v.ply });
+      await enqueue(() => applyOwn(r, side, name));
+    });
+  }
+
+  function act(what) {
+    run(async () => {
+      const r = await liveApi('POST', `/live/${LV.id}/${what}`);
+      await enqueue(async () => {
+        if (r.live.takebacks !== (LV.live && LV.live.takebacks) || r.game.ply !== S.view.ply) applyFull(r);
+        else { LV.live = r.live; LV.clockAt = performance.now(); render(); }
+      });
+    });
+  }
+
+  function resign() {
+    if (!confirm('Resign this game?')) return;
+    act('resign');
+  }
+
+  // ------------------------------------------------------------ drawing the live parts
+
+  function clockText(ms) {
+    ms = Math.max(0, ms);
+    if (ms < 10000) return `${Math.floor(ms / 1000)}.${Math.floor((ms % 1000) / 100)}`;
+    const s = Math.ceil(ms / 1000);
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    const rest = `${String(s % 60).padStart(2, '0')}`;
+    return h ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+  }
+
+  function timeLeft(side) {
+    const c = LV.live && LV.live.clock;
+    if (!c) return null;
+    let ms = c[`${side}_ms`];
+    if (c.running === side && !LV.live.result) ms -= performance.now() - LV.clockAt;
+    return Math.max(0, ms);
+  }
+
+  function tickClocks() {
+    for (const el of document.querySelectorAll('.live-clock')) {
+      const ms = timeLeft(el.dataset.side);
+      el.textContent = ms === null ? '' : clockText(ms);
+      el.classList.toggle('running', !!(LV.live && LV.live.clock && LV.live.clock.running === el.dataset.side && !LV.live.result));
+      el.classList.toggle('low', ms !== null && ms < 10000);
+    }
+  }
+
+  // Called by app.js at the end of render(): the names and clocks beside the board, the
+  // live panel, and the one-screen buttons that do not apply.
+  function decorate(v) {
+    if (!active() || !LV.live) return;
+    const live = LV.live;
+    document.body.dataset.live = String(LV.id);
+    document.body.dataset.liveSeat = LV.seat || 'watcher';
+    document.body.dataset.ply = String(v.ply);
+    for (const [box, side] of [['player-top', S.flipped ? 'south' : 'north'], ['player-bottom', S.flipped ? 'north' : 'south']]) {
+      const el = $(box);
+      const seat = live.seats[side];
+      const name = document.createElement('span');
+      name.className = 'live-name';
+      name.textContent = ` ${seat.name || (seat.taken ? 'a friend' : 'waiting for an opponent…')}${LV.seat === side ? ' (you)' : ''}`;
+      el.append(name);
+      if (live.clock) {
+        const clock = document.createElement('span');
+        clock.className = 'live-clock';
+        clock.dataset.side = side;
+        el.append(clock);
+      }
+    }
+    tickClocks();
+    for (const id of ['btn-undo', 'btn-redo', 'btn-hint']) $(id).disabled = true;
+    if (!mayMove(v) && !S.busy && !v.state.over && !live.result) {
+      const who = live.seats[v.state.to_move].name || cap(v.state.to_move);
+      setStatus(!live.seats.south.taken || !live.seats.north.taken ? 'Waiting for an opponent to take the other seat.'
+        : LV.seat ? `${who} to move — waiting for their move.` : `${who} to move.`);
+    } else if (mayMove(v) && !S.busy) {
+      setStatus('Your move: click a marked pit or type its letter.');
+    }
+    if (live.result && !S.busy) setStatus(`Game over: ${live.result.text}.`);
+    renderLive();
+  }
+
+  function button(text, onClick, title) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = text;
+    if (title) b.title = title;
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
+  function link(label, url, name) {
+    const p = document.createElement('p');
+    p.className = 'live-link';
+    const l = document.createElement('label');
+    l.textContent = label + ' ';
+    const input = document.createElement('input');
+    input.readOnly = true;
+    input.value = url;
+    input.name = name;
+    input.addEventListener('focus', () => input.select());
+    l.append(input);
+    p.append(l, ' ', button('Copy', async () => {
+      try { await navigator.clipboard.writeText(url); setStatus(`${label} copied.`); } catch (_) { input.select(); }
+    }));
+    return p;
+  }
+
+  function renderLive() {
+    const panel = $('live-panel');
+    if (!panel || !active() || !LV.live) return;
+    const live = LV.live;
+    panel.hidden = false;
+    const mine = LV.seat, theirs = mine && other(mine);
+    const buttons = $('live-buttons');
+    buttons.innerHTML = '';
+    const offers = live.offers;
+    if (mine && !live.result) {
+      buttons.append(button('Resign', resign));
+      buttons.append(button(offers.draw === theirs ? 'Accept the draw' : offers.draw === mine ? 'Draw offered' : 'Offer a draw', () => act('draw')));
+      if (offers.draw === mine) buttons.lastChild.disabled = true;
+      buttons.append(button(offers.takeback === theirs ? 'Accept the takeback' : offers.takeback === mine ? 'Takeback asked' : 'Ask to take back', () => act('takeback'), 'Take back the last move, if your opponent agrees'));
+      if (offers.takeback === mine || S.view.ply === 0) buttons.lastChild.disabled = true;
+    }
+    if (mine && live.result && !live.rematch) {
+      buttons.append(button(offers.rematch === theirs ? 'Accept the rematch' : offers.rematch === mine ? 'Rematch asked' : 'Rematch (colours swapped)', () => act('rematch')));
+      if (offers.rematch === mine) buttons.lastChild.disabled = true;
+    }
+    if (mine && (offers.draw === theirs || offers.takeback === theirs || offers.rematch === theirs)) buttons.append(button('Decline', () => act('decline')));
+    if (live.rematch) {
+      buttons.append(button(mine ? 'Play the rematch' : 'Watch the rematch', () => {
+        location.hash = mine ? `#live=${live.rematch}&seat=${LV.token}` : `#live=${live.rematch}`;
+      }));
+    }
+    const notes = [];
+    if (offers.draw === theirs) notes.push('Your opponent offers a draw.');
+    if (offers.takeback === theirs) notes.push('Your opponent asks to take back the last move.');
+    if (offers.rematch === theirs) notes.push('Your opponent asks for a rematch.');
+    if (!mine && (offers.draw || offers.takeback)) notes.push(`${cap(offers.draw || offers.takeback)} ${offers.draw ? 'offers a draw' : 'asks for a takeback'}.`);
+    $('live-note').textContent = notes.join(' ');
+    $('live-watchers').textContent = `${live.spectators} watching · ${LV.connected ? 'live' : 'reconnecting…'}`;
+    document.body.dataset.spectators = String(live.spectators);
+    const links = $('live-links');
+    links.innerHTML = '';
+    const base = `${location.origin}${location.pathname}`;
+    const invite = localStorage.getItem(inviteKey(LV.id));
+    if (invite && mine && !live.result) links.append(link('Invitation link (send it to your friend):', `${base}#live=${LV.id}&seat=${invite}`, 'invite'));
+    if (mine) links.append(link('Your seat (to come back on any device; keep it to yourself):', `${base}#live=${LV.id}&seat=${LV.token}`, 'mine'));
+    links.append(link('Watch link:', `${base}#live=${LV.id}`, 'watch'));
+  }
+
+  // ------------------------------------------------------------ the new-game dialog and the lobby
+
+  function friendForm() {
+    const box = document.createElement('fieldset');
+    box.id = 'friend-box';
+    box.className = 'friend-box';
+    box.innerHTML = `<legend>Play a friend on another device</legend>
+      <label>Your seat <select id="f-seat"><option value="south">South (moves first)</option><option value="north">North</option></select></label>
+      <label>Clock <select id="f-clock">
+        <option value="">unlimited</option><option value="60000+0">1 min</option><option value="180000+2000">3 + 2</option>
+        <option value="300000+3000" selected>5 + 3</option><option value="600000+5000">10 + 5</option><option value="1800000+0">30 min</option></select></label>
+      <label>Your name (optional) <input id="f-name" maxlength="32" autocomplete="nickname"></label>
+      <label class="check"><input id="f-lobby" type="checkbox"> List it in the lobby for anyone to accept</label>
+      <p class="dialog-buttons"><button id="btn-friend" type="button" class="primary">Play a friend</button></p>`;
+    $('new-error').before(box);
+    $('btn-friend').addEventListener('click', createFriendGame);
+  }
+
+  async function createFriendGame() {
+    const { game, pits, match } = chosenGame();
+    if (match) {
+      $('new-error').textContent = 'A match of rounds is played on one screen: choose a single game to play a friend.';
+      return;
+    }
+    const body = { game, seat: $('f-seat').value, lobby: $('f-lobby').checked };
+    if (pits) body.pits = pits;
+    for (const label of document.querySelectorAll('#new-form [data-option]')) {
+      if (!label.hidden) body[label.dataset.option] = label.querySelector('select').value;
+    }
+    const clock = $('f-clock').value;
+    if (clock) {
+      const [base, inc] = clock.split('+').map(Number);
+      body.clock = { base_ms: base, increment_ms: inc };
+    }
+    const name = $('f-name').value.trim();
+    if (name) { body.name = name; localStorage.setItem('sowing.name', name); }
+    try {
+      const r = await liveApi('POST', '/live', body);
+      localStorage.setItem(seatKey(r.live.id), r.token);
+      if (r.invite) localStorage.setItem(inviteKey(r.live.id), r.invite);
+      $('new-game').close();
+      location.hash = `#live=${r.live.id}&seat=${r.token}`;
+    } catch (e) {
+      $('new-error').textContent = e.message;
+    }
+  }
+
+  function lobbyBox() {
+    const box = document.createElement('section');
+    box.id = 'lobby';
+    box.className = 'lobby';
+    box.setAttribute('aria-labelledby', 'lobby-title');
+    box.innerHTML = '<h2 id="lobby-title">Lobby</h2><p class="lobby-how">Open challenges: accept one to play its poster.</p><ul id="lobby-list" class="lobby-list"></ul>';
+    document.querySelector('aside').append(box);
+  }
+
+  async function refreshLobby() {
+    const list = $('lobby-list');
+    if (!list || document.hidden) return;
+    let r;
+    try { r = await liveApi('GET', '/lobby'); } catch (_) { return; }
+    list.innerHTML = '';
+    if (!r.challenges.length) {
+      const li = document.createElement('li');
+      li.className = 'lobby-empty';
+      li.textContent = 'No open challenge now. Post one from New game → Play a friend.';
+      list.append(li);
+    }
+    for (const c of r.challenges) {
+      const li = document.createElement('li');
+      li.dataset.challenge = String(c.id);
+      const clock = c.clock ? `${Math.round(c.clock.base_ms / 60000)} + ${Math.round(c.clock.increment_ms / 1000)}` : 'no clock';
+      const text = document.createElement('span');
+      text.textContent = `${gameTitle(c.game)} 2×${c.pits}, ${clock} — ${c.name || 'someone'} (you play ${c.open}) `;
+      li.append(text);
+      const mine = localStorage.getItem(seatKey(c.id));
+      li.append(mine ? button('Open', () => { location.hash = `#live=${c.id}&seat=${mine}`; })
+        : button('Accept', () => accept(c.id)));
+      list.append(li);
+    }
+  }
+
+  async function accept(id) {
+    try {
+      const name = localStorage.getItem('sowing.name');
+      const r = await liveApi('POST', `/live/${id}/accept`, name ? { name } : {});
+      localStorage.setItem(seatKey(id), r.token);
+      location.hash = `#live=${id}&seat=${r.token}`;
+    } catch (e) {
+      setStatus(`That challenge could not be accepted: ${e.message}`, true);
+      refreshLobby();
+    }
+  }
+
+  function panel() {
+    const p = document.createElement('section');
+    p.id = 'live-panel';
+    p.className = 'live-panel';
+    p.hidden = true;
+    p.setAttribute('aria-label', 'Live game');
+    p.innerHTML = '<p id="live-note" class="live-note" aria-live="polite"></p><p id="live-buttons" class="live-buttons"></p><div id="live-links" class="live-links"></div><p id="live-watchers" class="live-watchers" aria-live="off"></p>';
+    document.querySelector('#play .controls').before(p);
+  }
+
+  function styles() {
+    const css = document.createElement('style');
+    css.textContent = `
+      .live-panel { margin: .4rem 0; padding: .4rem .6rem; border: 1px solid #c9b48f; border-radius: .4rem; background: #fffaf0; }
+      .live-buttons { display: flex; flex-wrap: wrap; gap: .4rem; margin: .3rem 0; }
+      .live-note { font-weight: 600; margin: .2rem 0; }
+      .live-link { margin: .2rem 0; font-size: .9rem; }
+      .live-link input { width: min(28rem, 60vw); font-family: ui-monospace, monospace; font-size: .8rem; }
+      .live-watchers { font-size: .85rem; color: #6b5a48; margin: .2rem 0; }
+      .live-name { font-weight: 600; }
+      .live-clock { display: inline-block; margin-left: .6rem; padding: 0 .4rem; min-width: 3.5rem; text-align: right;
+        font-variant-numeric: tabular-nums; font-weight: 700; border-radius: .3rem; background: #efe5d2; }
+      .live-clock.running { background: var(--accent); color: #fff; }
+      .live-clock.low.running { background: #c0392b; }
+      .friend-box { border: 1px solid #c9b48f; border-radius: .4rem; margin: .5rem 0; padding: .3rem .6rem; }
+      .lobby-list { list-style: none; padding: 0; margin: .2rem 0; font-size: .9rem; }
+      .lobby-list li { margin: .25rem 0; }
+      .lobby-how { font-size: .85rem; margin: .2rem 0; }`;
+    document.head.append(css);
+  }
+
+  window.sowingLive = { active, mayMove, fromAddress, decorate, play, leave };
+
+  document.addEventListener('DOMContentLoaded', () => {
+    styles();
+    panel();
+    friendForm();
+    lobbyBox();
+    refreshLobby();
+    setInterval(refreshLobby, 10000);
+    setInterval(() => { if (active()) tickClocks(); }, 200);
+    const saved = localStorage.getItem('sowing.name');
+    if (saved) $('f-name').value = saved;
+  });
+})();

@@ -1,0 +1,924 @@
+//! Games between two seats: every live route and socket message, every act refused to the
+//! wrong token and to none, stale plies, clocks and a flag fall, the limits.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use sowing::{Game, Rules, Variant};
+use sowing_web::limits::Limits;
+use sowing_web::store::Store;
+use sowing_web::{router, App};
+use tokio_tungstenite::tungstenite::Message;
+use tower::ServiceExt;
+
+mod common;
+
+fn app() -> (Router, Arc<App>) {
+    let app = Arc::new(App::new(Store::in_memory().unwrap(), 2));
+    (router(app.clone()), app)
+}
+
+/// A request with an optional seat token (header `X-Seat-Token`) and JSON body.
+async fn call(
+    router: &Router,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(token) = token {
+        request = request.header("x-seat-token", token);
+    }
+    if body.is_some() {
+        request = request.header(header::CONTENT_TYPE, "application/json");
+    }
+    let body = body.map_or(String::new(), |b| b.to_string());
+    let response = router
+        .clone()
+        .oneshot(request.body(Body::from(body)).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// An invitation game of Hoyito II: (id, south's token, north's token).
+async fn invite(router: &Router, extra: Value) -> (i64, String, String) {
+    let mut body = json!({"game": "hoyito-ii", "name": "Ana"});
+    body.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    let (status, seated) = call(router, Method::POST, "/api/live", None, Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{seated}");
+    let id = seated["live"]["id"].as_i64().unwrap();
+    let mine = seated["token"].as_str().unwrap().to_owned();
+    let theirs = seated["invite"].as_str().unwrap().to_owned();
+    if seated["seat"] == "south" {
+        (id, mine, theirs)
+    } else {
+        (id, theirs, mine)
+    }
+}
+
+async fn play(router: &Router, id: i64, token: &str, mv: &str, ply: usize) -> Value {
+    let (status, answer) = call(
+        router,
+        Method::POST,
+        &format!("/api/live/{id}/moves"),
+        Some(token),
+        Some(json!({"move": mv, "ply": ply})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{mv} at {ply}: {answer}");
+    answer
+}
+
+fn error_of(value: &Value) -> &str {
+    value["error"].as_str().expect("an error body")
+}
+
+#[tokio::test]
+async fn an_invitation_gives_two_secret_seats_and_only_the_hashes_are_stored() {
+    let (router, app) = app();
+    let (status, seated) = call(
+        &router,
+        Method::POST,
+        "/api/live",
+        None,
+        Some(json!({"game": "ayoayo", "seat": "north", "name": "  Bo <b>  "})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{seated}");
+    assert_eq!(seated["seat"], "north");
+    let token = seated["token"].as_str().unwrap();
+    let invite = seated["invite"].as_str().unwrap();
+    assert_eq!(token.len(), 32);
+    assert_ne!(token, invite);
+    let live = &seated["live"];
+    assert_eq!(
+        live["seats"]["north"],
+        json!({"name": "Bo <b>", "taken": true})
+    );
+    assert_eq!(live["seats"]["south"], json!({"name": null, "taken": true}));
+    assert_eq!(live["clock"], Value::Null);
+    assert_eq!(live["result"], Value::Null);
+    assert_eq!(seated["game"]["rules"]["game"], "ayoayo");
+    let id = live["id"].as_i64().unwrap();
+    let row = app.store().live_row(id).unwrap().unwrap();
+    assert_eq!(row.seats[1], Some(sowing_web::seats::hash(token)));
+    assert_eq!(row.seats[0], Some(sowing_web::seats::hash(invite)));
+    // The public view has no token in it.
+    let (status, public) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = public.to_string();
+    assert!(!text.contains(token) && !text.contains(invite));
+}
+
+#[tokio::test]
+async fn each_seat_moves_only_on_its_own_turn_and_a_stale_ply_is_refused() {
+    let (router, _) = app();
+    let (id, south, north) = invite(&router, json!({})).await;
+    let path = format!("/api/live/{id}/moves");
+    let body = || Some(json!({"move": "C", "ply": 0}));
+    // No token, a foreign token, the other seat's token: 403 each, nothing played.
+    let (status, e) = call(&router, Method::POST, &path, None, body()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    assert!(error_of(&e).contains("X-Seat-Token"), "{e}");
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &path,
+        Some("0123456789abcdef0123456789abcdef"),
+        body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    assert!(error_of(&e).contains("holds no seat"), "{e}");
+    let (status, e) = call(&router, Method::POST, &path, Some(&north), body()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    assert!(error_of(&e).contains("south's turn"), "{e}");
+    let moved = play(&router, id, &south, "C", 0).await;
+    assert_eq!(moved["live"]["ply"], 1);
+    assert!(moved["trace"].as_array().unwrap().len() > 1);
+    // The same move again with the old ply: stale.
+    let (status, e) = call(&router, Method::POST, &path, Some(&south), body()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "south is not to move: {e}");
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &path,
+        Some(&north),
+        Some(json!({"move": "a", "ply": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    assert!(error_of(&e).contains("at move 1, not 0"), "{e}");
+    // An illegal move: 422 with the legal ones; a missing ply: 422.
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &path,
+        Some(&north),
+        Some(json!({"move": "A", "ply": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(e["legal"].as_array().is_some());
+    let (status, _) = call(
+        &router,
+        Method::POST,
+        &path,
+        Some(&north),
+        Some(json!({"move": "a"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // A token of another game holds no seat here.
+    let (_, other_south, _) = invite(&router, json!({})).await;
+    let (status, _) = call(
+        &router,
+        Method::POST,
+        &path,
+        Some(&other_south),
+        Some(json!({"move": "a", "ply": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // `Authorization: Bearer` carries a token too.
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(&path)
+        .header(header::AUTHORIZATION, format!("Bearer {north}"))
+        .body(Body::from(json!({"move": "a", "ply": 1}).to_string()))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let (_, view) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    assert_eq!(view["game"]["ply"], 2);
+    let moves: Vec<&str> = view["game"]["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, ["C", "a"]);
+}
+
+#[tokio::test]
+async fn every_act_is_refused_without_a_token_and_with_a_foreign_one() {
+    let (router, _) = app();
+    let (id, south, _) = invite(&router, json!({})).await;
+    play(&router, id, &south, "C", 0).await;
+    let foreign = "ffffffffffffffffffffffffffffffff";
+    for act in ["moves", "resign", "draw", "takeback", "rematch", "decline"] {
+        let path = format!("/api/live/{id}/{act}");
+        let body = (act == "moves").then(|| json!({"move": "a", "ply": 1}));
+        for token in [None, Some(foreign)] {
+            let (status, e) = call(&router, Method::POST, &path, token, body.clone()).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{act} with {token:?}: {e}");
+            assert!(e["error"].is_string());
+        }
+    }
+    // Nothing changed: no offer, no result, one move.
+    let (_, view) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    assert_eq!(view["live"]["ply"], 1);
+    assert_eq!(
+        view["live"]["offers"],
+        json!({"draw": null, "takeback": null, "rematch": null})
+    );
+    assert_eq!(view["live"]["result"], Value::Null);
+}
+
+#[tokio::test]
+async fn the_one_screen_routes_cannot_change_a_live_game() {
+    let (router, _) = app();
+    let (id, south, _) = invite(&router, json!({})).await;
+    play(&router, id, &south, "C", 0).await;
+    let tries = [
+        (
+            Method::POST,
+            format!("/api/games/{id}/moves"),
+            Some(json!({"move": "a"})),
+        ),
+        (Method::POST, format!("/api/games/{id}/undo"), None),
+        (Method::POST, format!("/api/games/{id}/redo"), None),
+        (
+            Method::POST,
+            format!("/api/games/{id}/engine"),
+            Some(json!({"play": true, "time_ms": 10})),
+        ),
+        (Method::DELETE, format!("/api/games/{id}"), None),
+    ];
+    for (method, path, body) in tries {
+        let (status, e) = call(&router, method.clone(), &path, Some(&south), body).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{method} {path}: {e}");
+        assert!(error_of(&e).contains("/api/live/"), "{e}");
+    }
+    // Reading still works, and a hint (nothing played) too.
+    let (status, _) = call(
+        &router,
+        Method::GET,
+        &format!("/api/games/{id}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, hint) = call(
+        &router,
+        Method::POST,
+        &format!("/api/games/{id}/engine"),
+        None,
+        Some(json!({"time_ms": 10})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    // And a one-screen game is not live.
+    let (_, plain) = common::send(
+        &router,
+        Method::POST,
+        "/api/games",
+        Some(r#"{"game":"ayoayo"}"#),
+    )
+    .await;
+    let plain_id = plain["id"].as_i64().unwrap();
+    let (status, e) = call(
+        &router,
+        Method::GET,
+        &format!("/api/live/{plain_id}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{e}");
+    assert!(error_of(&e).contains("not played between two seats"));
+}
+
+#[tokio::test]
+async fn a_lobby_challenge_is_listed_taken_once_and_then_gone() {
+    let (router, _) = app();
+    let (status, seated) = call(
+        &router,
+        Method::POST,
+        "/api/live",
+        None,
+        Some(json!({"game": "hoyito-iii", "lobby": true, "name": "Cy", "clock": {"base_ms": 300000, "increment_ms": 3000}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{seated}");
+    assert_eq!(seated["invite"], Value::Null);
+    let id = seated["live"]["id"].as_i64().unwrap();
+    let south = seated["token"].as_str().unwrap().to_owned();
+    let (_, lobby) = call(&router, Method::GET, "/api/lobby", None, None).await;
+    let listed = lobby["challenges"].as_array().unwrap();
+    assert_eq!(listed.len(), 1);
+    let c = &listed[0];
+    assert_eq!(
+        (c["id"].as_i64(), c["game"].as_str(), c["pits"].as_i64()),
+        (Some(id), Some("hoyito-iii"), Some(6))
+    );
+    assert_eq!(
+        (c["name"].as_str(), c["open"].as_str()),
+        (Some("Cy"), Some("north"))
+    );
+    assert_eq!(c["clock"], json!({"base_ms": 300000, "increment_ms": 3000}));
+    assert!(c["start"].as_str().unwrap().starts_with("hoyito-iii "));
+    // Nobody to play yet: the creator waits.
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/moves"),
+        Some(&south),
+        Some(json!({"move": "C", "ply": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    let (status, taken) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/accept"),
+        None,
+        Some(json!({"name": "Dee"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{taken}");
+    assert_eq!(taken["seat"], "north");
+    let north = taken["token"].as_str().unwrap().to_owned();
+    assert_eq!(
+        taken["live"]["seats"]["north"],
+        json!({"name": "Dee", "taken": true})
+    );
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/accept"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    let (_, lobby) = call(&router, Method::GET, "/api/lobby", None, None).await;
+    assert_eq!(lobby["challenges"], json!([]));
+    play(&router, id, &south, "C", 0).await;
+    play(&router, id, &north, "a", 1).await;
+}
+
+#[tokio::test]
+async fn draw_and_takeback_need_the_opponents_consent_and_decline_clears_them() {
+    let (router, _) = app();
+    let (id, south, north) = invite(&router, json!({})).await;
+    let act = |token: String, what: &'static str| {
+        let router = router.clone();
+        async move {
+            let (status, v) = call(
+                &router,
+                Method::POST,
+                &format!("/api/live/{id}/{what}"),
+                Some(&token),
+                None,
+            )
+            .await;
+            (status, v)
+        }
+    };
+    let (status, e) = act(south.clone(), "takeback").await;
+    assert_eq!(status, StatusCode::CONFLICT, "no move to take back: {e}");
+    play(&router, id, &south, "C", 0).await;
+    let (status, v) = act(south.clone(), "takeback").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["live"]["offers"]["takeback"], "south");
+    assert_eq!(v["live"]["ply"], 1, "a request alone takes nothing back");
+    let (_, v) = act(north.clone(), "decline").await;
+    assert_eq!(v["live"]["offers"]["takeback"], Value::Null);
+    act(south.clone(), "takeback").await;
+    let (_, v) = act(north.clone(), "takeback").await;
+    assert_eq!(v["live"]["ply"], 0, "agreed: the move is taken back");
+    assert_eq!(v["live"]["takebacks"], 1);
+    assert_eq!(v["game"]["history"], json!([]));
+    // A draw: offered by one, a move clears it, offered again, agreed by the other.
+    let (_, v) = act(north.clone(), "draw").await;
+    assert_eq!(v["live"]["offers"]["draw"], "north");
+    let moved = play(&router, id, &south, "D", 0).await;
+    assert_eq!(moved["live"]["offers"]["draw"], Value::Null);
+    act(south.clone(), "draw").await;
+    let (_, v) = act(north.clone(), "draw").await;
+    assert_eq!(v["live"]["result"]["outcome"], "draw");
+    assert_eq!(v["live"]["result"]["reason"], "agreement");
+    // Over: no more moves, draws, takebacks or resignations.
+    for what in ["draw", "takeback", "resign"] {
+        let (status, _) = act(north.clone(), what).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{what}");
+    }
+    let (status, _) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/moves"),
+        Some(&north),
+        Some(json!({"move": "a", "ply": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn resigning_ends_the_game_and_a_rematch_swaps_the_colours() {
+    let (router, _) = app();
+    let (id, south, north) = invite(
+        &router,
+        json!({"clock": {"base_ms": 60000, "increment_ms": 2000}}),
+    )
+    .await;
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/rematch"),
+        Some(&south),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "not over yet: {e}");
+    play(&router, id, &south, "C", 0).await;
+    let (status, v) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/resign"),
+        Some(&north),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["live"]["result"]["outcome"], "south");
+    assert_eq!(v["live"]["result"]["reason"], "resignation");
+    assert_eq!(
+        v["live"]["clock"]["running"],
+        Value::Null,
+        "the clock stopped"
+    );
+    let (_, v) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/rematch"),
+        Some(&north),
+        None,
+    )
+    .await;
+    assert_eq!(v["live"]["offers"]["rematch"], "north");
+    assert_eq!(v["live"]["rematch"], Value::Null);
+    let (_, v) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/rematch"),
+        Some(&south),
+        None,
+    )
+    .await;
+    let rematch = v["live"]["rematch"].as_i64().expect("a rematch");
+    // The same tokens, the other seats: North's holder now moves first, as South.
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{rematch}/moves"),
+        Some(&south),
+        Some(json!({"move": "C", "ply": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    let moved = play(&router, rematch, &north, "C", 0).await;
+    assert_eq!(moved["live"]["seats"]["south"]["name"], Value::Null);
+    assert_eq!(moved["live"]["seats"]["north"]["name"], "Ana");
+    assert_eq!(moved["live"]["clock"]["base_ms"], 60000);
+    assert_eq!(moved["game"]["rules"]["game"], "hoyito-ii");
+}
+
+#[tokio::test]
+async fn a_short_clock_runs_out_and_the_flag_ends_the_game() {
+    let (router, _) = app();
+    let (id, south, north) = invite(
+        &router,
+        json!({"clock": {"base_ms": 400, "increment_ms": 0}}),
+    )
+    .await;
+    let (_, v) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    assert_eq!(
+        v["live"]["clock"]["running"],
+        Value::Null,
+        "stopped before the first move"
+    );
+    let moved = play(&router, id, &south, "C", 0).await;
+    assert_eq!(moved["live"]["clock"]["running"], "north");
+    assert_eq!(
+        moved["live"]["clock"]["south_ms"], 400,
+        "the first move is free"
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/moves"),
+        Some(&north),
+        Some(json!({"move": "a", "ply": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "too late: {e}");
+    let (_, v) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    assert_eq!(v["live"]["result"]["outcome"], "south");
+    assert_eq!(v["live"]["result"]["reason"], "flag");
+    assert_eq!(v["live"]["clock"]["north_ms"], 0);
+    assert_eq!(v["live"]["clock"]["running"], Value::Null);
+    assert_eq!(v["game"]["ply"], 1);
+}
+
+#[tokio::test]
+async fn bad_clocks_names_seats_and_rounds_are_422_and_big_bodies_413() {
+    let (router, _) = app();
+    let bad = [
+        json!({"game": "hoyito-ii", "clock": {"base_ms": 50}}),
+        json!({"game": "hoyito-ii", "clock": {"base_ms": 60000, "increment_ms": -1}}),
+        json!({"game": "hoyito-ii", "clock": {"base_ms": 60000, "extra": 1}}),
+        json!({"game": "hoyito-ii", "seat": "east"}),
+        json!({"game": "hoyito-ii", "name": "x".repeat(33)}),
+        json!({"game": "hoyito-ii", "name": "a\u{7}b"}),
+        json!({"game": "hoyito-iii", "rounds": 3}),
+        json!({"game": "hoyito-ii", "leftover": "holder"}),
+    ];
+    for body in bad {
+        let (status, e) = call(&router, Method::POST, "/api/live", None, Some(body.clone())).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {e}");
+        assert!(e["error"].is_string());
+    }
+    let big = json!({"game": "hoyito-ii", "name": "x".repeat(5000)});
+    let (status, e) = call(&router, Method::POST, "/api/live", None, Some(big)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{e}");
+    assert!(e["error"].is_string(), "{e}");
+}
+
+#[tokio::test]
+async fn creating_is_rate_limited_per_address_and_the_lobby_capped() {
+    let (router, _) = app();
+    let mut created = 0;
+    for i in 0..12 {
+        let (status, e) = call(
+            &router,
+            Method::POST,
+            "/api/live",
+            None,
+            Some(json!({"game": "ayoayo", "lobby": i < 5})),
+        )
+        .await;
+        match status {
+            StatusCode::CREATED => created += 1,
+            StatusCode::TOO_MANY_REQUESTS => assert!(
+                error_of(&e).contains("lobby") || error_of(&e).contains("too many games"),
+                "{e}"
+            ),
+            other => panic!("{other}: {e}"),
+        }
+    }
+    // Three open challenges (the cap per address) plus invitations up to the burst of 10.
+    let defaults = Limits::default();
+    assert_eq!(created, defaults.create.burst as usize - 2);
+    let (_, lobby) = call(&router, Method::GET, "/api/lobby", None, None).await;
+    assert_eq!(
+        lobby["challenges"].as_array().unwrap().len(),
+        defaults.lobby_per_address
+    );
+}
+
+#[tokio::test]
+async fn moves_and_offers_are_rate_limited_per_address() {
+    let (router, _) = app();
+    let (id, south, _) = invite(&router, json!({})).await;
+    let burst = Limits::default().act.burst;
+    let mut limited = 0;
+    for _ in 0..burst + 5 {
+        let (status, _) = call(
+            &router,
+            Method::POST,
+            &format!("/api/live/{id}/draw"),
+            Some(&south),
+            None,
+        )
+        .await;
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            limited += 1;
+        }
+    }
+    assert!(limited >= 4, "{limited} of {} limited", burst + 5);
+}
+
+#[tokio::test]
+async fn abandoned_games_and_untaken_challenges_are_closed_after_their_times() {
+    let (router, app) = app();
+    let (playing, _, _) = invite(&router, json!({})).await;
+    let (_, seated) = call(
+        &router,
+        Method::POST,
+        "/api/live",
+        None,
+        Some(json!({"game": "ayoayo", "lobby": true})),
+    )
+    .await;
+    let open = seated["live"]["id"].as_i64().unwrap();
+    let now = sowing_web::clock::now_ms();
+    let limits = Limits::default();
+    assert_eq!(app.close_stale(now).await.unwrap(), 0);
+    let past_open = now + limits.open_for.as_millis() as i64 + 1000;
+    assert_eq!(app.close_stale(past_open).await.unwrap(), 1);
+    let (_, v) = call(
+        &router,
+        Method::GET,
+        &format!("/api/live/{open}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(v["live"]["result"]["reason"], "expired");
+    assert_eq!(v["live"]["result"]["outcome"], "none");
+    let (_, lobby) = call(&router, Method::GET, "/api/lobby", None, None).await;
+    assert_eq!(lobby["challenges"], json!([]));
+    let past_idle = now + limits.abandoned_after.as_millis() as i64 + 1000;
+    assert_eq!(app.close_stale(past_idle).await.unwrap(), 1);
+    let (_, v) = call(
+        &router,
+        Method::GET,
+        &format!("/api/live/{playing}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(v["live"]["result"]["reason"], "abandoned");
+}
+
+#[tokio::test]
+async fn a_live_game_and_its_seats_survive_a_restart() {
+    let path = common::temp_db("live-restart");
+    let (id, south, north) = {
+        let app = Arc::new(App::new(Store::open(&path).unwrap(), 1));
+        let router = router(app);
+        let (id, south, north) = invite(&router, json!({"clock": {"base_ms": 600000}})).await;
+        play(&router, id, &south, "C", 0).await;
+        (id, south, north)
+    };
+    let app = Arc::new(App::new(Store::open(&path).unwrap(), 1));
+    let router = router(app);
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/moves"),
+        Some(&south),
+        Some(json!({"move": "D", "ply": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    let moved = play(&router, id, &north, "a", 1).await;
+    // After C a, North captured and moves again: its clock runs on.
+    assert_eq!(moved["game"]["state"]["to_move"], "north");
+    assert_eq!(moved["live"]["clock"]["running"], "north");
+    assert!(moved["live"]["clock"]["north_ms"].as_i64().unwrap() < 600000);
+}
+
+// ---------------------------------------------------------------- the socket
+
+/// A server on a free loopback port, with connection addresses, until the test ends.
+async fn serve(app: Arc<App>) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            router(app).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap();
+    });
+    addr
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(addr: SocketAddr, id: i64, token: Option<&str>) -> Socket {
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket"))
+            .await
+            .unwrap();
+    let hello = json!({"type": "hello", "token": token});
+    socket.send(Message::text(hello.to_string())).await.unwrap();
+    socket
+}
+
+/// The next JSON message (pings skipped), within two seconds.
+async fn next(socket: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(2), socket.next())
+            .await
+            .expect("a message in time")
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(text) = message {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
+
+/// Messages until one of type `kind`, which is returned.
+async fn until(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        let m = next(socket).await;
+        if m["type"] == kind {
+            return m;
+        }
+    }
+}
+
+/// Messages until a status that satisfies `test`.
+async fn status_until(socket: &mut Socket, test: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let m = next(socket).await;
+        if m["type"] == "status" && test(&m["live"]) {
+            return m;
+        }
+    }
+}
+
+#[tokio::test]
+async fn both_seats_and_a_spectator_get_each_move_once_in_order_with_its_trace() {
+    let app = Arc::new(App::new(Store::in_memory().unwrap(), 1));
+    let addr = serve(app.clone()).await;
+    let router = router(app);
+    let (id, south, north) = invite(&router, json!({})).await;
+    let mut a = connect(addr, id, Some(&south)).await;
+    let mut b = connect(addr, id, Some(&north)).await;
+    let mut watcher = connect(addr, id, None).await;
+    for (socket, seat) in [
+        (&mut a, json!("south")),
+        (&mut b, json!("north")),
+        (&mut watcher, Value::Null),
+    ] {
+        let state = next(socket).await;
+        assert_eq!(state["type"], "state", "{state}");
+        assert_eq!(state["seat"], seat);
+        assert_eq!(state["game"]["ply"], 0);
+    }
+    status_until(&mut a, |l| l["spectators"] == 1).await;
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    for ply in 0..6 {
+        // The first legal move, by whichever seat is to move (a capture moves again).
+        let mv = game.legal_moves()[0];
+        let name = mv.name(6).to_string();
+        let token = match game.position().to_move() {
+            sowing::Side::South => &south,
+            sowing::Side::North => &north,
+        };
+        let moved = play(&router, id, token, &name, ply).await;
+        game.play(mv).unwrap();
+        for socket in [&mut a, &mut b, &mut watcher] {
+            let m = until(socket, "move").await;
+            assert_eq!(m["move"]["ply"], ply + 1);
+            assert_eq!(m["move"]["move"], name);
+            assert_eq!(m["move"]["trace"], moved["trace"]);
+            assert_eq!(m["move"]["after"]["pits"], json!(game.position().pits()));
+            let status = until(socket, "status").await;
+            assert_eq!(status["live"]["ply"], ply + 1);
+        }
+    }
+    // A spectator that leaves is counted out.
+    drop(watcher);
+    status_until(&mut a, |l| l["spectators"] == 0).await;
+    // A takeback rewrites history: the whole game comes again.
+    call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/takeback"),
+        Some(&south),
+        None,
+    )
+    .await;
+    let offered = status_until(&mut b, |l| l["offers"]["takeback"] == "south").await;
+    assert_eq!(offered["live"]["ply"], 6);
+    call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/takeback"),
+        Some(&north),
+        None,
+    )
+    .await;
+    let state = until(&mut a, "state").await;
+    assert_eq!(state["game"]["ply"], 5);
+    assert_eq!(state["live"]["takebacks"], 1);
+}
+
+#[tokio::test]
+async fn a_late_socket_gets_the_game_so_far_and_the_flag_falls_with_nobody_asking() {
+    let app = Arc::new(App::new(Store::in_memory().unwrap(), 1));
+    let addr = serve(app.clone()).await;
+    let router = router(app);
+    let (id, south, north) = invite(&router, json!({"clock": {"base_ms": 500}})).await;
+    play(&router, id, &south, "C", 0).await;
+    play(&router, id, &north, "a", 1).await;
+    let mut watcher = connect(addr, id, None).await;
+    let state = next(&mut watcher).await;
+    assert_eq!(state["game"]["ply"], 2);
+    // North captured with a and moves again.
+    assert_eq!(state["live"]["clock"]["running"], "north");
+    // North does not move: within its 500 ms the flag falls and the socket is told.
+    let ended = status_until(&mut watcher, |l| !l["result"].is_null()).await;
+    assert_eq!(ended["live"]["result"]["reason"], "flag");
+    assert_eq!(ended["live"]["result"]["outcome"], "south");
+}
+
+#[tokio::test]
+async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages() {
+    let app = Arc::new(App::new(Store::in_memory().unwrap(), 1));
+    let addr = serve(app.clone()).await;
+    let router = router(app);
+    let (id, _, _) = invite(&router, json!({})).await;
+    let mut socket = connect(addr, id, Some("00000000000000000000000000000000")).await;
+    let m = next(&mut socket).await;
+    assert_eq!(m["type"], "error");
+    assert!(
+        m["error"].as_str().unwrap().contains("holds no seat"),
+        "{m}"
+    );
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket"))
+            .await
+            .unwrap();
+    socket
+        .send(Message::text(r#"{"type":"move"}"#))
+        .await
+        .unwrap();
+    let m = next(&mut socket).await;
+    assert_eq!(m["type"], "error", "{m}");
+    // After hello: ping is answered, an unknown message is an error, a huge one closes.
+    let mut socket = connect(addr, id, None).await;
+    until(&mut socket, "state").await;
+    socket
+        .send(Message::text(r#"{"type":"ping"}"#))
+        .await
+        .unwrap();
+    until(&mut socket, "pong").await;
+    socket
+        .send(Message::text(r#"{"type":"resign"}"#))
+        .await
+        .unwrap();
+    until(&mut socket, "error").await;
+    let huge = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(4000));
+    let _ = socket.send(Message::text(huge)).await;
+    let closed = tokio::time::timeout(Duration::from_secs(2), async {
+        loop {
+            match socket.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return true,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert_eq!(closed, Ok(true));
+    // An unknown game: 404 before any upgrade.
+    let refused =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/999/socket")).await;
+    assert!(refused.is_err());
+}
+
+#[tokio::test]
+async fn sockets_are_capped_per_address() {
+    let app = Arc::new(App::new(Store::in_memory().unwrap(), 1));
+    let addr = serve(app.clone()).await;
+    let router = router(app);
+    let (id, _, _) = invite(&router, json!({})).await;
+    let cap = Limits::default().sockets_per_address;
+    let mut open = Vec::new();
+    for _ in 0..cap {
+        let mut socket = connect(addr, id, None).await;
+        until(&mut socket, "state").await;
+        open.push(socket);
+    }
+    let refused =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket")).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS)
+        }
+        other => panic!("expected a 429, got {other:?}"),
+    }
+    open.pop();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut again = connect(addr, id, None).await;
+    until(&mut again, "state").await;
+}

@@ -1,0 +1,205 @@
+// Browser tests of "Play a friend": two real browser contexts (two devices, each with its
+// own storage) play a whole game through an invitation link while a third watches through
+// the watch link; mid-game the server is killed hard and restarted, and all three pages
+// must come back by themselves with nothing lost or doubled. Then a rematch, a resignation
+// and the lobby. Run by scripts/browser-test.sh (SOW_URL, SOW_RESTART).
+import { chromium } from 'playwright-core';
+import { execSync } from 'node:child_process';
+
+const BASE = process.env.SOW_URL;
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+if (!BASE) throw new Error('SOW_URL is not set');
+
+let passed = 0, failed = 0;
+async function check(name, fn) {
+  try {
+    await fn();
+    passed += 1;
+    console.log(`ok      ${name}`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAILED  ${name}\n        ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n        ')}`);
+  }
+}
+function assert(cond, message) { if (!cond) throw new Error(message); }
+function equal(a, b, message) {
+  const [x, y] = [JSON.stringify(a), JSON.stringify(b)];
+  if (x !== y) throw new Error(`${message}: ${x} != ${y}`);
+}
+async function api(method, path, body, token) {
+  const headers = body ? { 'content-type': 'application/json' } : {};
+  if (token) headers['x-seat-token'] = token;
+  const r = await fetch(BASE + '/api' + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const data = await r.json();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--no-first-run', '--disable-sync', '--disable-quic'],
+});
+const errors = [];
+async function device(label) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  // The fastest animation, so that a whole game fits in the test's time.
+  await context.addInitScript(() => localStorage.setItem('sowing.speed', '10'));
+  const page = await context.newPage();
+  page.setDefaultTimeout(30000);
+  page.on('pageerror', (e) => errors.push(`${label}: ${e.message}`));
+  return page;
+}
+const creator = await device('creator');
+const friend = await device('friend');
+const watcher = await device('watcher');
+const pages = [creator, friend, watcher];
+
+// Settled: the page shows ply `ply` of live game `id`, connected, nothing animating or queued.
+const settled = (p, id, ply) => p.waitForFunction(([gid, n]) => document.body.dataset.live === String(gid)
+  && Number(document.body.dataset.ply) === n && document.body.dataset.animating === '0'
+  && document.body.dataset.busy === '0' && document.body.dataset.liveConnected === '1'
+  && window.sowing.state.view && !window.sowing.state.view.provisional && window.sowing.state.view.ply === n, [id, ply]);
+const shown = (p) => p.evaluate(() => {
+  const v = window.sowing.state.view;
+  return { moves: v.history.map((h) => h.move), pits: v.state.pits, captured: v.state.captured };
+});
+const liveCounters = (p) => p.evaluate(() => ({ ...window.sowing.live.counters, mismatches: window.sowing.mismatches }));
+
+let id = null, inviteUrl = null, watchUrl = null;
+const NAME = 'Ana <b>&amp;</b>';
+
+await check('Play a friend in the new-game dialog gives a seat, an invitation link and a watch link', async () => {
+  await creator.goto(BASE + '/');
+  await creator.waitForSelector('#new-game[open]');
+  await creator.selectOption('#f-game', 'hoyito-ii:6');
+  await creator.selectOption('#f-clock', '');
+  await creator.fill('#f-name', NAME);
+  await creator.click('#btn-friend');
+  await creator.waitForFunction(() => document.body.dataset.live && document.body.dataset.liveConnected === '1');
+  id = Number(await creator.evaluate(() => document.body.dataset.live));
+  equal(await creator.evaluate(() => document.body.dataset.liveSeat), 'south', 'the creator sits South');
+  inviteUrl = await creator.inputValue('#live-links input[name=invite]');
+  watchUrl = await creator.inputValue('#live-links input[name=watch]');
+  assert(new RegExp(`#live=${id}&seat=[0-9a-f]{32}$`).test(inviteUrl), `invitation ${inviteUrl}`);
+  equal(watchUrl, `${BASE}/#live=${id}`, 'watch link');
+  const mine = await creator.inputValue('#live-links input[name=mine]');
+  assert(mine !== inviteUrl, 'the invitation is the other seat');
+});
+
+await check('the friend opens the invitation and a third page watches; names are shown as text', async () => {
+  await friend.goto(inviteUrl);
+  await watcher.goto(watchUrl);
+  for (const p of pages) await settled(p, id, 0);
+  equal(await friend.evaluate(() => document.body.dataset.liveSeat), 'north', 'the friend sits North');
+  equal(await watcher.evaluate(() => document.body.dataset.liveSeat), 'watcher', 'the third page watches');
+  await creator.waitForFunction(() => document.body.dataset.spectators === '1');
+  const label = await friend.textContent('#player-bottom, #player-top');
+  const names = await friend.$$eval('.live-name', (els) => els.map((e) => e.textContent));
+  assert(names.some((n) => n.includes(NAME)), `the name as typed: ${names} (${label})`);
+  equal(await friend.$$eval('.live-name b', (els) => els.length), 0, 'no markup from a name');
+  // The friend's board is turned so that North's row is at the bottom.
+  assert(await friend.evaluate(() => window.sowing.state.flipped), 'North sees its own row at the bottom');
+  // Only the seat to move has playable pits; the watcher has none, nor buttons to act.
+  equal(await friend.$$eval('#board .pit.legal', (g) => g.length), 0, 'north waits');
+  equal(await watcher.$$eval('#board .pit.legal', (g) => g.length), 0, 'the watcher cannot move');
+  equal(await watcher.$$eval('#live-buttons button', (b) => b.length), 0, 'the watcher has no acts');
+  assert((await creator.$$eval('#board .pit.legal', (g) => g.length)) > 0, 'south may move');
+});
+
+// Plays the seat to move's first playable pit (or pass) on its own page, then waits until
+// every page shows the new move.
+async function playOne(ply) {
+  const view = await api('GET', `/live/${id}`);
+  const toMove = view.game.state.to_move;
+  const p = toMove === 'south' ? creator : friend;
+  if (view.game.state.legal.length === 1 && view.game.state.legal[0] === 'pass') await p.click('#btn-pass');
+  else await p.click('#board .pit.legal >> nth=0');
+  for (const q of pages) await settled(q, id, ply + 1);
+}
+
+let restartedAt = null;
+await check('a whole game through the invitation, each move reaching the other pages animated', async () => {
+  let ply = 0;
+  for (; ply < 400; ply++) {
+    const view = await api('GET', `/live/${id}`);
+    if (view.live.result) break;
+    if (ply === 6 && restartedAt === null) {
+      // Mid-game: the server killed hard and started again on the same database.
+      if (!process.env.SOW_RESTART) throw new Error('SOW_RESTART is not set');
+      const before = await Promise.all(pages.map(liveCounters));
+      execSync(process.env.SOW_RESTART, { stdio: 'inherit' });
+      restartedAt = ply;
+      for (const [k, p] of pages.entries()) {
+        await p.waitForFunction((n) => window.sowing.live.counters.reconnects > n, before[k].reconnects);
+        await settled(p, id, ply);
+      }
+    }
+    await playOne(ply);
+  }
+  const final = await api('GET', `/live/${id}`);
+  assert(final.live.result, `the game ended (after ${ply} moves)`);
+  assert(restartedAt !== null, 'the server was restarted mid-game');
+  const moves = final.game.history.map((h) => h.move);
+  for (const p of pages) {
+    await settled(p, id, final.game.ply);
+    const s = await shown(p);
+    equal(s.moves, moves, 'every page has every move once, in order');
+    equal(s.pits, final.game.state.pits, 'the board');
+    equal(s.captured, final.game.state.captured, 'the captures');
+  }
+  // The watcher saw every move arrive and animated each (no reload, no jump).
+  const w = await liveCounters(watcher);
+  assert(w.animated >= moves.length - 1, `the watcher animated ${w.animated} of ${moves.length} moves`);
+  for (const p of pages) equal((await liveCounters(p)).mismatches, 0, 'every animation reached the server’s board');
+  for (const p of pages) {
+    const text = await p.textContent('#status');
+    assert(/Game over/.test(text), `the end is said: ${text}`);
+  }
+});
+
+await check('a rematch with colours swapped, then a resignation reaching the watcher', async () => {
+  await creator.click('#live-buttons button:has-text("Rematch")');
+  await friend.waitForSelector('#live-buttons button:has-text("Accept the rematch")');
+  await friend.click('#live-buttons button:has-text("Accept the rematch")');
+  await creator.waitForSelector('#live-buttons button:has-text("Play the rematch")');
+  await watcher.waitForSelector('#live-buttons button:has-text("Watch the rematch")');
+  const rematch = (await api('GET', `/live/${id}`)).live.rematch;
+  assert(rematch, 'a rematch');
+  await creator.click('#live-buttons button:has-text("Play the rematch")');
+  await friend.click('#live-buttons button:has-text("Play the rematch")');
+  await watcher.click('#live-buttons button:has-text("Watch the rematch")');
+  for (const p of pages) await settled(p, rematch, 0);
+  equal(await friend.evaluate(() => document.body.dataset.liveSeat), 'south', 'the friend now moves first');
+  equal(await creator.evaluate(() => document.body.dataset.liveSeat), 'north', 'the creator now plays North');
+  friend.once('dialog', (d) => d.accept());
+  await friend.click('#live-buttons button:has-text("Resign")');
+  await watcher.waitForFunction(() => /resigned/.test(document.querySelector('#status').textContent));
+  const v = await api('GET', `/live/${rematch}`);
+  equal([v.live.result.outcome, v.live.result.reason], ['north', 'resignation'], 'the result');
+});
+
+await check('an open challenge in the lobby is accepted from another device', async () => {
+  await creator.click('#btn-new');
+  await creator.selectOption('#f-game', 'ayoayo');
+  await creator.check('#f-lobby');
+  await creator.click('#btn-friend');
+  await creator.waitForFunction((old) => document.body.dataset.live && document.body.dataset.live !== old, String(id));
+  const challenge = Number(await creator.evaluate(() => document.body.dataset.live));
+  await friend.evaluate(() => location.reload());
+  await friend.waitForSelector(`#lobby-list li[data-challenge="${challenge}"] button:has-text("Accept")`);
+  await friend.click(`#lobby-list li[data-challenge="${challenge}"] button:has-text("Accept")`);
+  await settled(friend, challenge, 0);
+  equal(await friend.evaluate(() => document.body.dataset.liveSeat), 'north', 'the accepter takes the open seat');
+  await creator.waitForFunction(() => document.querySelectorAll('#board .pit.legal').length > 0);
+  const lobby = await api('GET', '/lobby');
+  assert(!lobby.challenges.some((c) => c.id === challenge), 'no longer open');
+});
+
+await check('no script errors on the pages', async () => {
+  equal(errors, [], 'page errors');
+});
+
+await browser.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
