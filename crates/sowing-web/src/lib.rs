@@ -23,6 +23,7 @@ pub mod catalog;
 pub mod clock;
 pub mod engine;
 pub mod limits;
+pub mod listener;
 pub mod live;
 pub mod matches;
 pub mod online;
@@ -49,7 +50,8 @@ pub struct ServeArgs {
     /// The address to listen on (loopback by default; port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// The SQLite database that keeps the games, created on first start.
+    /// The SQLite database that keeps the games, created on first start; or a PostgreSQL
+    /// database (`postgres://user@host:port/dbname`), which several servers may share.
     #[arg(long, default_value = "sowing.db")]
     pub db: PathBuf,
     /// Games kept in memory; the least recently used leave it and are read back from the
@@ -148,28 +150,35 @@ pub fn serve_with_limits(
     let addr: SocketAddr = addr
         .parse()
         .map_err(|e| ServeError(format!("--addr {addr:?}: {e}")))?;
-    let store =
-        Store::open(db_path).map_err(|e| ServeError(format!("{}: {e}", db_path.display())))?;
+    let shown = shown_db(db_path);
+    let store = match db_path.to_str().filter(|db| store::is_postgres_url(db)) {
+        Some(url) => Store::connect(url),
+        None => Store::open(db_path),
+    }
+    .map_err(|e| ServeError(format!("{shown}: {e}")))?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let app = Arc::new(
         Games::with_cache(store, cores, cached_games)
             .with_tables(tables)
             .with_limits(limits),
     );
+    app.listen()
+        .map_err(|e| ServeError(format!("{shown}: {e}")))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| ServeError(format!("runtime: {e}")))?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
+        if let Err(e) = listener::raise_open_files_limit() {
+            eprintln!("sow serve: cannot raise the open files limit: {e}");
+        }
+        let listener = listener::listen(addr)
             .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
         let local = listener
             .local_addr()
             .map_err(|e| ServeError(e.to_string()))?;
         println!(
-            "sow serve: open http://{local}/ in a browser (games kept in {}; Ctrl-C stops)",
-            db_path.display()
+            "sow serve: open http://{local}/ in a browser (games kept in {shown}; Ctrl-C stops)"
         );
         let sweeper = app.clone();
         tokio::spawn(async move {
@@ -189,6 +198,25 @@ pub fn serve_with_limits(
         .await
         .map_err(|e| ServeError(e.to_string()))
     })
+}
+
+/// The database as the server names it in messages: a file's path, or a PostgreSQL URL
+/// without its password.
+fn shown_db(db: &Path) -> String {
+    let text = db.display().to_string();
+    if !store::is_postgres_url(&text) {
+        return text;
+    }
+    match (text.find("://"), text.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user_info = &text[scheme + 3..at];
+            match user_info.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &text[..scheme + 3], &text[at..]),
+                None => text,
+            }
+        }
+        _ => text,
+    }
 }
 
 async fn shutdown() {
@@ -260,4 +288,23 @@ pub fn router(app: Arc<App>) -> Router {
         .nest("/api", routes::api())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_postgres_password_is_never_shown() {
+        let shown = |db: &str| shown_db(Path::new(db));
+        assert_eq!(
+            shown("postgres://sow:secret@db:5432/games"),
+            "postgres://sow:***@db:5432/games"
+        );
+        assert_eq!(
+            shown("postgresql://sow@127.0.0.1/games"),
+            "postgresql://sow@127.0.0.1/games"
+        );
+        assert_eq!(shown("games/sowing.db"), "games/sowing.db");
+    }
 }

@@ -245,7 +245,7 @@ pub struct Games {
 pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> GameResult<T> {
-    tokio::task::spawn_blocking(work)
+    tokio::task::spawn_blocking(move || crate::store::off_runtime(work))
         .await
         .map_err(|e| GameError::Internal(format!("database task failed: {e}")))?
         .map_err(GameError::Store)
@@ -336,6 +336,18 @@ impl Games {
         }
     }
 
+    /// Passes on every change the store announces (from any server sharing it, this one
+    /// included) to this process's live sockets ([`Games::hub`]); for SQLite, where this
+    /// process is the only writer, nothing is started.
+    ///
+    /// # Errors
+    /// When the store cannot listen.
+    pub fn listen(&self) -> Result<(), StoreError> {
+        let hub = self.hub.clone();
+        self.store
+            .listen(move |change| hub.publish_local(change.game, change.version.max(0) as u64))
+    }
+
     /// Sets the abuse limits of the live routes.
     pub fn with_limits(mut self, limits: Limits) -> Games {
         self.limiter = Limiter::new(limits);
@@ -383,6 +395,15 @@ impl Games {
         let id = parse_id(id_text)?;
         let slot = self.cache().slot(id);
         let mut guard = slot.clone().lock_owned().await;
+        if self.store.is_shared() {
+            // Another server may have changed the game since we kept it.
+            if let Some(seen) = guard.as_ref().map(|loaded| loaded.row.version) {
+                let store = self.store.clone();
+                if blocking(move || store.version(id)).await? != Some(seen) {
+                    *guard = None;
+                }
+            }
+        }
         if guard.is_none() {
             let store = self.store.clone();
             let loaded = blocking(move || {
@@ -411,13 +432,13 @@ impl Games {
     pub(crate) async fn save(
         &self,
         guard: &mut Guard,
-        write: impl FnOnce(&Store, &Game, i64) -> Result<(), StoreError> + Send + 'static,
+        write: impl FnOnce(&Store, &Game, i64, i64) -> Result<(), StoreError> + Send + 'static,
     ) -> GameResult<()> {
         let mut loaded = guard.take().expect("locked games are loaded");
         let store = self.store.clone();
         let loaded = blocking(move || {
             let id = loaded.row.id;
-            write(&store, &loaded.game, id)?;
+            write(&store, &loaded.game, id, loaded.row.version)?;
             loaded.row = store
                 .game_row(id)?
                 .ok_or_else(|| StoreError::Database(format!("game {id} vanished")))?;
@@ -640,8 +661,10 @@ impl Games {
             return Err(illegal(game, e.to_string()));
         }
         let n = game.rules().pits_per_row();
-        self.save(guard, |store, game, id| store.append_move(id, game))
-            .await?;
+        self.save(guard, |store, game, id, seen| {
+            store.append_move_at(id, game, seen)
+        })
+        .await?;
         Ok(TraceEvent::all(&events, n))
     }
 
@@ -704,8 +727,10 @@ impl Games {
             }
         }
         loaded.game.undo();
-        self.save(&mut guard, |store, game, id| store.truncate(id, game))
-            .await?;
+        self.save(&mut guard, |store, game, id, seen| {
+            store.truncate_at(id, game, seen)
+        })
+        .await?;
         self.view_of(guard.as_ref().expect("saved games are loaded"))
             .await
     }

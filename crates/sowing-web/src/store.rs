@@ -1,6 +1,7 @@
-//! Games kept in SQLite: one row per game, one row per move, one transaction per change, in
-//! write-ahead-logging mode with full sync, so an acknowledged move survives a crash and a
-//! half-done write is rolled back rather than left behind.
+//! Games kept in SQLite (the default) or PostgreSQL (`pg`): one row per game, one row per
+//! move, one transaction per change. SQLite runs in write-ahead-logging mode with full sync,
+//! so an acknowledged move survives a crash and a half-done write is rolled back rather than
+//! left behind; PostgreSQL lets several servers share the games (see [`Store::connect`]).
 
 use std::fmt;
 use std::path::Path;
@@ -10,6 +11,8 @@ use rusqlite::{params, Connection, ErrorCode, OptionalExtension};
 use sowing::{End, Game, Move, Position, Side};
 
 use crate::clock::Clock;
+
+mod pg;
 
 /// Why the store could not do what was asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +131,9 @@ pub struct GameRow {
     pub created: String,
     /// When it last changed.
     pub updated: String,
+    /// Bumped by every change to the game's moves in a shared (PostgreSQL) store, so that a
+    /// server can tell its copy is stale; always 0 in SQLite, where one process owns the file.
+    pub version: i64,
 }
 
 /// A match of Hoyito III rounds (H3.3).
@@ -139,9 +145,20 @@ pub struct MatchRow {
     pub rounds: u32,
 }
 
-/// The database. One connection behind a mutex: SQLite serialises writers anyway, and each
-/// call is short (callers run it off the async runtime).
+/// The database: SQLite or PostgreSQL, with the same methods. Calls block (callers run them
+/// off the async runtime).
 pub struct Store {
+    backend: Backend,
+}
+
+enum Backend {
+    Sqlite(Sqlite),
+    Postgres(pg::Postgres),
+}
+
+/// The SQLite store. One connection behind a mutex: SQLite serialises writers anyway, and
+/// each call is short.
+struct Sqlite {
     conn: Mutex<Connection>,
     /// Writes waiting for the next group commit.
     queue: Mutex<Vec<Job>>,
@@ -657,29 +674,58 @@ fn game_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         end,
         created: row.get(12)?,
         updated: row.get(13)?,
+        version: 0,
     })
 }
 
-impl Store {
+/// The game a row and its stored moves make: the start position, each move replayed.
+///
+/// # Errors
+/// [`StoreError::BadStart`] or [`StoreError::Unreplayable`] when the stored game no longer
+/// replays under these rules; the game is refused whole rather than cut short.
+fn replay(row: GameRow, tokens: Vec<String>) -> StoreResult<(GameRow, Game)> {
+    let id = row.id;
+    let start: Position = row.start.parse().map_err(|e| StoreError::BadStart {
+        game: id,
+        reason: format!("{e}"),
+    })?;
+    let mut game = Game::from_position(start);
+    for (index, token) in tokens.into_iter().enumerate() {
+        let played = Move::parse(&token, game.rules().pits_per_row())
+            .map_err(|e| e.to_string())
+            .and_then(|mv| game.play(mv).map(drop).map_err(|e| e.to_string()));
+        if let Err(reason) = played {
+            return Err(StoreError::Unreplayable {
+                game: id,
+                ply: index + 1,
+                token,
+                reason,
+            });
+        }
+    }
+    Ok((row, game))
+}
+
+impl Sqlite {
     /// Opens (creating on first start) the database at `path`; a database written by an
     /// earlier version of this program is upgraded in place, in one transaction.
     ///
     /// # Errors
     /// When the file cannot be opened, is not a database of this program, or is of a newer
     /// version.
-    pub fn open(path: &Path) -> StoreResult<Store> {
-        Store::setup(Connection::open(path).map_err(db)?)
+    fn open(path: &Path) -> StoreResult<Sqlite> {
+        Sqlite::setup(Connection::open(path).map_err(db)?)
     }
 
     /// A database in memory, for tests.
     ///
     /// # Errors
     /// Only if SQLite itself fails.
-    pub fn in_memory() -> StoreResult<Store> {
-        Store::setup(Connection::open_in_memory().map_err(db)?)
+    fn in_memory() -> StoreResult<Sqlite> {
+        Sqlite::setup(Connection::open_in_memory().map_err(db)?)
     }
 
-    fn setup(mut conn: Connection) -> StoreResult<Store> {
+    fn setup(mut conn: Connection) -> StoreResult<Sqlite> {
         // WAL: readers never block the writer and a crash mid-write leaves the last commit;
         // synchronous=FULL: a commit is on disk before the move is acknowledged.
         conn.pragma_update(None, "journal_mode", "WAL")
@@ -712,7 +758,7 @@ impl Store {
         tx.pragma_update(None, "user_version", VERSION)
             .map_err(db)?;
         tx.commit().map_err(db)?;
-        Ok(Store {
+        Ok(Sqlite {
             conn: Mutex::new(conn),
             queue: Mutex::new(Vec::new()),
         })
@@ -1048,11 +1094,6 @@ impl Store {
         let Some(row) = self.game_row(id)? else {
             return Ok(None);
         };
-        let start: Position = row.start.parse().map_err(|e| StoreError::BadStart {
-            game: id,
-            reason: format!("{e}"),
-        })?;
-        let mut game = Game::from_position(start);
         let tokens: Vec<String> = {
             let conn = self.conn();
             let mut stmt = conn
@@ -1061,20 +1102,7 @@ impl Store {
             let rows = stmt.query_map([id], |r| r.get(0)).map_err(db)?;
             rows.collect::<Result<_, _>>().map_err(db)?
         };
-        for (index, token) in tokens.into_iter().enumerate() {
-            let played = Move::parse(&token, game.rules().pits_per_row())
-                .map_err(|e| e.to_string())
-                .and_then(|mv| game.play(mv).map(drop).map_err(|e| e.to_string()));
-            if let Err(reason) = played {
-                return Err(StoreError::Unreplayable {
-                    game: id,
-                    ply: index + 1,
-                    token,
-                    reason,
-                });
-            }
-        }
-        Ok(Some((row, game)))
+        replay(row, tokens).map(Some)
     }
 
     /// The most recently changed games, newest first.
@@ -1128,6 +1156,400 @@ impl Store {
             })
             .map(|n| n as usize)
             .map_err(db)
+    }
+}
+
+/// A change another writer (maybe another server) committed: the game and its new move
+/// count and version, as PostgreSQL's `NOTIFY` carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The game.
+    pub game: i64,
+    /// Its moves now.
+    pub plies: usize,
+    /// Its version now ([`GameRow::version`]).
+    pub version: i64,
+}
+
+/// Live games (two secret seats, clocks) are kept in SQLite only, so far.
+fn live_unsupported() -> StoreError {
+    StoreError::Database(
+        "games between two seats (invitations, the lobby) are not kept in PostgreSQL yet; \
+         serve them with an SQLite --db"
+            .to_owned(),
+    )
+}
+
+/// Whether `db` (the `--db` argument) names a PostgreSQL database rather than a file.
+pub fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+macro_rules! each {
+    ($self:ident, $store:ident => $call:expr) => {
+        match &$self.backend {
+            Backend::Sqlite($store) => $call,
+            Backend::Postgres($store) => pg::off_runtime(|| $call),
+        }
+    };
+}
+
+thread_local! {
+    /// Set while this thread runs store work its caller moved off the async runtime.
+    static OFF_RUNTIME: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `work`, store calls that its caller has moved off the async runtime (the service
+/// does, with `spawn_blocking`), so that PostgreSQL's blocking client runs them on this
+/// thread. A PostgreSQL call from anywhere else that has a runtime (a test's body) runs on
+/// a thread of its own instead, as that client cannot block a runtime's thread.
+pub fn off_runtime<T>(work: impl FnOnce() -> T) -> T {
+    let was = OFF_RUNTIME.with(|flag| flag.replace(true));
+    let value = work();
+    OFF_RUNTIME.with(|flag| flag.set(was));
+    value
+}
+
+impl Store {
+    /// Opens (creating on first start) the SQLite database at `path`; a database written by
+    /// an earlier version of this program is upgraded in place, in one transaction.
+    ///
+    /// # Errors
+    /// When the file cannot be opened, is not a database of this program, or is of a newer
+    /// version.
+    pub fn open(path: &Path) -> StoreResult<Store> {
+        Ok(Store {
+            backend: Backend::Sqlite(Sqlite::open(path)?),
+        })
+    }
+
+    /// An SQLite database in memory, for tests.
+    ///
+    /// # Errors
+    /// Only if SQLite itself fails.
+    pub fn in_memory() -> StoreResult<Store> {
+        Ok(Store {
+            backend: Backend::Sqlite(Sqlite::in_memory()?),
+        })
+    }
+
+    /// Connects to the PostgreSQL database at `url` (`postgres://user@host:port/dbname`),
+    /// creating the tables on first start. Several servers may share it: each write is one
+    /// transaction that the database refuses ([`StoreError::Conflict`]) when the game
+    /// changed meanwhile, and each commit is announced with `NOTIFY` ([`Store::listen`]).
+    ///
+    /// # Errors
+    /// When the database cannot be reached, or holds tables of a newer version.
+    pub fn connect(url: &str) -> StoreResult<Store> {
+        Ok(Store {
+            backend: Backend::Postgres(pg::off_runtime(|| pg::Postgres::connect(url))?),
+        })
+    }
+
+    /// [`Store::connect`] for a `postgres://` URL, else [`Store::open`] on a file.
+    ///
+    /// # Errors
+    /// See [`Store::open`] and [`Store::connect`].
+    pub fn open_db(db: &str) -> StoreResult<Store> {
+        if is_postgres_url(db) {
+            Store::connect(db)
+        } else {
+            Store::open(Path::new(db))
+        }
+    }
+
+    /// Whether other processes may change the games (PostgreSQL): a copy in memory must
+    /// then be checked against [`Store::version`] before it is trusted.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
+    }
+
+    /// Calls `on_change` (on a thread of its own) for every change committed to the store by
+    /// anyone, this process included, from now on; for PostgreSQL through `LISTEN`, with a
+    /// new connection after a lost one. SQLite has no other writers: nothing is started.
+    ///
+    /// # Errors
+    /// When the listening connection cannot be made.
+    pub fn listen(&self, on_change: impl Fn(Change) + Send + 'static) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(()),
+            Backend::Postgres(store) => pg::off_runtime(|| store.listen(on_change)),
+        }
+    }
+
+    /// A game's version now ([`GameRow::version`]), `None` when there is no such game.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn version(&self, id: i64) -> StoreResult<Option<i64>> {
+        match &self.backend {
+            Backend::Sqlite(store) => Ok(store.game_row(id)?.map(|row| row.version)),
+            Backend::Postgres(store) => pg::off_runtime(|| store.version(id)),
+        }
+    }
+
+    /// Creates a match of `rounds` rounds; its id.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn create_match(&self, rounds: u32) -> StoreResult<i64> {
+        each!(self, store => store.create_match(rounds))
+    }
+
+    /// A match by id.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn get_match(&self, id: i64) -> StoreResult<Option<MatchRow>> {
+        each!(self, store => store.get_match(id))
+    }
+
+    /// Saves a new game with the moves it already has (an uploaded record), in one
+    /// transaction; its id.
+    ///
+    /// # Errors
+    /// On a database failure, or [`StoreError::Conflict`] when that round of the match is
+    /// already stored; nothing is then saved.
+    pub fn create_game(
+        &self,
+        game: &Game,
+        south: &str,
+        north: &str,
+        match_round: Option<(i64, u32)>,
+    ) -> StoreResult<i64> {
+        each!(self, store => store.create_game(game, south, north, match_round))
+    }
+
+    /// Records the move `game` has just played (its last), with the new result, in one
+    /// transaction.
+    ///
+    /// # Errors
+    /// On a database failure, or [`StoreError::Conflict`] if that ply is already stored
+    /// (two writers raced; in PostgreSQL also when the stored game does not have exactly
+    /// the moves before it); nothing is then saved.
+    ///
+    /// # Panics
+    /// If `game` has no moves.
+    pub fn append_move(&self, id: i64, game: &Game) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.append_move(id, game),
+            Backend::Postgres(store) => pg::off_runtime(|| store.append_move(id, game, None)),
+        }
+    }
+
+    /// [`Store::append_move`] onto the game as it was at `version` ([`GameRow::version`]):
+    /// refused with [`StoreError::Conflict`] if another server changed it since (SQLite has
+    /// no other writer: there it is [`Store::append_move`]).
+    ///
+    /// # Errors
+    /// See [`Store::append_move`].
+    ///
+    /// # Panics
+    /// If `game` has no moves.
+    pub fn append_move_at(&self, id: i64, game: &Game, version: i64) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.append_move(id, game),
+            Backend::Postgres(store) => {
+                pg::off_runtime(|| store.append_move(id, game, Some(version)))
+            }
+        }
+    }
+
+    /// Forgets the moves after the first `game.moves().len()` (an undo), in one transaction.
+    ///
+    /// # Errors
+    /// On a database failure; nothing is then changed.
+    pub fn truncate(&self, id: i64, game: &Game) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.truncate(id, game),
+            Backend::Postgres(store) => pg::off_runtime(|| store.truncate(id, game, None)),
+        }
+    }
+
+    /// [`Store::truncate`] of the game as it was at `version`, as [`Store::append_move_at`].
+    ///
+    /// # Errors
+    /// See [`Store::truncate`]; [`StoreError::Conflict`] when the game changed since.
+    pub fn truncate_at(&self, id: i64, game: &Game, version: i64) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.truncate(id, game),
+            Backend::Postgres(store) => pg::off_runtime(|| store.truncate(id, game, Some(version))),
+        }
+    }
+
+    /// Deletes a game and its moves, in one transaction.
+    ///
+    /// # Errors
+    /// On a database failure; nothing is then changed.
+    pub fn delete(&self, id: i64) -> StoreResult<()> {
+        each!(self, store => store.delete(id))
+    }
+
+    /// A game's row.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn game_row(&self, id: i64) -> StoreResult<Option<GameRow>> {
+        each!(self, store => store.game_row(id))
+    }
+
+    /// A game's row and the game replayed from its moves.
+    ///
+    /// # Errors
+    /// On a database failure; [`StoreError::BadStart`] or [`StoreError::Unreplayable`] when
+    /// the stored game no longer replays under these rules (it cannot happen unless the
+    /// rules changed). The game is then refused whole rather than cut short, and nothing
+    /// stored is changed.
+    pub fn load(&self, id: i64) -> StoreResult<Option<(GameRow, Game)>> {
+        each!(self, store => store.load(id))
+    }
+
+    /// The most recently changed games, newest first.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn list(&self, limit: usize) -> StoreResult<Vec<GameRow>> {
+        each!(self, store => store.list(limit))
+    }
+
+    /// The games of a match, by round.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn match_games(&self, match_id: i64) -> StoreResult<Vec<GameRow>> {
+        each!(self, store => store.match_games(match_id))
+    }
+
+    /// The database's own check: `ok` when sound. SQLite checks every page and index;
+    /// PostgreSQL (whose pages are its own business) checks that every game's move count
+    /// matches its stored moves.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn integrity_check(&self) -> StoreResult<String> {
+        each!(self, store => store.integrity_check())
+    }
+
+    /// Counts the moves stored for a game (for checks and the load generator).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn stored_moves(&self, id: i64) -> StoreResult<usize> {
+        each!(self, store => store.stored_moves(id))
+    }
+
+    /// Saves a new game between two seats with its live row, in one transaction; its id.
+    ///
+    /// # Errors
+    /// On a database failure; nothing is then saved. PostgreSQL does not keep live games
+    /// yet: refused there, with a message saying so.
+    pub fn create_live_game(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.create_live_game(game, live),
+            Backend::Postgres(_) => Err(live_unsupported()),
+        }
+    }
+
+    /// Records a live game's new move with its live row (clock, offers) in one transaction.
+    ///
+    /// # Errors
+    /// On a database failure, or [`StoreError::Conflict`] if the ply is already stored or
+    /// the live row changed meanwhile; nothing is then saved.
+    ///
+    /// # Panics
+    /// If `game` has no moves.
+    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.append_live_move(game, live),
+            Backend::Postgres(_) => Err(live_unsupported()),
+        }
+    }
+
+    /// A takeback granted in a live game: the moves after `game`'s, and the live row.
+    ///
+    /// # Errors
+    /// On a database failure or a conflict; nothing is then changed.
+    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.truncate_live(game, live),
+            Backend::Postgres(_) => Err(live_unsupported()),
+        }
+    }
+
+    /// Writes a live game's row (seats, clock, offers, result) if it is still at
+    /// `live.version`.
+    ///
+    /// # Errors
+    /// On a database failure, or [`StoreError::Conflict`] when another writer changed it
+    /// first; nothing is then changed.
+    pub fn update_live(&self, live: &LiveRow) -> StoreResult<()> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.update_live(live),
+            Backend::Postgres(_) => Err(live_unsupported()),
+        }
+    }
+
+    /// A live game's row, or `None` for a game that is not between two seats (every game
+    /// of a PostgreSQL store, which keeps no live games yet).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn live_row(&self, id: i64) -> StoreResult<Option<LiveRow>> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.live_row(id),
+            Backend::Postgres(_) => Ok(None),
+        }
+    }
+
+    /// The open challenges of the lobby (a seat free, no result), oldest first; none in a
+    /// PostgreSQL store.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn lobby(&self, limit: usize) -> StoreResult<Vec<(GameRow, LiveRow)>> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.lobby(limit),
+            Backend::Postgres(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// How many open challenges there are in all, and how many `address` posted.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn open_challenges(&self, address: &str) -> StoreResult<(usize, usize)> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.open_challenges(address),
+            Backend::Postgres(_) => Ok((0, 0)),
+        }
+    }
+
+    /// Live games with no result that nobody touched since `before_ms` (Unix ms), and open
+    /// challenges not taken since `open_before_ms`: the ids, for closing.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn stale_live_games(&self, before_ms: i64, open_before_ms: i64) -> StoreResult<Vec<i64>> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.stale_live_games(before_ms, open_before_ms),
+            Backend::Postgres(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// The SQLite connection, for tests that write what this program never would.
+    #[cfg(test)]
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.conn(),
+            Backend::Postgres(_) => panic!("not an SQLite store"),
+        }
+    }
+
+    #[cfg(test)]
+    fn setup(conn: Connection) -> StoreResult<Store> {
+        Ok(Store {
+            backend: Backend::Sqlite(Sqlite::setup(conn)?),
+        })
     }
 }
 

@@ -7,7 +7,6 @@ use axum::http::{header, Method, Request, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
 use sowing::{Game, Record, Rules, State, Variant};
-use sowing_web::store::Store;
 use sowing_web::{router, App, BODY_LIMIT};
 use tower::ServiceExt;
 
@@ -15,7 +14,7 @@ mod common;
 use common::{send, send_text};
 
 fn app() -> (Router, Arc<App>) {
-    let app = Arc::new(App::new(Store::in_memory().unwrap(), 2));
+    let app = Arc::new(App::new(common::store(), 2));
     (router(app.clone()), app)
 }
 

@@ -18,7 +18,7 @@ async fn call(router: &Router, method: Method, path: &str, body: Value) -> (Stat
 
 #[tokio::test]
 async fn the_cache_keeps_its_bound_and_evicted_games_come_back_from_the_store() {
-    let app = Arc::new(App::with_cache(Store::in_memory().unwrap(), 1, 3));
+    let app = Arc::new(App::with_cache(common::store(), 1, 3));
     let server = router(app.clone());
     let mut games = Vec::new();
     for i in 0..10 {

@@ -8,7 +8,6 @@ use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
-use sowing_web::store::Store;
 use sowing_web::{router, App};
 use tower::ServiceExt;
 
@@ -16,7 +15,7 @@ mod common;
 use common::send;
 
 fn app() -> Router {
-    router(Arc::new(App::new(Store::in_memory().unwrap(), 2)))
+    router(Arc::new(App::new(common::store(), 2)))
 }
 
 async fn create(router: &Router, body: Value) -> i64 {

@@ -7,13 +7,12 @@ use std::sync::Arc;
 use axum::http::{Method, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
-use sowing_web::store::Store;
 use sowing_web::{router, App};
 
 mod common;
 
 fn app() -> Router {
-    router(Arc::new(App::new(Store::in_memory().unwrap(), 2)))
+    router(Arc::new(App::new(common::store(), 2)))
 }
 
 async fn send(

@@ -8,11 +8,13 @@
 //! ```
 //!
 //! Without `--url` it starts a server of its own, in this process, on a fresh database.
+//! Given several `--url` (servers sharing one PostgreSQL database), each game's moves go to
+//! the servers in turn, one keep-alive connection to each, as when its two players are
+//! connected to different servers; `--db postgres://…` checks that database afterwards.
 //! It prints moves per second, p50/p99 latency and the error count; it exits non-zero on
 //! any error or incomplete game. It only talks to loopback addresses.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,18 +29,20 @@ use tokio::net::TcpStream;
 #[derive(Parser)]
 #[command(name = "sow-load")]
 struct Args {
-    /// The server, e.g. http://127.0.0.1:8099 (loopback only); default: start one here.
+    /// The server, e.g. http://127.0.0.1:8099 (loopback only); repeat it for servers
+    /// sharing one database; default: start one here.
     #[arg(long)]
-    url: Option<String>,
+    url: Vec<String>,
     /// Games played at once.
     #[arg(long, default_value_t = 200)]
     games: usize,
     /// The game: hoyito-ii, hoyito-iii or ayoayo; default: the three in turn.
     #[arg(long)]
     game: Option<String>,
-    /// The server's database, to check every game there afterwards.
+    /// The server's database (an SQLite file or a postgres:// URL), to check every game
+    /// there afterwards.
     #[arg(long)]
-    db: Option<PathBuf>,
+    db: Option<String>,
     /// Seed for the random moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -129,7 +133,12 @@ struct Played {
     error: Option<String>,
 }
 
-async fn play_one(addr: SocketAddr, variant: String, seed: u64, max_moves: usize) -> Played {
+async fn play_one(
+    addrs: Arc<Vec<SocketAddr>>,
+    variant: String,
+    seed: u64,
+    max_moves: usize,
+) -> Played {
     let mut played = Played {
         id: None,
         moves: 0,
@@ -138,8 +147,11 @@ async fn play_one(addr: SocketAddr, variant: String, seed: u64, max_moves: usize
     };
     let mut rng = Rng::new(seed);
     let result: Result<(), String> = async {
-        let mut conn = Connection::open(addr).await.map_err(|e| e.to_string())?;
-        let (status, view) = conn
+        let mut conns = Vec::with_capacity(addrs.len());
+        for &addr in addrs.iter() {
+            conns.push(Connection::open(addr).await.map_err(|e| e.to_string())?);
+        }
+        let (status, view) = conns[0]
             .request("POST", "/api/games", Some(&json!({ "game": variant })))
             .await?;
         if status != 201 {
@@ -161,6 +173,7 @@ async fn play_one(addr: SocketAddr, variant: String, seed: u64, max_moves: usize
                 .to_string();
             let body = json!({ "move": mv, "ply": played.moves });
             let start = Instant::now();
+            let conn = &mut conns[played.moves % addrs.len()];
             let (status, answer) = conn
                 .request(
                     "POST",
@@ -207,45 +220,50 @@ fn main() -> std::process::ExitCode {
 }
 
 async fn run(args: Args) -> Result<bool, String> {
+    // One descriptor per game's connection, and as many on the server when it runs here.
+    sowing_web::listener::raise_open_files_limit()
+        .map_err(|e| format!("cannot raise the open files limit: {e}"))?;
     let mut db = args.db.clone();
-    let addr: SocketAddr = match &args.url {
-        Some(url) => {
-            let hostport = url.trim_start_matches("http://").trim_end_matches('/');
-            let addr: SocketAddr = hostport
-                .parse()
-                .map_err(|e| format!("--url {url:?}: expected http://IP:PORT ({e})"))?;
-            if !addr.ip().is_loopback() {
-                return Err(format!(
-                    "--url {url:?}: only loopback servers may be loaded"
-                ));
-            }
-            addr
+    let mut addrs = Vec::new();
+    for url in &args.url {
+        let hostport = url.trim_start_matches("http://").trim_end_matches('/');
+        let addr: SocketAddr = hostport
+            .parse()
+            .map_err(|e| format!("--url {url:?}: expected http://IP:PORT ({e})"))?;
+        if !addr.ip().is_loopback() {
+            return Err(format!(
+                "--url {url:?}: only loopback servers may be loaded"
+            ));
         }
-        None => {
-            let dir = std::env::temp_dir().join(format!("sow-load-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-            let path = dir.join("load.db");
-            let store = Store::open(&path).map_err(|e| e.to_string())?;
-            let app = Arc::new(sowing_web::App::new(store, 2));
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .map_err(|e| e.to_string())?;
-            let addr = listener.local_addr().map_err(|e| e.to_string())?;
-            tokio::spawn(async move {
-                axum::serve(listener, sowing_web::router(app)).await.ok();
-            });
-            println!(
-                "sow-load: started a server in this process at http://{addr}/ on {}",
-                path.display()
-            );
-            db.get_or_insert(path);
-            addr
-        }
-    };
+        addrs.push(addr);
+    }
+    if addrs.is_empty() {
+        let dir = std::env::temp_dir().join(format!("sow-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let path = dir.join("load.db");
+        let store = Store::open(&path).map_err(|e| e.to_string())?;
+        let app = Arc::new(sowing_web::App::new(store, 2));
+        let listener =
+            sowing_web::listener::listen(([127, 0, 0, 1], 0).into()).map_err(|e| e.to_string())?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        tokio::spawn(async move {
+            axum::serve(listener, sowing_web::router(app)).await.ok();
+        });
+        println!(
+            "sow-load: started a server in this process at http://{addr}/ on {}",
+            path.display()
+        );
+        db.get_or_insert(path.display().to_string());
+        addrs.push(addr);
+    }
+    let addr = addrs[0];
+    let addrs = Arc::new(addrs);
     let variants = ["hoyito-ii", "hoyito-iii", "ayoayo"];
+    let servers: Vec<String> = addrs.iter().map(|a| format!("http://{a}/")).collect();
     println!(
-        "sow-load: {} games at once against http://{addr}/ …",
-        args.games
+        "sow-load: {} games at once against {} …",
+        args.games,
+        servers.join(" and ")
     );
     let start = Instant::now();
     let tasks: Vec<_> = (0..args.games)
@@ -255,7 +273,7 @@ async fn run(args: Args) -> Result<bool, String> {
                 .clone()
                 .unwrap_or_else(|| variants[i % variants.len()].to_owned());
             tokio::spawn(play_one(
-                addr,
+                addrs.clone(),
                 variant,
                 args.seed.wrapping_mul(1000).wrapping_add(i as u64),
                 args.max_moves,
@@ -300,7 +318,7 @@ async fn run(args: Args) -> Result<bool, String> {
     }
     let mut db_checked = String::from("database not checked (give --db)");
     if let Some(path) = &db {
-        let store = Store::open(path).map_err(|e| e.to_string())?;
+        let store = Store::open_db(path).map_err(|e| e.to_string())?;
         let mut in_db = 0;
         for r in &results {
             let Some(id) = r.id else { continue };

@@ -57,3 +57,78 @@ pub fn temp_db(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir.join("games.db")
 }
+
+/// The store the API tests run against: SQLite in memory, or, with
+/// `SOWING_TEST_STORE=postgres`, a fresh database on the PostgreSQL server that
+/// `SOWING_TEST_POSTGRES` names (`scripts/test` runs the suites both ways).
+pub fn store() -> sowing_web::store::Store {
+    match std::env::var("SOWING_TEST_STORE").as_deref() {
+        Ok("postgres") => {
+            let url = fresh_postgres_db()
+                .expect("SOWING_TEST_STORE=postgres needs SOWING_TEST_POSTGRES (a server URL)");
+            sowing_web::store::Store::connect(&url).unwrap()
+        }
+        Ok("sqlite") | Ok("") | Err(_) => sowing_web::store::Store::in_memory().unwrap(),
+        Ok(other) => panic!("SOWING_TEST_STORE={other:?}: expected sqlite or postgres"),
+    }
+}
+
+/// The PostgreSQL server's URL from `SOWING_TEST_POSTGRES`, or `None` (and a line saying
+/// what is skipped) when it is not set.
+pub fn postgres_server(skipping: &str) -> Option<String> {
+    let url = std::env::var("SOWING_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty());
+    if url.is_none() {
+        eprintln!(
+            "skipped: {skipping} (set SOWING_TEST_POSTGRES to a PostgreSQL URL; scripts/test does)"
+        );
+    }
+    url
+}
+
+/// A new, empty database on the server of `SOWING_TEST_POSTGRES`: its URL.
+pub fn fresh_postgres_db() -> Option<String> {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let server = std::env::var("SOWING_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty())?;
+    let name = format!(
+        "sowing_test_{}_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos()
+    );
+    // On a thread of its own: the blocking client cannot run on an async test's thread.
+    let create = format!("CREATE DATABASE {name}");
+    let url = server.clone();
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("SOWING_TEST_POSTGRES={url}: {e}"));
+        client.batch_execute(&create).unwrap();
+    })
+    .join()
+    .unwrap();
+    Some(with_database(&server, &name))
+}
+
+/// `url` naming the database `name` instead of its own.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
+    };
+    let authority = base.find("://").map_or(0, |i| i + 3);
+    let host_end = base[authority..]
+        .find('/')
+        .map_or(base.len(), |i| authority + i);
+    let mut out = format!("{}/{name}", &base[..host_end]);
+    if let Some(query) = query {
+        out.push('?');
+        out.push_str(query);
+    }
+    out
+}

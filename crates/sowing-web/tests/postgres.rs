@@ -1,0 +1,164 @@
+//! PostgreSQL shared by several servers: what one writes the others see, stale writes are
+//! refused by the database, and every commit is announced to every listener. Skipped (with
+//! a line saying so) when `SOWING_TEST_POSTGRES` is not set; `scripts/test` sets it.
+
+mod common;
+
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use axum::http::{Method, StatusCode};
+use serde_json::json;
+use sowing::{Game, Rules, Variant};
+use sowing_web::store::{Change, Store, StoreError};
+use sowing_web::{router, App};
+
+/// Two stores (two pools, as two servers have) on one fresh database.
+fn two_stores(test: &str) -> Option<(Store, Store)> {
+    common::postgres_server(test)?;
+    let url = common::fresh_postgres_db()?;
+    Some((Store::connect(&url).unwrap(), Store::connect(&url).unwrap()))
+}
+
+#[test]
+fn a_move_stored_through_one_store_is_read_through_the_other() {
+    let Some((a, b)) = two_stores("a_move_stored_through_one_store_is_read_through_the_other")
+    else {
+        return;
+    };
+    let mut game = Game::new(Rules::new(Variant::Ayoayo));
+    let id = a.create_game(&game, "human", "human", None).unwrap();
+    for _ in 0..3 {
+        game.play(game.legal_moves()[0]).unwrap();
+        a.append_move(id, &game).unwrap();
+    }
+    let (row, loaded) = b.load(id).unwrap().unwrap();
+    assert_eq!(loaded.moves(), game.moves());
+    assert_eq!((row.plies, row.version), (3, 3));
+    assert_eq!(b.version(id).unwrap(), Some(3));
+    assert_eq!(b.integrity_check().unwrap(), "ok");
+}
+
+#[test]
+fn a_write_onto_a_version_another_server_changed_is_refused() {
+    let Some((a, b)) = two_stores("a_write_onto_a_version_another_server_changed_is_refused")
+    else {
+        return;
+    };
+    let start = Game::new(Rules::new(Variant::HoyitoII));
+    let id = a.create_game(&start, "human", "human", None).unwrap();
+    // Both servers hold the game at version 0; A moves first.
+    let mut through_a = start.clone();
+    through_a.play(through_a.parse_move("A").unwrap()).unwrap();
+    a.append_move_at(id, &through_a, 0).unwrap();
+    let mut through_b = start.clone();
+    through_b.play(through_b.parse_move("B").unwrap()).unwrap();
+    let refused = b.append_move_at(id, &through_b, 0);
+    assert!(
+        matches!(refused, Err(StoreError::Conflict(_))),
+        "{refused:?}"
+    );
+    // The same ply without a version: the primary key (game, ply) refuses it.
+    let refused = b.append_move(id, &through_b);
+    assert!(
+        matches!(refused, Err(StoreError::Conflict(_))),
+        "{refused:?}"
+    );
+    // A takeback onto a stale version is refused too, and nothing changed.
+    let refused = b.truncate_at(id, &start, 0);
+    assert!(
+        matches!(refused, Err(StoreError::Conflict(_))),
+        "{refused:?}"
+    );
+    let (row, game) = b.load(id).unwrap().unwrap();
+    assert_eq!(game.moves(), through_a.moves());
+    assert_eq!(row.version, 1);
+    // A move onto a game missing the moves before it (a gap) is refused.
+    let mut ahead = through_a.clone();
+    ahead.play(ahead.legal_moves()[0]).unwrap();
+    ahead.play(ahead.legal_moves()[0]).unwrap();
+    let refused = b.append_move(id, &ahead);
+    assert!(
+        matches!(refused, Err(StoreError::Conflict(_))),
+        "{refused:?}"
+    );
+    assert_eq!(b.stored_moves(id).unwrap(), 1);
+}
+
+#[test]
+fn every_commit_is_announced_to_every_listener() {
+    let Some((a, b)) = two_stores("every_commit_is_announced_to_every_listener") else {
+        return;
+    };
+    let (tx, rx) = mpsc::channel::<Change>();
+    b.listen(move |change| {
+        let _ = tx.send(change);
+    })
+    .unwrap();
+    let mut game = Game::new(Rules::new(Variant::HoyitoIII));
+    let id = a.create_game(&game, "human", "human", None).unwrap();
+    game.play(game.legal_moves()[0]).unwrap();
+    a.append_move(id, &game).unwrap();
+    game.undo();
+    a.truncate(id, &game).unwrap();
+    a.delete(id).unwrap();
+    let heard: Vec<(i64, usize, i64)> = (0..4)
+        .map(|_| {
+            let c = rx.recv_timeout(Duration::from_secs(10)).expect("a notice");
+            (c.game, c.plies, c.version)
+        })
+        .collect();
+    assert_eq!(heard, [(id, 0, 0), (id, 1, 1), (id, 0, 2), (id, 0, -1)]);
+    // A refused write announces nothing.
+    let refused = a.truncate_at(id, &game, 7);
+    assert!(refused.is_err());
+    assert!(rx.recv_timeout(Duration::from_millis(300)).is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_services_on_one_database_serve_each_others_moves() {
+    let Some(_) = common::postgres_server("two_services_on_one_database_serve_each_others_moves")
+    else {
+        return;
+    };
+    let url = common::fresh_postgres_db().unwrap();
+    let app_a = Arc::new(App::new(Store::connect(&url).unwrap(), 1));
+    let app_b = Arc::new(App::new(Store::connect(&url).unwrap(), 1));
+    app_b.listen().unwrap();
+    let (a, b) = (router(app_a), router(app_b.clone()));
+    let (status, view) = common::send(
+        &a,
+        Method::POST,
+        "/api/games",
+        Some(&json!({"game": "hoyito-ii"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{view}");
+    let id = view["id"].as_i64().unwrap();
+    // B reads (and keeps) the game, then hears of and serves the move made through A.
+    let (status, _) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut heard = app_b.hub().subscribe(id, true);
+    // Subscribing wakes the game's sockets (the spectator count): take that notice first.
+    heard.changed().await;
+    let moves = format!("/api/games/{id}/moves");
+    let body = json!({"move": "A", "ply": 0}).to_string();
+    let (status, answer) = common::send(&a, Method::POST, &moves, Some(&body)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    tokio::time::timeout(Duration::from_secs(10), heard.changed())
+        .await
+        .expect("B's live hub hears of A's move");
+    let (_, view) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(view["ply"], 1, "{view}");
+    // B, told ply 0 by a client that missed A's move, refuses it as stale.
+    let body = json!({"move": "B", "ply": 0}).to_string();
+    let (status, answer) = common::send(&b, Method::POST, &moves, Some(&body)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    // B's move at ply 1 is seen through A, which kept the game at ply 1.
+    let legal = view["state"]["legal"][0].as_str().unwrap().to_owned();
+    let body = json!({"move": legal, "ply": 1}).to_string();
+    let (status, answer) = common::send(&b, Method::POST, &moves, Some(&body)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, view) = common::send(&a, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(view["ply"], 2, "{view}");
+}
