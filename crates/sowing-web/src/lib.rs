@@ -21,11 +21,13 @@ use axum::Router;
 
 pub mod catalog;
 pub mod engine;
+pub mod first_tables;
 pub mod matches;
 pub mod responses;
 mod routes;
 pub mod service;
 pub mod store;
+pub mod tables_view;
 
 pub use service::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Store;
@@ -54,6 +56,11 @@ pub struct ServeArgs {
     /// $SOWING_TABLES, else the user's data directory, when it holds tables.
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
+    /// Without --tables, when the default directory lacks tables of a game up to this many
+    /// seeds (at most 16), build them there in the background at start (0: never).
+    #[arg(long, value_name = "SEEDS", default_value_t = first_tables::FIRST_SEEDS,
+          value_parser = clap::value_parser!(u8).range(0..=16))]
+    pub first_tables: u8,
 }
 
 /// Why the server could not start or stopped.
@@ -75,11 +82,28 @@ impl std::error::Error for ServeError {}
 pub fn run(args: ServeArgs) -> Result<(), ServeError> {
     let tables = sowing_engine::TableSet::resolve(args.tables.as_deref())
         .map_err(|e| ServeError(format!("--tables: {e}")))?;
+    // Small tables to build at first start: only into the default directory, never into
+    // one given with --tables.
+    let seeds = usize::from(args.first_tables);
+    let first = match (&args.tables, sowing_engine::tables::default_dir()) {
+        (None, Some(dir)) if seeds > 0 => {
+            let games = first_tables::missing(&dir, seeds);
+            (!games.is_empty()).then_some((dir, games))
+        }
+        _ => None,
+    };
     match &tables {
         Some(set) => println!("sow serve: endgame tables from {}", set.dir().display()),
-        None => println!("sow serve: no endgame tables (build some with `sow tables build`)"),
+        None if first.is_none() => {
+            println!("sow serve: no endgame tables (build some with `sow tables build`)")
+        }
+        None => {}
     }
-    serve_with_tables(&args.addr, &args.db, args.cache_games, tables)
+    serve_app(&args.addr, &args.db, args.cache_games, tables, |app| {
+        if let Some((dir, games)) = first {
+            first_tables::spawn(app, dir, games, seeds);
+        }
+    })
 }
 
 /// Serves the app on `addr` with games kept in `db_path` until Ctrl-C or SIGTERM.
@@ -108,6 +132,17 @@ pub fn serve_with_tables(
     cached_games: usize,
     tables: Option<Arc<sowing_engine::TableSet>>,
 ) -> Result<(), ServeError> {
+    serve_app(addr, db_path, cached_games, tables, |_| {})
+}
+
+/// [`serve_with_tables`], handing the app to `started` once it exists (before listening).
+fn serve_app(
+    addr: &str,
+    db_path: &Path,
+    cached_games: usize,
+    tables: Option<Arc<sowing_engine::TableSet>>,
+    started: impl FnOnce(Arc<App>),
+) -> Result<(), ServeError> {
     let addr: SocketAddr = addr
         .parse()
         .map_err(|e| ServeError(format!("--addr {addr:?}: {e}")))?;
@@ -115,6 +150,7 @@ pub fn serve_with_tables(
         Store::open(db_path).map_err(|e| ServeError(format!("{}: {e}", db_path.display())))?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let app = Arc::new(Games::with_cache(store, cores, cached_games).with_tables(tables));
+    started(app.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
