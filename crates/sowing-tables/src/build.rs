@@ -29,8 +29,12 @@ use sowing::Rules;
 /// No move leaves the layer (in [`Expansion::exit`]).
 pub const NO_EXIT: i8 = i8::MIN;
 
-/// Positions expanded per parallel task.
+/// Positions expanded per parallel task, at least and at most. Large layers take large
+/// ranges (a 64th of the layer, up to 4 million positions): their children are then each a
+/// separate mapping of tens of megabytes, which goes back to the system as soon as the
+/// solver has placed it (small allocations freed would stay with the process).
 const CHUNK: u64 = 1 << 12;
+const MAX_CHUNK: u64 = 1 << 22;
 
 /// How to build.
 #[derive(Clone, Debug, Default)]
@@ -168,23 +172,33 @@ struct Predecessors {
     predecessors: Vec<u32>,
 }
 
+/// Children a bucket of the reversal covers: its edges are placed with the child's low bits
+/// (2 bytes) beside the parent (4 bytes), then sorted into rows bucket by bucket.
+const BUCKET_BITS: u32 = 16;
+
 impl Predecessors {
-    /// Reverses the expansions' moves, on all threads. Each range's children are freed as
-    /// soon as they are placed, so the peak is one copy of the moves plus what is placed.
+    /// Reverses the expansions' moves. The moves are held once at a time, plus 2 bytes a
+    /// move: each range's children are freed as soon as they are placed in their child's
+    /// bucket (as parent and low bits of the child, written bucket by bucket into memory
+    /// that becomes resident only as it is written), and each bucket is then sorted into
+    /// its rows in place. About 6 bytes a move at the peak instead of 8 for children and
+    /// predecessors side by side.
     fn of(mut expansions: Vec<Expansion>, count: usize, edges: usize) -> Predecessors {
-        // Rows are counted, then filled from their ends down (in whatever order the threads
-        // go: the attractors do not depend on the order within a row).
-        let start: Vec<AtomicU32> = (0..=count).map(|_| AtomicU32::new(0)).collect();
+        let degree: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
         expansions.par_iter().for_each(|expansion| {
             for &child in &expansion.children {
-                start[child as usize].fetch_add(1, Ordering::Relaxed);
+                degree[child as usize].fetch_add(1, Ordering::Relaxed);
             }
         });
+        // Row starts: the in-degrees summed up, in place.
+        let mut start: Vec<u32> = degree.into_iter().map(AtomicU32::into_inner).collect();
         let mut sum = 0u32;
-        for slot in &start {
-            sum += slot.load(Ordering::Relaxed);
-            slot.store(sum, Ordering::Relaxed);
+        for slot in start.iter_mut() {
+            let degree = *slot;
+            *slot = sum;
+            sum += degree;
         }
+        start.push(sum);
         let mut exit = Vec::with_capacity(count);
         let mut inner = Vec::with_capacity(count);
         for expansion in &mut expansions {
@@ -192,26 +206,57 @@ impl Predecessors {
             expansion.exit.shrink_to_fit();
             inner.extend_from_slice(&expansion.inner);
         }
-        let predecessors: Vec<AtomicU32> = (0..edges).map(|_| AtomicU32::new(0)).collect();
-        expansions.into_par_iter().for_each(|expansion| {
+        let buckets = count.div_ceil(1 << BUCKET_BITS);
+        let mut cursor: Vec<u32> = (0..buckets).map(|b| start[b << BUCKET_BITS]).collect();
+        // Zeroed allocations: pages become resident as the buckets fill up.
+        let mut predecessors = vec![0u32; edges];
+        let mut low = vec![0u16; edges];
+        for expansion in expansions {
             let mut children = expansion.children.iter();
             for (offset, &moves) in expansion.inner.iter().enumerate() {
                 let parent = expansion.start as u32 + offset as u32;
                 for _ in 0..moves {
-                    let child = *children.next().expect("one child a move inside") as usize;
-                    let at = start[child].fetch_sub(1, Ordering::Relaxed) - 1;
-                    predecessors[at as usize].store(parent, Ordering::Relaxed);
+                    let child = *children.next().expect("one child a move inside");
+                    let bucket = (child >> BUCKET_BITS) as usize;
+                    let at = cursor[bucket] as usize;
+                    cursor[bucket] += 1;
+                    predecessors[at] = parent;
+                    low[at] = child as u16;
                 }
             }
+            // `expansion` (its children) is freed here.
+        }
+        drop(cursor);
+        // Each bucket's edges into rows, by child (a stable counting sort: within a row the
+        // parents stay in increasing order), the buckets in parallel.
+        let mut slices = Vec::with_capacity(buckets);
+        let (mut rest_p, mut rest_l) = (&mut predecessors[..], &mut low[..]);
+        for b in 0..buckets {
+            let first = b << BUCKET_BITS;
+            let last = ((b + 1) << BUCKET_BITS).min(count);
+            let len = (start[last] - start[first]) as usize;
+            let (p, tail_p) = std::mem::take(&mut rest_p).split_at_mut(len);
+            let (l, tail_l) = std::mem::take(&mut rest_l).split_at_mut(len);
+            rest_p = tail_p;
+            rest_l = tail_l;
+            slices.push((first..last, p, l));
+        }
+        slices.into_par_iter().for_each(|(children, p, l)| {
+            let base = start[children.start];
+            let mut next: Vec<u32> = start[children].iter().map(|&s| s - base).collect();
+            let parents = p.to_vec();
+            for (&parent, &child_low) in parents.iter().zip(l.iter()) {
+                let at = &mut next[usize::from(child_low)];
+                p[*at as usize] = parent;
+                *at += 1;
+            }
         });
+        drop(low);
         Predecessors {
             exit,
             inner,
-            start: start.into_iter().map(AtomicU32::into_inner).collect(),
-            predecessors: predecessors
-                .into_iter()
-                .map(AtomicU32::into_inner)
-                .collect(),
+            start,
+            predecessors,
         }
     }
 
@@ -384,8 +429,9 @@ fn build_layer(
     } else {
         ProgressBar::hidden()
     };
-    let chunks: Vec<Range<u64>> = (0..count.div_ceil(CHUNK))
-        .map(|c| c * CHUNK..((c + 1) * CHUNK).min(count))
+    let chunk = (count / 64).clamp(CHUNK, MAX_CHUNK);
+    let chunks: Vec<Range<u64>> = (0..count.div_ceil(chunk))
+        .map(|c| c * chunk..((c + 1) * chunk).min(count))
         .collect();
     let expansions: Vec<Expansion> = chunks
         .into_par_iter()
