@@ -155,8 +155,11 @@ pub fn move_values(tables: &Tables, game: &Game) -> Option<Vec<(Move, i32)>> {
     valued_moves(tables, game).map(|(moves, _)| moves)
 }
 
+/// Each legal move with its value, and beside them the positions they lead to.
+type ValuedMoves = (Vec<(Move, i32)>, Vec<Position>);
+
 /// [`move_values`], with the position each move leads to.
-fn valued_moves(tables: &Tables, game: &Game) -> Option<(Vec<(Move, i32)>, Vec<Position>)> {
+fn valued_moves(tables: &Tables, game: &Game) -> Option<ValuedMoves> {
     let pos = *game.position();
     if game.is_over() || pos.seeds_on_board() > tables.max_seeds() {
         return None;
