@@ -29,11 +29,13 @@ fi
 
 work=$(mktemp -d)
 db="$work/games.db"
+tables="$work/tables" # Hoyito II to 8 seeds, for the per-pit values: a second or two
+"$SOW_BIN" tables build --game hoyito-ii --max-seeds 8 --dir "$tables" --quiet
 log="$work/serve.log"
 pidfile="$work/serve.pid"
 
 start_server() { # $1: address
-  "$SOW_BIN" serve --addr "$1" --db "$db" >>"$log" 2>&1 &
+  "$SOW_BIN" serve --addr "$1" --db "$db" --tables "$tables" >>"$log" 2>&1 &
   echo $! >"$pidfile"
   disown # the restart kills it with -9: no job-control notice for that
   for _ in $(seq 1 100); do
@@ -60,7 +62,7 @@ echo "browser-test: server at $url, database $db"
 
 # A hard kill (no shutdown at all) and a start on the same address and database.
 # It may be used more than once: it waits for one more start than the log had.
-restart="n=\$(grep -c 'sow serve: open' '$log'); kill -9 \$(cat '$pidfile'); sleep 0.3; '$SOW_BIN' serve --addr '$addr' --db '$db' >>'$log' 2>&1 & echo \$! >'$pidfile'; for i in \$(seq 1 100); do [ \$(grep -c 'sow serve: open' '$log') -gt \$n ] && break; sleep 0.1; done"
+restart="n=\$(grep -c 'sow serve: open' '$log'); kill -9 \$(cat '$pidfile'); sleep 0.3; '$SOW_BIN' serve --addr '$addr' --db '$db' --tables '$tables' >>'$log' 2>&1 & echo \$! >'$pidfile'; for i in \$(seq 1 100); do [ \$(grep -c 'sow serve: open' '$log') -gt \$n ] && break; sleep 0.1; done"
 
 status=0
 SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \

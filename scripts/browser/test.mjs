@@ -735,6 +735,46 @@ await check('the look: text contrast in the light and dark schemes, the last mov
   assert(backgrounds[0] !== backgrounds[1], `the dark scheme changes the page: ${backgrounds}`);
 });
 
+// The server runs with tables of Hoyito II to 8 seeds (scripts/browser-test.sh). From this
+// position South's A wins 8, B draws and F loses 8 with perfect play.
+await check('inside the tables each playable pit shows its exact value, toggled like the bar', async () => {
+  const start = 'hoyito-ii 2,1,0,0,0,1/0,0,3,1,0,0 20-20 S -';
+  const gid = (await api('POST', '/records', { record: `[Game "hoyito-ii"]\n[Start "${start}"]\n\n*` })).id;
+  const p = await browser.newPage({ viewport: { width: 1200, height: 860 } });
+  await p.goto(`${BASE}/#game=${gid}`);
+  await p.waitForFunction((g) => Number(document.body.dataset.game) === g, gid);
+  await humanTurn(p);
+  if (!(await p.isChecked('#tables-on'))) await p.check('#tables-on');
+  if (!(await p.isChecked('#eval-on'))) await p.check('#eval-on');
+  await p.waitForFunction(() => document.querySelectorAll('#board .table-value').length === 3);
+  const shown = () => p.evaluate(() => [...document.querySelectorAll('#board .table-value')].map((e) => ({
+    pit: e.closest('.pit').dataset.name, kind: e.classList[1], value: Number(e.dataset.value), text: e.querySelector('text').textContent,
+  })));
+  equal(await shown(), [
+    { pit: 'A', kind: 'win', value: 8, text: '+8' },
+    { pit: 'B', kind: 'draw', value: 0, text: '0' },
+    { pit: 'F', kind: 'loss', value: -8, text: '−8' },
+  ], 'the values on the pits');
+  await p.waitForSelector('#evalbar.proven');
+  equal(await p.textContent('#eval-text'), '+8', 'the bar shows the exact value');
+  await p.uncheck('#tables-on');
+  equal((await shown()).length, 0, 'toggled off: no values');
+  equal(await p.evaluate(() => localStorage.getItem('sowing.tables')), '0', 'the choice is kept');
+  await p.check('#tables-on');
+  await p.waitForFunction(() => document.querySelectorAll('#board .table-value').length === 3);
+  // After a move the values are those of the new position, for the new mover.
+  await p.click('#board .pit[data-name="B"]');
+  await p.waitForFunction((g) => Number(document.body.dataset.ply) === 1, gid);
+  await humanTurn(p);
+  const table = await api('GET', `/games/${gid}/tables`);
+  assert(table.inside, 'still inside the tables');
+  await p.waitForFunction((n) => document.querySelectorAll('#board .table-value').length === n,
+    table.moves.filter((m) => m.move !== 'pass').length);
+  equal((await shown()).map((x) => [x.pit, x.value]), table.moves.filter((m) => m.move !== 'pass').map((m) => [m.move, m.value]),
+    'the values after the move, as the API gives them');
+  await p.close();
+});
+
 await check('no script errors on the page', async () => {
   equal(pageErrors, [], 'page errors');
 });

@@ -147,10 +147,19 @@ fn repeats(history: &[Position], child: &Position) -> bool {
         .any(|p| p.repeats(child))
 }
 
-/// The value-optimal move of the current position of `game`, if it is inside the tables
-/// (and the game is not over): the quickest win among the best moves, or in a draw or a
-/// loss the one that leaves the opponent the most replies that lose value.
-pub fn perfect_move(tables: &Tables, game: &Game) -> Option<PerfectMove> {
+/// Each legal move of the current position of `game` with its exact value for the mover,
+/// in ring order, if the position is inside the tables (and the game is not over). The
+/// game's history counts: a move that repeats a position ends the game there (worth what it
+/// captures now). The position's value is the largest of them.
+pub fn move_values(tables: &Tables, game: &Game) -> Option<Vec<(Move, i32)>> {
+    valued_moves(tables, game).map(|(moves, _)| moves)
+}
+
+/// Each legal move with its value, and beside them the positions they lead to.
+type ValuedMoves = (Vec<(Move, i32)>, Vec<Position>);
+
+/// [`move_values`], with the position each move leads to.
+fn valued_moves(tables: &Tables, game: &Game) -> Option<ValuedMoves> {
     let pos = *game.position();
     if game.is_over() || pos.seeds_on_board() > tables.max_seeds() {
         return None;
@@ -171,6 +180,17 @@ pub fn perfect_move(tables: &Tables, game: &Game) -> Option<PerfectMove> {
         moves.push((mv, move_value(&pos, &child, rest)));
         children.push(child);
     }
+    Some((moves, children))
+}
+
+/// The value-optimal move of the current position of `game`, if it is inside the tables
+/// (and the game is not over): the quickest win among the best moves, or in a draw or a
+/// loss the one that leaves the opponent the most replies that lose value.
+pub fn perfect_move(tables: &Tables, game: &Game) -> Option<PerfectMove> {
+    let pos = *game.position();
+    let mut history = game.positions_since_capture().to_vec();
+    history.push(pos);
+    let (moves, children) = valued_moves(tables, game)?;
     let best = moves.iter().map(|m| m.1).max()?;
     let candidates: Vec<usize> = (0..moves.len()).filter(|&i| moves[i].1 == best).collect();
     let mut finder = WinFinder {

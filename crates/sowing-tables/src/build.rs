@@ -16,6 +16,7 @@
 
 use std::ops::Range;
 use std::path::Path;
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -28,8 +29,12 @@ use sowing::Rules;
 /// No move leaves the layer (in [`Expansion::exit`]).
 pub const NO_EXIT: i8 = i8::MIN;
 
-/// Positions expanded per parallel task.
+/// Positions expanded per parallel task, at least and at most. Large layers take large
+/// ranges (a 64th of the layer, up to 4 million positions): their children are then each a
+/// separate mapping of tens of megabytes, which goes back to the system as soon as the
+/// solver has placed it (small allocations freed would stay with the process).
 const CHUNK: u64 = 1 << 12;
+const MAX_CHUNK: u64 = 1 << 22;
 
 /// How to build.
 #[derive(Clone, Debug, Default)]
@@ -133,115 +138,215 @@ pub fn expand(family: &Family, seeds: usize, lower: &Tables, range: Range<u64>) 
         });
         out.inner.push(inner);
     }
+    // The vector grew by doubling: give back what it does not use (up to half of it), since
+    // every range's children are kept until the layer is solved.
+    out.children.shrink_to_fit();
     out
 }
 
 /// Solves a layer from its expanded ranges (in order, covering it): the value of every
-/// position, one signed byte each.
+/// position, one signed byte each. Runs on the current rayon pool; the result does not
+/// depend on the number of threads (it is the unique least fixpoint, see the module docs).
 ///
 /// # Errors
 /// When the layer has more moves inside it than 32-bit offsets can count.
 pub fn solve(expansions: Vec<Expansion>) -> Result<Vec<u8>, TablesError> {
     let count: usize = expansions.iter().map(|e| e.exit.len()).sum();
-    let mut exit = Vec::with_capacity(count);
-    let mut counter = Vec::with_capacity(count);
-    // Predecessors in compressed rows: first count them, then fill from the back.
-    let mut start = vec![0u32; count + 1];
-    let mut edges = 0u64;
-    for expansion in &expansions {
-        exit.extend_from_slice(&expansion.exit);
-        counter.extend_from_slice(&expansion.inner);
-        for &child in &expansion.children {
-            start[child as usize] += 1;
-        }
-        edges += expansion.children.len() as u64;
-    }
+    let edges: u64 = expansions.iter().map(|e| e.children.len() as u64).sum();
     if edges >= u64::from(u32::MAX) {
         return Err(TablesError::Unsupported(format!(
             "{edges} moves inside one layer: more than this builder can index"
         )));
     }
-    let mut sum = 0u32;
-    for slot in start.iter_mut() {
-        sum += *slot;
-        *slot = sum;
-    }
-    let mut predecessors = vec![0u32; edges as usize];
-    for expansion in expansions {
-        let mut children = expansion.children.iter();
-        for (offset, &inner) in expansion.inner.iter().enumerate() {
-            let parent = expansion.start as u32 + offset as u32;
-            for _ in 0..inner {
-                let child = *children.next().expect("one child a move inside") as usize;
-                start[child] -= 1;
-                predecessors[start[child] as usize] = parent;
-            }
-        }
-    }
-    Ok(attractors(&exit, &mut counter, &start, &predecessors))
+    let graph = Predecessors::of(expansions, count, edges as usize);
+    Ok(attractors(graph))
 }
 
-/// Not yet decided / the mover forces ≥ t / the mover is held to ≤ −t.
-const OPEN: u8 = 0;
-const WON: u8 = 1;
-const LOST: u8 = 2;
+/// A layer's moves inside it, reversed, in compressed rows: the positions that move to `w`
+/// are `predecessors[start[w] .. start[w + 1]]`; with each position's best exit and its
+/// number of moves inside.
+struct Predecessors {
+    exit: Vec<i8>,
+    inner: Vec<u8>,
+    start: Vec<u32>,
+    predecessors: Vec<u32>,
+}
 
-/// The threshold attractors over one layer (see the module docs): `exit` and `counter` per
-/// position, predecessors in compressed rows (`predecessors[start[w] .. start[w + 1]]`).
-fn attractors(exit: &[i8], counter: &mut [u8], start: &[u32], predecessors: &[u32]) -> Vec<u8> {
+/// Children a bucket of the reversal covers: its edges are placed with the child's low bits
+/// (2 bytes) beside the parent (4 bytes), then sorted into rows bucket by bucket.
+const BUCKET_BITS: u32 = 16;
+
+impl Predecessors {
+    /// Reverses the expansions' moves. The moves are held once at a time, plus 2 bytes a
+    /// move: each range's children are freed as soon as they are placed in their child's
+    /// bucket (as parent and low bits of the child, written bucket by bucket into memory
+    /// that becomes resident only as it is written), and each bucket is then sorted into
+    /// its rows in place. About 6 bytes a move at the peak instead of 8 for children and
+    /// predecessors side by side.
+    fn of(mut expansions: Vec<Expansion>, count: usize, edges: usize) -> Predecessors {
+        let degree: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
+        expansions.par_iter().for_each(|expansion| {
+            for &child in &expansion.children {
+                degree[child as usize].fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        // Row starts: the in-degrees summed up, in place.
+        let mut start: Vec<u32> = degree.into_iter().map(AtomicU32::into_inner).collect();
+        let mut sum = 0u32;
+        for slot in start.iter_mut() {
+            let degree = *slot;
+            *slot = sum;
+            sum += degree;
+        }
+        start.push(sum);
+        let mut exit = Vec::with_capacity(count);
+        let mut inner = Vec::with_capacity(count);
+        for expansion in &mut expansions {
+            exit.append(&mut expansion.exit);
+            expansion.exit.shrink_to_fit();
+            inner.extend_from_slice(&expansion.inner);
+        }
+        let buckets = count.div_ceil(1 << BUCKET_BITS);
+        let mut cursor: Vec<u32> = (0..buckets).map(|b| start[b << BUCKET_BITS]).collect();
+        // Zeroed allocations: pages become resident as the buckets fill up.
+        let mut predecessors = vec![0u32; edges];
+        let mut low = vec![0u16; edges];
+        for expansion in expansions {
+            let mut children = expansion.children.iter();
+            for (offset, &moves) in expansion.inner.iter().enumerate() {
+                let parent = expansion.start as u32 + offset as u32;
+                for _ in 0..moves {
+                    let child = *children.next().expect("one child a move inside");
+                    let bucket = (child >> BUCKET_BITS) as usize;
+                    let at = cursor[bucket] as usize;
+                    cursor[bucket] += 1;
+                    predecessors[at] = parent;
+                    low[at] = child as u16;
+                }
+            }
+            // `expansion` (its children) is freed here.
+        }
+        drop(cursor);
+        // Each bucket's edges into rows, by child (a stable counting sort: within a row the
+        // parents stay in increasing order), the buckets in parallel.
+        let mut slices = Vec::with_capacity(buckets);
+        let (mut rest_p, mut rest_l) = (&mut predecessors[..], &mut low[..]);
+        for b in 0..buckets {
+            let first = b << BUCKET_BITS;
+            let last = ((b + 1) << BUCKET_BITS).min(count);
+            let len = (start[last] - start[first]) as usize;
+            let (p, tail_p) = std::mem::take(&mut rest_p).split_at_mut(len);
+            let (l, tail_l) = std::mem::take(&mut rest_l).split_at_mut(len);
+            rest_p = tail_p;
+            rest_l = tail_l;
+            slices.push((first..last, p, l));
+        }
+        slices.into_par_iter().for_each(|(children, p, l)| {
+            let base = start[children.start];
+            let mut next: Vec<u32> = start[children].iter().map(|&s| s - base).collect();
+            let parents = p.to_vec();
+            for (&parent, &child_low) in parents.iter().zip(l.iter()) {
+                let at = &mut next[usize::from(child_low)];
+                p[*at as usize] = parent;
+                *at += 1;
+            }
+        });
+        drop(low);
+        Predecessors {
+            exit,
+            inner,
+            start,
+            predecessors,
+        }
+    }
+
+    fn of_position(&self, w: usize) -> &[u32] {
+        &self.predecessors[self.start[w] as usize..self.start[w + 1] as usize]
+    }
+}
+
+/// Positions handled together by one task of the parallel steps.
+const SOLVE_CHUNK: usize = 1 << 14;
+
+/// The threshold attractors over one layer (see the module docs). A position's value byte is
+/// 0 while it is undecided (no decided value is 0: thresholds start at 1), `t` once its
+/// mover forces ≥ t, `−t` once it is held to ≤ −t. Each threshold grows its sets breadth
+/// first, every frontier on all threads: a position joins once (a compare-and-swap from 0),
+/// and a counter reaches 0 once, so any order gives the same sets.
+fn attractors(graph: Predecessors) -> Vec<u8> {
+    let Predecessors { exit, inner, .. } = &graph;
     let count = exit.len();
-    let mut state = vec![OPEN; count];
-    let mut value = vec![0u8; count];
+    let value: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(0)).collect();
+    // Moves inside not yet known to lead to a position the mover loses at this threshold.
+    let counter: Vec<AtomicU8> = inner.iter().map(|&c| AtomicU8::new(c)).collect();
     let top = exit
-        .iter()
+        .par_iter()
         .filter(|&&e| e != NO_EXIT)
         .map(|&e| i32::from(e).abs())
         .max()
         .unwrap_or(0);
-    let mut stack: Vec<u32> = Vec::new();
     for t in (1..=top).rev() {
-        // New seeds at this threshold: an exit worth exactly t wins; a position whose moves
-        // inside are all refuted and whose best exit is exactly −t loses.
-        for u in 0..count {
-            if state[u] != OPEN {
-                continue;
-            }
-            let e = i32::from(exit[u]);
-            if exit[u] != NO_EXIT && e == t {
-                state[u] = WON;
-                value[u] = t as i8 as u8;
-                stack.push(u as u32);
-            } else if counter[u] == 0 && exit[u] != NO_EXIT && e == -t {
-                state[u] = LOST;
-                value[u] = (-t) as i8 as u8;
-                stack.push(u as u32);
-            }
-        }
-        while let Some(w) = stack.pop() {
-            let w = w as usize;
-            let lost = state[w] == LOST;
-            for &u in &predecessors[start[w] as usize..start[w + 1] as usize] {
-                let u = u as usize;
-                if state[u] != OPEN {
-                    continue;
+        let won = t as i8 as u8;
+        let lost = (-t) as i8 as u8;
+        // New members at this threshold: an exit worth exactly t wins; a position whose
+        // moves inside are all refuted and whose best exit is exactly −t loses.
+        let mut frontier: Vec<u32> = (0..count)
+            .into_par_iter()
+            .with_min_len(SOLVE_CHUNK)
+            .filter_map(|u| {
+                if value[u].load(Ordering::Relaxed) != 0 || exit[u] == NO_EXIT {
+                    return None;
                 }
-                if lost {
-                    // Moving to a lost position wins t for u's mover.
-                    state[u] = WON;
-                    value[u] = t as i8 as u8;
-                    stack.push(u as u32);
+                let e = i32::from(exit[u]);
+                if e == t {
+                    value[u].store(won, Ordering::Relaxed);
+                    Some(u as u32)
+                } else if e == -t && counter[u].load(Ordering::Relaxed) == 0 {
+                    value[u].store(lost, Ordering::Relaxed);
+                    Some(u as u32)
                 } else {
-                    counter[u] -= 1;
-                    if counter[u] == 0 && (exit[u] == NO_EXIT || i32::from(exit[u]) <= -t) {
-                        state[u] = LOST;
-                        value[u] = (-t) as i8 as u8;
-                        stack.push(u as u32);
-                    }
+                    None
                 }
-            }
+            })
+            .collect();
+        while !frontier.is_empty() {
+            frontier = frontier
+                .par_chunks(SOLVE_CHUNK / 16)
+                .flat_map_iter(|chunk| {
+                    let mut joined = Vec::new();
+                    for &w in chunk {
+                        let w_lost = value[w as usize].load(Ordering::Relaxed) == lost;
+                        for &u in graph.of_position(w as usize) {
+                            let u = u as usize;
+                            if value[u].load(Ordering::Relaxed) != 0 {
+                                continue;
+                            }
+                            let join = if w_lost {
+                                // Moving to a lost position wins t for u's mover.
+                                Some(won)
+                            } else {
+                                let left = counter[u].fetch_sub(1, Ordering::Relaxed) - 1;
+                                (left == 0 && (exit[u] == NO_EXIT || i32::from(exit[u]) <= -t))
+                                    .then_some(lost)
+                            };
+                            if let Some(v) = join {
+                                if value[u]
+                                    .compare_exchange(0, v, Ordering::Relaxed, Ordering::Relaxed)
+                                    .is_ok()
+                                {
+                                    joined.push(u as u32);
+                                }
+                            }
+                        }
+                    }
+                    joined
+                })
+                .collect();
         }
     }
-    value
+    drop(counter);
+    drop(graph);
+    value.into_iter().map(AtomicU8::into_inner).collect()
 }
 
 /// Builds (or completes) the tables of the family of `rules` up to `max_seeds` seeds on the
@@ -324,8 +429,9 @@ fn build_layer(
     } else {
         ProgressBar::hidden()
     };
-    let chunks: Vec<Range<u64>> = (0..count.div_ceil(CHUNK))
-        .map(|c| c * CHUNK..((c + 1) * CHUNK).min(count))
+    let chunk = (count / 64).clamp(CHUNK, MAX_CHUNK);
+    let chunks: Vec<Range<u64>> = (0..count.div_ceil(chunk))
+        .map(|c| c * chunk..((c + 1) * chunk).min(count))
         .collect();
     let expansions: Vec<Expansion> = chunks
         .into_par_iter()

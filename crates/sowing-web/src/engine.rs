@@ -11,7 +11,7 @@
 //! position inside them is answered at once with its exact value, marked proven.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -93,8 +93,8 @@ pub struct Engines {
     slots: Semaphore,
     /// Search engines between requests.
     idle: Arc<Pool>,
-    /// The endgame tables, if any.
-    tables: Option<Arc<TableSet>>,
+    /// The endgame tables, if any; replaced when tables built in the background are done.
+    tables: RwLock<Option<Arc<TableSet>>>,
 }
 
 /// Idle search engines, at most one for each request that may run at once.
@@ -142,18 +142,27 @@ impl Engines {
                 engines: Mutex::new(Vec::new()),
                 most: parallel,
             }),
-            tables: None,
+            tables: RwLock::new(None),
         }
     }
 
     /// Gives the engines endgame tables (levels 5–6 and `perfect` use them).
     pub fn set_tables(&mut self, tables: Option<Arc<TableSet>>) {
-        self.tables = tables;
+        self.replace_tables(tables);
+    }
+
+    /// Replaces the tables while requests are served: requests that start afterwards use the
+    /// new ones (the server's first-start build hands its tables over this way).
+    pub fn replace_tables(&self, tables: Option<Arc<TableSet>>) {
+        *self.tables.write().unwrap_or_else(|e| e.into_inner()) = tables;
     }
 
     /// The endgame tables, if any.
-    pub fn tables(&self) -> Option<&Arc<TableSet>> {
-        self.tables.as_ref()
+    pub fn tables(&self) -> Option<Arc<TableSet>> {
+        self.tables
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The player `text` names, or [`HINT_ENGINE`] when it names none.
@@ -188,7 +197,7 @@ impl Engines {
             ..Limits::default()
         };
         let pool = self.idle.clone();
-        let tables = self.tables.clone();
+        let tables = self.tables();
         let task = tokio::task::spawn_blocking(move || {
             let mut last: Option<Info> = None;
             let mut progress = |info: &Info| last = Some(info.clone());

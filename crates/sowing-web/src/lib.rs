@@ -22,6 +22,7 @@ use axum::Router;
 pub mod catalog;
 pub mod clock;
 pub mod engine;
+pub mod first_tables;
 pub mod limits;
 pub mod listener;
 pub mod live;
@@ -33,6 +34,7 @@ mod routes;
 pub mod seats;
 pub mod service;
 pub mod store;
+pub mod tables_view;
 
 pub use service::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Store;
@@ -66,6 +68,11 @@ pub struct ServeArgs {
     /// load tests from one address. Sizes and closing times still hold.
     #[arg(long)]
     pub no_limits: bool,
+    /// Without --tables, when the default directory lacks tables of a game up to this many
+    /// seeds (at most 16), build them there in the background at start (0: never).
+    #[arg(long, value_name = "SEEDS", default_value_t = first_tables::FIRST_SEEDS,
+          value_parser = clap::value_parser!(u8).range(0..=16))]
+    pub first_tables: u8,
 }
 
 /// Why the server could not start or stopped.
@@ -87,15 +94,32 @@ impl std::error::Error for ServeError {}
 pub fn run(args: ServeArgs) -> Result<(), ServeError> {
     let tables = sowing_engine::TableSet::resolve(args.tables.as_deref())
         .map_err(|e| ServeError(format!("--tables: {e}")))?;
+    // Small tables to build at first start: only into the default directory, never into
+    // one given with --tables.
+    let seeds = usize::from(args.first_tables);
+    let first = match (&args.tables, sowing_engine::tables::default_dir()) {
+        (None, Some(dir)) if seeds > 0 => {
+            let games = first_tables::missing(&dir, seeds);
+            (!games.is_empty()).then_some((dir, games))
+        }
+        _ => None,
+    };
     match &tables {
         Some(set) => println!("sow serve: endgame tables from {}", set.dir().display()),
-        None => println!("sow serve: no endgame tables (build some with `sow tables build`)"),
+        None if first.is_none() => {
+            println!("sow serve: no endgame tables (build some with `sow tables build`)")
+        }
+        None => {}
     }
     let limits = limits::Limits {
         enabled: !args.no_limits,
         ..limits::Limits::default()
     };
-    serve_with_limits(&args.addr, &args.db, args.cache_games, tables, limits)
+    serve_app(&args.addr, &args.db, args.cache_games, tables, limits, |app| {
+        if let Some((dir, games)) = first {
+            first_tables::spawn(app, dir, games, seeds);
+        }
+    })
 }
 
 /// Serves the app on `addr` with games kept in `db_path` until Ctrl-C or SIGTERM.
@@ -147,6 +171,18 @@ pub fn serve_with_limits(
     tables: Option<Arc<sowing_engine::TableSet>>,
     limits: limits::Limits,
 ) -> Result<(), ServeError> {
+    serve_app(addr, db_path, cached_games, tables, limits, |_| {})
+}
+
+/// [`serve_with_limits`], handing the app to `started` once it exists (before listening).
+fn serve_app(
+    addr: &str,
+    db_path: &Path,
+    cached_games: usize,
+    tables: Option<Arc<sowing_engine::TableSet>>,
+    limits: limits::Limits,
+    started: impl FnOnce(Arc<App>),
+) -> Result<(), ServeError> {
     let addr: SocketAddr = addr
         .parse()
         .map_err(|e| ServeError(format!("--addr {addr:?}: {e}")))?;
@@ -164,6 +200,7 @@ pub fn serve_with_limits(
     );
     app.listen()
         .map_err(|e| ServeError(format!("{shown}: {e}")))?;
+    started(app.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -195,6 +195,7 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .route("/games/{id}/undo", post(undo))
         .route("/games/{id}/redo", post(redo))
         .route("/games/{id}/engine", post(engine))
+        .route("/games/{id}/tables", get(table_values))
         .route("/games/{id}/record", get(export_record))
         .route("/records", post(import_record))
         .route("/matches/{id}/next", post(next_round))
@@ -397,6 +398,14 @@ async fn engine(
         ply: body.ply,
     };
     Ok(Json(games.engine(&id, request).await?))
+}
+
+/// `GET /api/games/{id}/tables`: the exact value of each legal move, from the endgame tables.
+async fn table_values(
+    State(games): Shared,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<Json<crate::tables_view::TableValues>> {
+    Ok(Json(games.table_values(&id).await?))
 }
 
 async fn export_record(

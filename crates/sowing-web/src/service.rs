@@ -239,6 +239,8 @@ pub struct Games {
     pub(crate) hub: Arc<Hub>,
     /// The abuse limits of the live routes.
     pub(crate) limiter: Limiter,
+    /// Whether the first-start tables are being built (`crate::first_tables`).
+    tables_building: std::sync::atomic::AtomicBool,
 }
 
 /// Runs store work off the async runtime.
@@ -333,6 +335,7 @@ impl Games {
             engines: Engines::new(engine_threads),
             hub: Arc::new(Hub::default()),
             limiter: Limiter::new(Limits::default()),
+            tables_building: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -369,6 +372,42 @@ impl Games {
     pub fn with_tables(mut self, tables: Option<Arc<sowing_engine::TableSet>>) -> Games {
         self.engines.set_tables(tables);
         self
+    }
+
+    /// Hands the engines other tables while serving (the first-start build, when done).
+    pub fn replace_tables(&self, tables: Option<Arc<sowing_engine::TableSet>>) {
+        self.engines.replace_tables(tables);
+    }
+
+    /// Marks the first-start tables as being built, or done.
+    pub fn set_tables_building(&self, building: bool) {
+        self.tables_building
+            .store(building, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The exact value of each legal move of a game's current position, from the tables.
+    ///
+    /// # Errors
+    /// When there is no such game, or a table file is unreadable or corrupt.
+    pub async fn table_values(&self, id: &str) -> GameResult<crate::tables_view::TableValues> {
+        let game = {
+            let guard = self.lock(id).await?;
+            guard
+                .as_ref()
+                .expect("locked games are loaded")
+                .game
+                .clone()
+        };
+        let set = self.engines.tables();
+        let building = self
+            .tables_building
+            .load(std::sync::atomic::Ordering::Relaxed);
+        tokio::task::spawn_blocking(move || {
+            crate::tables_view::table_values(set.as_deref(), &game, building)
+        })
+        .await
+        .map_err(|e| GameError::Internal(format!("tables task failed: {e}")))?
+        .map_err(|e| GameError::Internal(format!("endgame tables: {e}")))
     }
 
     /// The database, for checks.

@@ -506,6 +506,7 @@ function render() {
   renderSummary(v);
   renderMatch(v);
   if (LIVE()) LIVE().decorate(v);
+  refreshTableValues();
 }
 
 // Nothing to play on (the first dialog was cancelled, or the game was deleted): nothing
@@ -717,7 +718,7 @@ async function refreshEval() {
   $('eval-words').hidden = bar.hidden;
   if (!v || bar.hidden) return;
   const seq = ++S.evalSeq;
-  let south = null, title = '', words = '';
+  let south = null, title = '', words = '', proven = false;
   if (v.state.over) {
     south = v.state.captured[0] - v.state.captured[1];
     title = 'final result';
@@ -728,6 +729,7 @@ async function refreshEval() {
       if (seq !== S.evalSeq) return;
       if (r.engine.score) {
         south = r.engine.score.south;
+        proven = r.engine.score.kind === 'proven';
         words = `${cap(scoreWords(r.engine.score))}.`;
         title = `${r.engine.engine}: ${r.engine.score.text} for ${v.state.to_move}`;
       } else {
@@ -751,6 +753,75 @@ async function refreshEval() {
   bar.title = `Evaluation, South's point of view: ${title}`;
   bar.setAttribute('aria-label', `Evaluation: ${words} (${title})`);
   bar.classList.toggle('flipped', S.flipped);
+  bar.classList.toggle('proven', proven);
+  bar.dataset.kind = proven ? 'proven' : 'estimate';
+}
+
+// ---------------------------------------------------------------- table values on the pits
+
+// Inside the endgame tables (GET /api/games/{id}/tables) each playable pit shows the exact
+// value of sowing it for the mover: a win, draw or loss colour and the margin. Drawn after
+// every render; the answer for a game and ply is kept, so a redraw asks nothing again.
+const TV = { key: null, answer: null, seq: 0 };
+
+function tableValuesOn() {
+  const box = $('tables-on');
+  return !!box && box.checked;
+}
+
+function clearTableValues() {
+  document.querySelectorAll('#board .table-value').forEach((e) => e.remove());
+  document.body.dataset.tables = 'off';
+}
+
+// The label on pit i: the corner across from the seed count.
+function drawTableValue(i, value) {
+  const p = G.pits[i];
+  const kind = value > 0 ? 'win' : value < 0 ? 'loss' : 'draw';
+  const at = G.upright ? [p.centre.top ? R - 6 : -(R - 6), R - 6] : [-(R - 8), p.centre.top ? R - 8 : -(R - 8)];
+  const g = el('g', { class: `table-value ${kind}`, transform: `translate(${at[0]},${at[1]})`, 'data-value': value }, p.group);
+  el('rect', { x: -17, y: -12, width: 34, height: 24, rx: 6 }, g);
+  const t = el('text', { y: 6 }, g);
+  t.textContent = value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '0';
+  const title = el('title', {}, g);
+  title.textContent = `${p.name}: ${kind === 'draw' ? 'a draw' : `${kind === 'win' ? 'wins' : 'loses'} by ${Math.abs(value)}`} with perfect play`;
+}
+
+function showTableValues(v, answer) {
+  clearTableValues();
+  document.body.dataset.tables = answer.inside ? 'inside' : answer.building ? 'building' : 'outside';
+  if (!answer.inside) return;
+  for (const m of answer.moves) {
+    if (m.move !== 'pass') drawTableValue(nameToPit(m.move, v.rules.pits), m.value);
+  }
+}
+
+async function refreshTableValues() {
+  const v = S.view;
+  if (!v || !G || !tableValuesOn() || S.viewPly !== null || S.busy || v.state.over) { clearTableValues(); return; }
+  const key = `${v.id}:${v.ply}:${v.state.to_move}:${v.state.pits.join(',')}`;
+  if (TV.key === key && TV.answer && !TV.answer.building) { showTableValues(v, TV.answer); return; }
+  const seq = ++TV.seq;
+  let answer;
+  try {
+    answer = await api('GET', `/games/${v.id}/tables`);
+  } catch (e) {
+    return;
+  }
+  if (seq !== TV.seq || S.view !== v || S.viewPly !== null || S.busy) return;
+  TV.key = key;
+  TV.answer = answer;
+  showTableValues(v, answer);
+}
+
+function initTableValues() {
+  const box = $('tables-on');
+  if (!box) return;
+  box.checked = localStorage.getItem('sowing.tables') !== '0';
+  box.addEventListener('change', () => {
+    localStorage.setItem('sowing.tables', box.checked ? '1' : '0');
+    refreshTableValues();
+  });
 }
 
 // ---------------------------------------------------------------- actions
@@ -1498,6 +1569,7 @@ async function init() {
     refreshEval();
   });
   $('eval-on').checked = localStorage.getItem('sowing.eval') !== '0';
+  initTableValues();
   const speed = localStorage.getItem('sowing.speed');
   if (speed) $('speed').value = speed;
   $('speed').addEventListener('change', () => localStorage.setItem('sowing.speed', $('speed').value));

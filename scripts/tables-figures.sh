@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The endgame-table build figures of the README and docs/tables.md: each build the issue
+# names, timed with /usr/bin/time -v, into DIR (layers already there are kept, so a second
+# run resumes; give an empty DIR for the full figures). Prints per build the wall time,
+# CPU time, peak RSS, positions per core-second, the share of the CPU the job got, and the
+# load average before and after (the machine is shared: wall time under load is not the
+# quiet figure, positions per core-second is).
+#
+#   scripts/tables-figures.sh DIR [THREADS] [BUILD …]
+#
+# BUILD is one of hoyito-ii-24, hoyito-iii-24, ayoayo-last-mover-20, ayoayo-holder-20,
+# hoyito-ii-2x12-12 (default: all of them, in that order).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 1 ]; then
+  echo "usage: scripts/tables-figures.sh DIR [THREADS] [BUILD …]" >&2
+  exit 2
+fi
+dir=$1
+threads=${2:-2}
+shift $(($# >= 2 ? 2 : 1))
+builds=("$@")
+[ ${#builds[@]} -gt 0 ] || builds=(hoyito-ii-24 hoyito-iii-24 ayoayo-last-mover-20 ayoayo-holder-20 hoyito-ii-2x12-12)
+[ -x /usr/bin/time ] || { echo "tables-figures: installing GNU time"; apt-get install -y -qq time >/dev/null; }
+cargo build -q --release -p sowing-cli
+sow=target/release/sow
+mkdir -p "$dir"
+
+# Positions in the layer files under $1: one byte each after a 64-byte header.
+held() {
+  find "$1" -name 'layer-*.sowt' -printf '%s\n' | awk '{ n += $1 - 64 } END { print n + 0 }'
+}
+
+for build in "${builds[@]}"; do
+  case $build in
+    hoyito-ii-24) args=(--game hoyito-ii --max-seeds 24) ;;
+    hoyito-iii-24) args=(--game hoyito-iii --max-seeds 24) ;;
+    ayoayo-last-mover-20) args=(--game ayoayo --leftover last-mover --max-seeds 20) ;;
+    ayoayo-holder-20) args=(--game ayoayo --leftover holder --max-seeds 20) ;;
+    hoyito-ii-2x12-12) args=(--game hoyito-ii --pits 12 --max-seeds 12) ;;
+    *) echo "tables-figures: unknown build $build" >&2; exit 2 ;;
+  esac
+  report=$(mktemp)
+  held_before=$(held "$dir")
+  before=$(cut -d' ' -f1-3 /proc/loadavg)
+  /usr/bin/time -v -o "$report" "$sow" tables build "${args[@]}" --dir "$dir" --threads "$threads" --quiet
+  after=$(cut -d' ' -f1-3 /proc/loadavg)
+  positions=$(($(held "$dir") - held_before)) # built in this run
+  awk -v build="$build" -v positions="$positions" -v before="$before" -v after="$after" -F': ' '
+    /Elapsed \(wall clock\)/ { wall = $2 }
+    /User time/ { user = $2 }
+    /System time/ { sys = $2 }
+    /Maximum resident set size/ { rss = $2 }
+    /Percent of CPU this job got/ { cpu = $2 }
+    END {
+      cores = user + sys
+      printf "%s: %d positions built, wall %s, CPU %.1f s (user %.1f + system %.1f), peak RSS %.2f GiB, %.2f million positions per core-second, CPU this job got %s, load average before %s, after %s\n",
+        build, positions, wall, cores, user, sys, rss / 1048576, (cores > 0 ? positions / cores / 1e6 : 0), cpu, before, after
+    }' "$report"
+  rm -f "$report"
+done
