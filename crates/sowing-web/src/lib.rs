@@ -115,11 +115,18 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
         enabled: !args.no_limits,
         ..limits::Limits::default()
     };
-    serve_app(&args.addr, &args.db, args.cache_games, tables, limits, |app| {
-        if let Some((dir, games)) = first {
-            first_tables::spawn(app, dir, games, seeds);
-        }
-    })
+    serve_app(
+        &args.addr,
+        &args.db,
+        args.cache_games,
+        tables,
+        limits,
+        |app| {
+            if let Some((dir, games)) = first {
+                first_tables::spawn(app, dir, games, seeds);
+            }
+        },
+    )
 }
 
 /// Serves the app on `addr` with games kept in `db_path` until Ctrl-C or SIGTERM.
