@@ -3,43 +3,10 @@
 // the watch link; mid-game the server is killed hard and restarted, and all three pages
 // must come back by themselves with nothing lost or doubled. Then a rematch, a resignation
 // and the lobby. Run by scripts/browser-test.sh (SOW_URL, SOW_RESTART).
-import { chromium } from 'playwright-core';
+import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
 import { execSync } from 'node:child_process';
 
-const BASE = process.env.SOW_URL;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!BASE) throw new Error('SOW_URL is not set');
-
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok      ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAILED  ${name}\n        ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n        ')}`);
-  }
-}
-function assert(cond, message) { if (!cond) throw new Error(message); }
-function equal(a, b, message) {
-  const [x, y] = [JSON.stringify(a), JSON.stringify(b)];
-  if (x !== y) throw new Error(`${message}: ${x} != ${y}`);
-}
-async function api(method, path, body, token) {
-  const headers = body ? { 'content-type': 'application/json' } : {};
-  if (token) headers['x-seat-token'] = token;
-  const r = await fetch(BASE + '/api' + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
-  return data;
-}
-
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--no-first-run', '--disable-sync', '--disable-quic'],
-});
+const browser = await launch();
 const errors = [];
 async function device(label) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
@@ -203,5 +170,4 @@ await check('no script errors on the pages', async () => {
 });
 
 await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+finish();

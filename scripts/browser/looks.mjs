@@ -3,21 +3,10 @@
 // a 1280 px desktop and a 390 px phone (and the game in the dark scheme). Run by
 // scripts/browser-looks.sh, which starts the server and passes SOW_URL and LOOKS (the
 // prefix of the files to write, e.g. docs/looks/after).
-import { chromium } from 'playwright-core';
+import { BASE, api, launch } from './common.mjs';
 
-const BASE = process.env.SOW_URL;
 const PREFIX = process.env.LOOKS;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!BASE || !PREFIX) throw new Error('SOW_URL and LOOKS must be set');
-
-async function api(method, path, body) {
-  const r = await fetch(BASE + '/api' + path, {
-    method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
-  return data;
-}
+if (!PREFIX) throw new Error('LOOKS is not set');
 
 // A game against the computer some moves in: South plays its first legal move each turn
 // (a fixed choice, so the picture is the same each time), North the engine's.
@@ -43,11 +32,7 @@ async function finishedGame() {
 const idle = (p) => p.waitForFunction(() => document.body.dataset.busy === '0' && document.body.dataset.animating === '0');
 const opened = (p, gid) => p.waitForFunction((g) => Number(document.body.dataset.game) === g, gid);
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--no-first-run', '--disable-sync', '--disable-quic'],
-});
+const browser = await launch();
 const playing = await gameInProgress();
 const finished = await finishedGame();
 const screens = [

@@ -2,47 +2,13 @@
 // playwright-core). Run by scripts/browser-test.sh, which starts the server and passes
 // SOW_URL, SOW_RESTART (a command that kills the server hard and starts it again on the
 // same database) and SHOT (where to write the screenshot, optional).
-import { chromium } from 'playwright-core';
+import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const BASE = process.env.SOW_URL;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!BASE) throw new Error('SOW_URL is not set');
-
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok      ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAILED  ${name}\n        ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n        ')}`);
-  }
-}
-function assert(cond, message) { if (!cond) throw new Error(message); }
-function equal(a, b, message) {
-  const [x, y] = [JSON.stringify(a), JSON.stringify(b)];
-  if (x !== y) throw new Error(`${message}: ${x} != ${y}`);
-}
-
-async function api(method, path, body) {
-  const r = await fetch(BASE + '/api' + path, {
-    method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
-  return data;
-}
-
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--no-first-run', '--disable-sync', '--disable-quic'],
-});
+const browser = await launch();
 const downloads = mkdtempSync(join(tmpdir(), 'sowing-downloads-'));
 const context = await browser.newContext({ viewport: { width: 1200, height: 860 }, acceptDownloads: true });
 const page = await context.newPage();
@@ -802,5 +768,4 @@ if (process.env.SHOT) {
 }
 
 await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+finish();

@@ -57,8 +57,8 @@ const LIVE = () => (window.sowingLive && window.sowingLive.active() ? window.sow
 
 // ---------------------------------------------------------------- the API
 
-async function api(method, path, body) {
-  const init = { method, headers: {} };
+async function api(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);

@@ -29,36 +29,9 @@
 
   // ------------------------------------------------------------ the API, with the seat's token
 
-  async function liveApi(method, path, body) {
-    const init = { method, headers: {} };
-    if (LV.token) init.headers['X-Seat-Token'] = LV.token;
-    if (body !== undefined) {
-      init.headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(body);
-    }
-    let response;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        response = await fetch('/api' + path, init);
-        break;
-      } catch (_) {
-        // No answer at all: reads and moves (they name their ply, so the server refuses a
-        // second copy) are sent again; other acts are left to the person.
-        const safe = method === 'GET' || (body && body.ply !== undefined);
-        if (!safe) throw new Error('The server cannot be reached just now: try again in a moment.');
-        offline(true);
-        await sleep(Math.min(5000, 500 * 2 ** Math.min(attempt, 3)));
-      }
-    }
-    offline(false);
-    let data = null;
-    try { data = await response.json(); } catch (_) { /* not JSON */ }
-    if (!response.ok) {
-      const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
-      error.status = response.status;
-      throw error;
-    }
-    return data;
+  // The page's api() (app.js: retries what is safe to send again), with this seat's token.
+  function liveApi(method, path, body) {
+    return api(method, path, body, LV.token ? { 'X-Seat-Token': LV.token } : {});
   }
 
   // ------------------------------------------------------------ entering and leaving a live game
