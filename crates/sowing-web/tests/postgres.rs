@@ -299,3 +299,45 @@ fn each_live_write_is_announced_with_the_games_new_version() {
         ]
     );
 }
+
+#[test]
+fn a_version_1_database_gains_the_live_table_and_keeps_its_games() {
+    let Some(_) = common::postgres_server("a_version_1_database_gains_the_live_table") else {
+        return;
+    };
+    let url = common::fresh_postgres_db().unwrap();
+    let game = Game::new(Rules::new(Variant::Ayoayo));
+    let id = {
+        let store = Store::connect(&url).unwrap();
+        store.create_game(&game, "human", "human", None).unwrap()
+    };
+    // Back to version 1: no table `live`.
+    let raw = url.clone();
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&raw, postgres::NoTls).unwrap();
+        client
+            .batch_execute("DROP TABLE live; UPDATE sowing_schema SET version = 1")
+            .unwrap();
+    })
+    .join()
+    .unwrap();
+    let store = Store::connect(&url).unwrap();
+    assert!(store.load(id).unwrap().is_some());
+    assert_eq!(store.live_row(id).unwrap(), None);
+    let live = store.create_live_game(&game, &open_challenge()).unwrap();
+    assert_eq!(
+        store.live_row(live).unwrap().unwrap().names[0].as_deref(),
+        Some("Ana")
+    );
+    let raw = url.clone();
+    let version: i64 = std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&raw, postgres::NoTls).unwrap();
+        client
+            .query_one("SELECT max(version) FROM sowing_schema", &[])
+            .unwrap()
+            .get(0)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(version, 2);
+}
