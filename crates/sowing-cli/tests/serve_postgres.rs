@@ -1,10 +1,13 @@
 //! Two `sow serve` processes on one PostgreSQL database: a move made through one is served
-//! by the other, and a stale move is refused whichever server it reaches. Skipped (saying
+//! by the other, and a stale move is refused whichever server it reaches; a live game
+//! created through one and accepted through the other, each move reaching the sockets of
+//! both servers. Skipped (saying
 //! so) when `SOWING_TEST_POSTGRES` is not set; `scripts/test` sets it.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
@@ -45,12 +48,24 @@ fn serve(db: &str) -> Server {
 
 /// One request on a fresh connection: the status and the JSON body.
 fn request(server: &Server, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    request_as(server, method, path, None, body)
+}
+
+/// [`request`] with a seat's token (header `X-Seat-Token`) when given.
+fn request_as(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
     let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let seat = token.map_or(String::new(), |t| format!("X-Seat-Token: {t}\r\n"));
     let mut stream = TcpStream::connect(&server.addr).unwrap();
     write!(
         stream,
         "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+         {seat}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         server.addr,
         body.len()
     )
@@ -63,8 +78,8 @@ fn request(server: &Server, method: &str, path: &str, body: Option<Value>) -> (u
 }
 
 /// A fresh database on the server `SOWING_TEST_POSTGRES` names.
-fn fresh_database(server: &str) -> String {
-    let name = format!("sowing_cli_test_{}", std::process::id());
+fn fresh_database(server: &str, test: &str) -> String {
+    let name = format!("sowing_cli_test_{}_{test}", std::process::id());
     let mut client = postgres::Client::connect(server, postgres::NoTls).unwrap();
     for statement in [
         format!("DROP DATABASE IF EXISTS {name}"),
@@ -80,19 +95,26 @@ fn fresh_database(server: &str) -> String {
     format!("{}/{name}", &base[..host_end])
 }
 
+/// The PostgreSQL server of `SOWING_TEST_POSTGRES`, or `None` (saying what is skipped).
+fn postgres_server(skipping: &str) -> Option<String> {
+    let url = std::env::var("SOWING_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty());
+    if url.is_none() {
+        eprintln!(
+            "skipped: {skipping} (set SOWING_TEST_POSTGRES to a PostgreSQL URL; scripts/test \
+             does)"
+        );
+    }
+    url
+}
+
 #[test]
 fn two_servers_on_one_postgres_database_serve_the_same_games() {
-    let Some(pg) = std::env::var("SOWING_TEST_POSTGRES")
-        .ok()
-        .filter(|u| !u.is_empty())
-    else {
-        eprintln!(
-            "skipped: two sow serve processes on PostgreSQL (set SOWING_TEST_POSTGRES to a \
-             PostgreSQL URL; scripts/test does)"
-        );
+    let Some(pg) = postgres_server("two sow serve processes on PostgreSQL") else {
         return;
     };
-    let db = fresh_database(&pg);
+    let db = fresh_database(&pg, "games");
     let (one, two) = (serve(&db), serve(&db));
     let (status, view) = request(&one, "POST", "/api/games", Some(json!({"game": "ayoayo"})));
     assert_eq!(status, 201, "{view}");
@@ -138,4 +160,162 @@ fn two_servers_on_one_postgres_database_serve_the_same_games() {
     assert_eq!(answer["game"]["ply"], ply - 1, "{answer}");
     let (_, view) = request(&one, "GET", &game, None);
     assert_eq!(view["ply"], ply - 1, "{view}");
+}
+
+type Socket = tungstenite::WebSocket<TcpStream>;
+
+/// A live game's socket on `server`, as the seat of `token` or a spectator; its first
+/// message (the whole game) is read and checked.
+fn connect(server: &Server, id: i64, token: Option<&str>) -> Socket {
+    let stream = TcpStream::connect(&server.addr).unwrap();
+    // A message that does not come fails the test instead of hanging it.
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let url = format!("ws://{}/api/live/{id}/socket", server.addr);
+    let (mut socket, _) = tungstenite::client(url, stream).unwrap();
+    let hello = json!({"type": "hello", "token": token});
+    socket
+        .send(tungstenite::Message::text(hello.to_string()))
+        .unwrap();
+    let state = until(&mut socket, "state");
+    assert_eq!(state["game"]["ply"], 0, "{state}");
+    socket
+}
+
+/// The socket's next message of type `kind` (others are skipped).
+fn until(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        if let tungstenite::Message::Text(text) = socket.read().expect("a message in time") {
+            let message: Value = serde_json::from_str(text.as_str()).unwrap();
+            if message["type"] == kind {
+                return message;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_live_move_made_through_one_server_reaches_the_sockets_of_the_other() {
+    let Some(pg) = postgres_server("a live game across two sow serve processes") else {
+        return;
+    };
+    let db = fresh_database(&pg, "live");
+    let (one, two) = (serve(&db), serve(&db));
+    // An open challenge posted through one, listed by and accepted through the other.
+    let (status, seated) = request(
+        &one,
+        "POST",
+        "/api/live",
+        Some(
+            json!({"game": "hoyito-ii", "lobby": true, "name": "Ana", "clock": {"base_ms": 600000}}),
+        ),
+    );
+    assert_eq!(status, 201, "{seated}");
+    assert_eq!(seated["seat"], "south");
+    let id = seated["live"]["id"].as_i64().unwrap();
+    let south = seated["token"].as_str().unwrap().to_owned();
+    let (_, lobby) = request(&two, "GET", "/api/lobby", None);
+    assert!(
+        lobby.to_string().contains(&format!("\"id\":{id}")),
+        "{lobby}"
+    );
+    let (status, accepted) = request(
+        &two,
+        "POST",
+        &format!("/api/live/{id}/accept"),
+        Some(json!({"name": "Ben"})),
+    );
+    assert_eq!(status, 200, "{accepted}");
+    assert_eq!(accepted["seat"], "north");
+    let north = accepted["token"].as_str().unwrap().to_owned();
+    // Through one, the seat Ben took is seen taken, with his name.
+    let (_, view) = request(&one, "GET", &format!("/api/live/{id}"), None);
+    assert_eq!(
+        view["live"]["seats"]["north"],
+        json!({"name": "Ben", "taken": true}),
+        "{view}"
+    );
+    // Each player on the other's server, a spectator on the second.
+    let mut ana = connect(&one, id, Some(&south));
+    let mut ben = connect(&two, id, Some(&north));
+    let mut watcher = connect(&two, id, None);
+    let mut ply = 0;
+    for _ in 0..6 {
+        let (_, view) = request(&one, "GET", &format!("/api/live/{id}"), None);
+        assert_eq!(view["game"]["ply"], ply, "{view}");
+        let to_move = view["game"]["state"]["to_move"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let mv = view["game"]["state"]["legal"][0]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        // South moves through one, North through two.
+        let (mover, token) = if to_move == "south" {
+            (&one, &south)
+        } else {
+            (&two, &north)
+        };
+        let (status, answer) = request_as(
+            mover,
+            "POST",
+            &format!("/api/live/{id}/moves"),
+            Some(token),
+            Some(json!({"move": mv, "ply": ply})),
+        );
+        assert_eq!(status, 200, "{mv} at {ply}: {answer}");
+        ply += 1;
+        for (who, socket) in [
+            ("ana", &mut ana),
+            ("ben", &mut ben),
+            ("watcher", &mut watcher),
+        ] {
+            let m = until(socket, "move");
+            assert_eq!(m["move"]["ply"], ply, "{who}: {m}");
+            assert_eq!(m["move"]["move"], mv.as_str(), "{who}: {m}");
+            let status = until(socket, "status");
+            assert_eq!(status["live"]["ply"], ply, "{who}: {status}");
+        }
+        // The seat to move now, through the other server, from before that move: a stale
+        // ply, refused.
+        let other = if std::ptr::eq(mover, &one) {
+            &two
+        } else {
+            &one
+        };
+        let next = match answer["game"]["state"]["to_move"].as_str() {
+            Some("south") => &south,
+            _ => &north,
+        };
+        let (status, answer) = request_as(
+            other,
+            "POST",
+            &format!("/api/live/{id}/moves"),
+            Some(next),
+            Some(json!({"move": mv, "ply": ply - 1})),
+        );
+        assert_eq!(status, 409, "{answer}");
+    }
+    // A resignation through two ends the game on a socket of one.
+    let (status, answer) = request_as(
+        &two,
+        "POST",
+        &format!("/api/live/{id}/resign"),
+        Some(&north),
+        None,
+    );
+    assert_eq!(status, 200, "{answer}");
+    loop {
+        let status = until(&mut ana, "status");
+        if !status["live"]["result"].is_null() {
+            assert_eq!(
+                status["live"]["result"]["reason"], "resignation",
+                "{status}"
+            );
+            assert_eq!(status["live"]["result"]["outcome"], "south", "{status}");
+            break;
+        }
+    }
 }

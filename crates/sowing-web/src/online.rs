@@ -868,8 +868,13 @@ impl Games {
                 reason: if seat_open { "expired" } else { "abandoned" }.to_owned(),
             });
             next.offers = Offers::default();
-            self.commit(&mut guard, next, Commit::Row).await?;
-            closed += 1;
+            match self.commit(&mut guard, next, Commit::Row).await {
+                Ok(()) => closed += 1,
+                // Another server acted on it first (it swept it, or a seat moved): the
+                // next sweep sees it as it is now.
+                Err(GameError::Store(StoreError::Conflict(_))) => {}
+                Err(e) => return Err(e),
+            }
         }
         Ok(closed)
     }

@@ -1171,15 +1171,6 @@ pub struct Change {
     pub version: i64,
 }
 
-/// Live games (two secret seats, clocks) are kept in SQLite only, so far.
-fn live_unsupported() -> StoreError {
-    StoreError::Database(
-        "games between two seats (invitations, the lobby) are not kept in PostgreSQL yet; \
-         serve them with an SQLite --db"
-            .to_owned(),
-    )
-}
-
 /// Whether `db` (the `--db` argument) names a PostgreSQL database rather than a file.
 pub fn is_postgres_url(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
@@ -1441,12 +1432,11 @@ impl Store {
     /// Saves a new game between two seats with its live row, in one transaction; its id.
     ///
     /// # Errors
-    /// On a database failure; nothing is then saved. PostgreSQL does not keep live games
-    /// yet: refused there, with a message saying so.
+    /// On a database failure; nothing is then saved.
     pub fn create_live_game(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
         match &self.backend {
             Backend::Sqlite(store) => store.create_live_game(game, live),
-            Backend::Postgres(_) => Err(live_unsupported()),
+            Backend::Postgres(store) => pg::off_runtime(|| store.create_live_game(game, live)),
         }
     }
 
@@ -1461,7 +1451,7 @@ impl Store {
     pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
         match &self.backend {
             Backend::Sqlite(store) => store.append_live_move(game, live),
-            Backend::Postgres(_) => Err(live_unsupported()),
+            Backend::Postgres(store) => pg::off_runtime(|| store.append_live_move(game, live)),
         }
     }
 
@@ -1472,7 +1462,7 @@ impl Store {
     pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
         match &self.backend {
             Backend::Sqlite(store) => store.truncate_live(game, live),
-            Backend::Postgres(_) => Err(live_unsupported()),
+            Backend::Postgres(store) => pg::off_runtime(|| store.truncate_live(game, live)),
         }
     }
 
@@ -1485,31 +1475,29 @@ impl Store {
     pub fn update_live(&self, live: &LiveRow) -> StoreResult<()> {
         match &self.backend {
             Backend::Sqlite(store) => store.update_live(live),
-            Backend::Postgres(_) => Err(live_unsupported()),
+            Backend::Postgres(store) => pg::off_runtime(|| store.update_live(live)),
         }
     }
 
-    /// A live game's row, or `None` for a game that is not between two seats (every game
-    /// of a PostgreSQL store, which keeps no live games yet).
+    /// A live game's row, or `None` for a game that is not between two seats.
     ///
     /// # Errors
     /// On a database failure.
     pub fn live_row(&self, id: i64) -> StoreResult<Option<LiveRow>> {
         match &self.backend {
             Backend::Sqlite(store) => store.live_row(id),
-            Backend::Postgres(_) => Ok(None),
+            Backend::Postgres(store) => pg::off_runtime(|| store.live_row(id)),
         }
     }
 
-    /// The open challenges of the lobby (a seat free, no result), oldest first; none in a
-    /// PostgreSQL store.
+    /// The open challenges of the lobby (a seat free, no result), oldest first.
     ///
     /// # Errors
     /// On a database failure.
     pub fn lobby(&self, limit: usize) -> StoreResult<Vec<(GameRow, LiveRow)>> {
         match &self.backend {
             Backend::Sqlite(store) => store.lobby(limit),
-            Backend::Postgres(_) => Ok(Vec::new()),
+            Backend::Postgres(store) => pg::off_runtime(|| store.lobby(limit)),
         }
     }
 
@@ -1520,7 +1508,7 @@ impl Store {
     pub fn open_challenges(&self, address: &str) -> StoreResult<(usize, usize)> {
         match &self.backend {
             Backend::Sqlite(store) => store.open_challenges(address),
-            Backend::Postgres(_) => Ok((0, 0)),
+            Backend::Postgres(store) => pg::off_runtime(|| store.open_challenges(address)),
         }
     }
 
@@ -1532,7 +1520,9 @@ impl Store {
     pub fn stale_live_games(&self, before_ms: i64, open_before_ms: i64) -> StoreResult<Vec<i64>> {
         match &self.backend {
             Backend::Sqlite(store) => store.stale_live_games(before_ms, open_before_ms),
-            Backend::Postgres(_) => Ok(Vec::new()),
+            Backend::Postgres(store) => {
+                pg::off_runtime(|| store.stale_live_games(before_ms, open_before_ms))
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 //! Games between two seats: every live route and socket message, every act refused to the
-//! wrong token and to none, stale plies, clocks and a flag fall, the limits.
+//! wrong token and to none, stale plies, clocks and a flag fall, the limits. Run on SQLite,
+//! and with `SOWING_TEST_STORE=postgres` on PostgreSQL (`scripts/test` does both).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -20,7 +21,7 @@ use tower::ServiceExt;
 mod common;
 
 fn app() -> (Router, Arc<App>) {
-    let app = Arc::new(App::new(Store::in_memory().unwrap(), 2));
+    let app = Arc::new(App::new(common::store(), 2));
     (router(app.clone()), app)
 }
 
@@ -665,15 +666,15 @@ async fn abandoned_games_and_untaken_challenges_are_closed_after_their_times() {
 
 #[tokio::test]
 async fn a_live_game_and_its_seats_survive_a_restart() {
-    let path = common::temp_db("live-restart");
+    let db = common::reopenable_db("live-restart");
     let (id, south, north) = {
-        let app = Arc::new(App::new(Store::open(&path).unwrap(), 1));
+        let app = Arc::new(App::new(Store::open_db(&db).unwrap(), 1));
         let router = router(app);
         let (id, south, north) = invite(&router, json!({"clock": {"base_ms": 600000}})).await;
         play(&router, id, &south, "C", 0).await;
         (id, south, north)
     };
-    let app = Arc::new(App::new(Store::open(&path).unwrap(), 1));
+    let app = Arc::new(App::new(Store::open_db(&db).unwrap(), 1));
     let router = router(app);
     let (status, e) = call(
         &router,
@@ -757,7 +758,7 @@ async fn status_until(socket: &mut Socket, test: impl Fn(&Value) -> bool) -> Val
 
 #[tokio::test]
 async fn both_seats_and_a_spectator_get_each_move_once_in_order_with_its_trace() {
-    let app = Arc::new(App::new(Store::in_memory().unwrap(), 1));
+    let app = Arc::new(App::new(common::store(), 1));
     let addr = serve(app.clone()).await;
     let router = router(app);
     let (id, south, north) = invite(&router, json!({})).await;
@@ -825,7 +826,7 @@ async fn both_seats_and_a_spectator_get_each_move_once_in_order_with_its_trace()
 
 #[tokio::test]
 async fn a_late_socket_gets_the_game_so_far_and_the_flag_falls_with_nobody_asking() {
-    let app = Arc::new(App::new(Store::in_memory().unwrap(), 1));
+    let app = Arc::new(App::new(common::store(), 1));
     let addr = serve(app.clone()).await;
     let router = router(app);
     let (id, south, north) = invite(&router, json!({"clock": {"base_ms": 500}})).await;
@@ -844,7 +845,7 @@ async fn a_late_socket_gets_the_game_so_far_and_the_flag_falls_with_nobody_askin
 
 #[tokio::test]
 async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages() {
-    let app = Arc::new(App::new(Store::in_memory().unwrap(), 1));
+    let app = Arc::new(App::new(common::store(), 1));
     let addr = serve(app.clone()).await;
     let router = router(app);
     let (id, _, _) = invite(&router, json!({})).await;
@@ -898,7 +899,7 @@ async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages()
 
 #[tokio::test]
 async fn sockets_are_capped_per_address() {
-    let app = Arc::new(App::new(Store::in_memory().unwrap(), 1));
+    let app = Arc::new(App::new(common::store(), 1));
     let addr = serve(app.clone()).await;
     let router = router(app);
     let (id, _, _) = invite(&router, json!({})).await;

@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use axum::http::{Method, StatusCode};
 use serde_json::json;
-use sowing::{Game, Rules, Variant};
-use sowing_web::store::{Change, Store, StoreError};
+use sowing::{Game, Rules, Side, Variant};
+use sowing_web::clock::Clock;
+use sowing_web::store::{Change, LiveRow, Offers, Store, StoreError};
 use sowing_web::{router, App};
 
 /// Two stores (two pools, as two servers have) on one fresh database.
@@ -161,4 +162,182 @@ async fn two_services_on_one_database_serve_each_others_moves() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     let (_, view) = common::send(&a, Method::GET, &format!("/api/games/{id}"), None).await;
     assert_eq!(view["ply"], 2, "{view}");
+}
+
+/// An open challenge by Ana (South) from 192.0.2.1, with a 60+2 clock.
+fn open_challenge() -> LiveRow {
+    LiveRow {
+        game_id: 0,
+        seats: [Some([7; 32]), None],
+        names: [Some("Ana".into()), None],
+        lobby: true,
+        address: Some("192.0.2.1".into()),
+        clock: Some(Clock::new(60_000, 2_000)),
+        offers: Offers::default(),
+        result: None,
+        rematch: None,
+        takebacks: 0,
+        version: 0,
+        created_ms: 1_000,
+        touched_ms: 1_000,
+    }
+}
+
+#[test]
+fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other() {
+    let Some((a, b)) =
+        two_stores("a_live_game_written_through_one_store_is_read_and_guarded_through_the_other")
+    else {
+        return;
+    };
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    let challenge = open_challenge();
+    let id = a.create_live_game(&game, &challenge).unwrap();
+    let read = b.live_row(id).unwrap().unwrap();
+    assert_eq!(
+        read,
+        LiveRow {
+            game_id: id,
+            ..challenge.clone()
+        }
+    );
+    assert_eq!(b.open_challenges("192.0.2.1").unwrap(), (1, 1));
+    assert_eq!(b.open_challenges("192.0.2.2").unwrap(), (1, 0));
+    assert_eq!(b.lobby(10).unwrap()[0].1, read);
+    // Open since 1000 ms: stale for a sweep of open challenges older than 2000 ms only.
+    assert_eq!(b.stale_live_games(0, 2_000).unwrap(), vec![id]);
+    assert_eq!(b.stale_live_games(0, 500).unwrap(), Vec::<i64>::new());
+
+    // B seats North (a row-only write): the game's version moves on, so A's copy is stale.
+    let mut seated = read.clone();
+    seated.seats[1] = Some([9; 32]);
+    seated.touched_ms = 2_000;
+    b.update_live(&seated).unwrap();
+    assert_eq!(a.version(id).unwrap(), Some(1));
+    assert!(a.lobby(10).unwrap().is_empty(), "both seats taken");
+    // A, from the version before B's write: refused, with its move.
+    game.play(game.parse_move("C").unwrap()).unwrap();
+    let mut stale = read.clone();
+    stale
+        .clock
+        .as_mut()
+        .unwrap()
+        .after_move(Side::South, 5, true);
+    assert!(matches!(
+        a.append_live_move(&game, &stale),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(b.stored_moves(id).unwrap(), 0);
+    // From the current version: the move and its clock in one transaction.
+    let mut current = a.live_row(id).unwrap().unwrap();
+    assert_eq!(current.version, 1);
+    current
+        .clock
+        .as_mut()
+        .unwrap()
+        .after_move(Side::South, 5, true);
+    a.append_live_move(&game, &current).unwrap();
+    let after = b.live_row(id).unwrap().unwrap();
+    assert_eq!(
+        after,
+        LiveRow {
+            version: 2,
+            ..current.clone()
+        }
+    );
+    assert_eq!(b.stored_moves(id).unwrap(), 1);
+    // The same ply again, from the current live version: the stored ply refuses it.
+    let after_copy = after.clone();
+    assert!(matches!(
+        b.append_live_move(&game, &after_copy),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(a.live_row(id).unwrap().unwrap().version, 2);
+    // A takeback: the move is gone and the row counts it.
+    let mut undone = after.clone();
+    undone.takebacks = 1;
+    b.truncate_live(&Game::new(Rules::new(Variant::HoyitoII)), &undone)
+        .unwrap();
+    assert_eq!(a.stored_moves(id).unwrap(), 0);
+    assert_eq!(a.live_row(id).unwrap().unwrap().takebacks, 1);
+    assert_eq!(a.integrity_check().unwrap(), "ok");
+    a.delete(id).unwrap();
+    assert_eq!(b.live_row(id).unwrap(), None);
+}
+
+#[test]
+fn each_live_write_is_announced_with_the_games_new_version() {
+    let Some((a, b)) = two_stores("each_live_write_is_announced_with_the_games_new_version") else {
+        return;
+    };
+    let (tx, rx) = mpsc::channel();
+    b.listen(move |change| {
+        let _ = tx.send(change);
+    })
+    .unwrap();
+    let game = Game::new(Rules::new(Variant::Ayoayo));
+    let id = a.create_live_game(&game, &open_challenge()).unwrap();
+    let mut row = a.live_row(id).unwrap().unwrap();
+    row.names[1] = Some("Ben".into());
+    a.update_live(&row).unwrap();
+    let heard: Vec<Change> = (0..2)
+        .map(|_| rx.recv_timeout(Duration::from_secs(10)).unwrap())
+        .collect();
+    assert_eq!(
+        heard,
+        vec![
+            Change {
+                game: id,
+                plies: 0,
+                version: 0
+            },
+            Change {
+                game: id,
+                plies: 0,
+                version: 1
+            }
+        ]
+    );
+}
+
+#[test]
+fn a_version_1_database_gains_the_live_table_and_keeps_its_games() {
+    let Some(_) = common::postgres_server("a_version_1_database_gains_the_live_table") else {
+        return;
+    };
+    let url = common::fresh_postgres_db().unwrap();
+    let game = Game::new(Rules::new(Variant::Ayoayo));
+    let id = {
+        let store = Store::connect(&url).unwrap();
+        store.create_game(&game, "human", "human", None).unwrap()
+    };
+    // Back to version 1: no table `live`.
+    let raw = url.clone();
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&raw, postgres::NoTls).unwrap();
+        client
+            .batch_execute("DROP TABLE live; UPDATE sowing_schema SET version = 1")
+            .unwrap();
+    })
+    .join()
+    .unwrap();
+    let store = Store::connect(&url).unwrap();
+    assert!(store.load(id).unwrap().is_some());
+    assert_eq!(store.live_row(id).unwrap(), None);
+    let live = store.create_live_game(&game, &open_challenge()).unwrap();
+    assert_eq!(
+        store.live_row(live).unwrap().unwrap().names[0].as_deref(),
+        Some("Ana")
+    );
+    let raw = url.clone();
+    let version: i64 = std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&raw, postgres::NoTls).unwrap();
+        client
+            .query_one("SELECT max(version) FROM sowing_schema", &[])
+            .unwrap()
+            .get(0)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(version, 2);
 }

@@ -14,15 +14,19 @@ use postgres::{Client, Config, IsolationLevel, NoTls, Row, Transaction};
 use r2d2_postgres::PostgresConnectionManager;
 use sowing::{Game, Side};
 
+mod live;
+
 use super::{
-    end_code, end_of_code, replay, Change, GameRow, MatchRow, StoreError, StoreResult, Summary,
+    end_code, end_of_code, replay, Change, GameRow, LiveRow, MatchRow, StoreError, StoreResult,
+    Summary,
 };
 
 /// The channel of `NOTIFY`: payload `game plies version` (version -1: the game was deleted).
 const CHANNEL: &str = "sowing_games";
 
-/// The schema's version, kept in the table `sowing_schema`.
-const VERSION: i64 = 1;
+/// The schema's version, kept in the table `sowing_schema`: 1 had games and matches; 2 adds
+/// the table `live` (games between two seats), created on start when missing.
+const VERSION: i64 = 2;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -329,6 +333,18 @@ impl Postgres {
         north: &str,
         match_round: Option<(i64, u32)>,
     ) -> StoreResult<i64> {
+        self.create_game_with(game, south, north, match_round, None)
+    }
+
+    /// A new game, and its live row when it is between two seats, in one transaction.
+    fn create_game_with(
+        &self,
+        game: &Game,
+        south: &str,
+        north: &str,
+        match_round: Option<(i64, u32)>,
+        live: Option<&LiveRow>,
+    ) -> StoreResult<i64> {
         let rules = game.rules();
         let n = rules.pits_per_row();
         let moves: Vec<String> = game.moves().iter().map(|m| m.name(n).to_string()).collect();
@@ -363,6 +379,9 @@ impl Postgres {
                     &[&id, &moves],
                 )
                 .map_err(db)?;
+            }
+            if let Some(live) = live {
+                live::insert_live(tx, id, live)?;
             }
             notify(tx, id, summary.plies, 0)?;
             Ok(id)
@@ -407,6 +426,8 @@ impl Postgres {
 
     pub(super) fn delete(&self, id: i64) -> StoreResult<()> {
         self.transaction(|tx| {
+            tx.execute("DELETE FROM live WHERE game_id = $1", &[&id])
+                .map_err(db)?;
             tx.execute("DELETE FROM moves WHERE game_id = $1", &[&id])
                 .map_err(db)?;
             tx.execute("DELETE FROM games WHERE id = $1", &[&id])
@@ -535,12 +556,20 @@ fn setup(client: &mut Client) -> StoreResult<()> {
         )));
     }
     tx.batch_execute(SCHEMA).map_err(db)?;
-    if version.is_none() {
-        tx.execute(
-            "INSERT INTO sowing_schema (version) VALUES ($1)",
-            &[&VERSION],
-        )
-        .map_err(db)?;
+    tx.batch_execute(live::SCHEMA).map_err(db)?;
+    match version {
+        None => {
+            tx.execute(
+                "INSERT INTO sowing_schema (version) VALUES ($1)",
+                &[&VERSION],
+            )
+            .map_err(db)?;
+        }
+        Some(older) if older < VERSION => {
+            tx.execute("UPDATE sowing_schema SET version = $1", &[&VERSION])
+                .map_err(db)?;
+        }
+        Some(_) => {}
     }
     tx.commit().map_err(db)
 }

@@ -73,6 +73,16 @@ pub fn store() -> sowing_web::store::Store {
     }
 }
 
+/// A database that a second server can open again (a restart): a new SQLite file, or with
+/// `SOWING_TEST_STORE=postgres` a fresh PostgreSQL database; open it with `Store::open_db`.
+pub fn reopenable_db(name: &str) -> String {
+    match std::env::var("SOWING_TEST_STORE").as_deref() {
+        Ok("postgres") => fresh_postgres_db()
+            .expect("SOWING_TEST_STORE=postgres needs SOWING_TEST_POSTGRES (a server URL)"),
+        _ => temp_db(name).to_string_lossy().into_owned(),
+    }
+}
+
 /// The PostgreSQL server's URL from `SOWING_TEST_POSTGRES`, or `None` (and a line saying
 /// what is skipped) when it is not set.
 pub fn postgres_server(skipping: &str) -> Option<String> {
