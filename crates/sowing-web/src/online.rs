@@ -8,7 +8,7 @@ use serde::Serialize;
 use sowing::{Game, Position, Rules, Side};
 
 use crate::clock::{now_ms, Clock};
-use crate::responses::{MoveReplay, Snapshot, TraceEvent, View};
+use crate::responses::{MoveReplay, TraceEvent, View};
 use crate::seats;
 use crate::service::{blocking, check_ply, illegal, shorten, GameError, Games, Guard, Loaded};
 use crate::store::{LiveResult, LiveRow, Offers, StoreError};
@@ -283,22 +283,8 @@ enum Commit {
 
 /// Move `ply` (from 1) of a loaded game again, with its trace.
 fn replay(game: &Game, ply: usize) -> GameResult<MoveReplay> {
-    let internal = || GameError::Internal(format!("move {ply} is missing in memory"));
-    let mv = *game.moves().get(ply - 1).ok_or_else(internal)?;
-    let before = *game.position_at(ply - 1).ok_or_else(internal)?;
-    let mut position = before;
-    let mut trace = Vec::new();
-    position
-        .play_traced(mv, &mut trace)
-        .map_err(|e| GameError::Internal(format!("a move in memory does not replay: {e}")))?;
-    let n = game.rules().pits_per_row();
-    Ok(MoveReplay {
-        ply,
-        mv: mv.name(n).to_string(),
-        side: before.to_move().name(),
-        before: Snapshot::of(&before),
-        after: Snapshot::of(game.position_at(ply).ok_or_else(internal)?),
-        trace: TraceEvent::all(&trace, n),
+    crate::service::move_replay(game, ply, || {
+        GameError::Internal(format!("move {ply} is missing in memory"))
     })
 }
 

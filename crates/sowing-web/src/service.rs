@@ -724,22 +724,7 @@ impl Games {
             .ok()
             .filter(|&p| (1..=game.moves().len()).contains(&p))
             .ok_or_else(no_move)?;
-        let mv = game.moves()[index - 1];
-        let before = *game.position_at(index - 1).ok_or_else(no_move)?;
-        let mut position = before;
-        let mut trace = Vec::new();
-        position
-            .play_traced(mv, &mut trace)
-            .map_err(|e| GameError::Internal(format!("a move in memory does not replay: {e}")))?;
-        let n = game.rules().pits_per_row();
-        Ok(MoveReplay {
-            ply: index,
-            mv: mv.name(n).to_string(),
-            side: before.to_move().name(),
-            before: Snapshot::of(&before),
-            after: Snapshot::of(game.position_at(index).ok_or_else(no_move)?),
-            trace: TraceEvent::all(&trace, n),
-        })
+        move_replay(game, index, no_move)
     }
 
     /// Takes back the last move (checking the expected ply); the view.
@@ -974,4 +959,29 @@ mod tests {
         let ids: Vec<i64> = cache.slots.iter().map(|(&id, _)| id).collect();
         assert_eq!(ids, [4]);
     }
+}
+
+/// Move `ply` (from 1) of `game` played again from the position before it, with its trace;
+/// `missing` is the error when the game has no such move.
+pub(crate) fn move_replay(
+    game: &Game,
+    ply: usize,
+    missing: impl Fn() -> GameError,
+) -> GameResult<MoveReplay> {
+    let mv = *game.moves().get(ply.wrapping_sub(1)).ok_or_else(&missing)?;
+    let before = *game.position_at(ply - 1).ok_or_else(&missing)?;
+    let mut position = before;
+    let mut trace = Vec::new();
+    position
+        .play_traced(mv, &mut trace)
+        .map_err(|e| GameError::Internal(format!("a move in memory does not replay: {e}")))?;
+    let n = game.rules().pits_per_row();
+    Ok(MoveReplay {
+        ply,
+        mv: mv.name(n).to_string(),
+        side: before.to_move().name(),
+        before: Snapshot::of(&before),
+        after: Snapshot::of(game.position_at(ply).ok_or_else(&missing)?),
+        trace: TraceEvent::all(&trace, n),
+    })
 }
