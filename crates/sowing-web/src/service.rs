@@ -917,6 +917,31 @@ impl Games {
     }
 }
 
+/// Move `ply` (from 1) of `game` played again from the position before it, with its trace;
+/// `missing` is the error when the game has no such move.
+pub(crate) fn move_replay(
+    game: &Game,
+    ply: usize,
+    missing: impl Fn() -> GameError,
+) -> GameResult<MoveReplay> {
+    let mv = *game.moves().get(ply.wrapping_sub(1)).ok_or_else(&missing)?;
+    let before = *game.position_at(ply - 1).ok_or_else(&missing)?;
+    let mut position = before;
+    let mut trace = Vec::new();
+    position
+        .play_traced(mv, &mut trace)
+        .map_err(|e| GameError::Internal(format!("a move in memory does not replay: {e}")))?;
+    let n = game.rules().pits_per_row();
+    Ok(MoveReplay {
+        ply,
+        mv: mv.name(n).to_string(),
+        side: before.to_move().name(),
+        before: Snapshot::of(&before),
+        after: Snapshot::of(game.position_at(ply).ok_or_else(&missing)?),
+        trace: TraceEvent::all(&trace, n),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -959,29 +984,4 @@ mod tests {
         let ids: Vec<i64> = cache.slots.iter().map(|(&id, _)| id).collect();
         assert_eq!(ids, [4]);
     }
-}
-
-/// Move `ply` (from 1) of `game` played again from the position before it, with its trace;
-/// `missing` is the error when the game has no such move.
-pub(crate) fn move_replay(
-    game: &Game,
-    ply: usize,
-    missing: impl Fn() -> GameError,
-) -> GameResult<MoveReplay> {
-    let mv = *game.moves().get(ply.wrapping_sub(1)).ok_or_else(&missing)?;
-    let before = *game.position_at(ply - 1).ok_or_else(&missing)?;
-    let mut position = before;
-    let mut trace = Vec::new();
-    position
-        .play_traced(mv, &mut trace)
-        .map_err(|e| GameError::Internal(format!("a move in memory does not replay: {e}")))?;
-    let n = game.rules().pits_per_row();
-    Ok(MoveReplay {
-        ply,
-        mv: mv.name(n).to_string(),
-        side: before.to_move().name(),
-        before: Snapshot::of(&before),
-        after: Snapshot::of(game.position_at(ply).ok_or_else(&missing)?),
-        trace: TraceEvent::all(&trace, n),
-    })
 }
