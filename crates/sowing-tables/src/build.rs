@@ -14,6 +14,8 @@
 //! (the costly one: every move of every position of a rank range, sown by the rules crate)
 //! and [`solve`] (the fixpoint over the whole layer, from the expanded ranges).
 
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
@@ -151,6 +153,29 @@ pub fn expand(family: &Family, seeds: usize, lower: &Tables, range: Range<u64>) 
 /// # Errors
 /// When the layer has more moves inside it than 32-bit offsets can count.
 pub fn solve(expansions: Vec<Expansion>) -> Result<Vec<u8>, TablesError> {
+    let (count, edges) = sizes(&expansions)?;
+    Ok(attractors(Predecessors::of(expansions, count, edges)))
+}
+
+/// [`solve`] with less memory, for layers whose moves do not fit twice: the moves go to the
+/// file `scratch` first (removed afterwards), so that the expansions are freed before the
+/// predecessor rows are filled from it. About 4 bytes a move at the peak instead of 6, and
+/// the same values.
+///
+/// # Errors
+/// As [`solve`], and when `scratch` cannot be written or read.
+pub fn solve_through(expansions: Vec<Expansion>, scratch: &Path) -> Result<Vec<u8>, TablesError> {
+    let (count, edges) = sizes(&expansions)?;
+    let graph = Predecessors::through_file(expansions, count, edges, scratch);
+    // Removed whether or not the reversal succeeded; a failure to remove it changes nothing.
+    std::fs::remove_file(scratch).ok();
+    Ok(attractors(
+        graph.map_err(|error| TablesError::io(scratch, error))?,
+    ))
+}
+
+/// The positions and the moves inside of a layer's expansions.
+fn sizes(expansions: &[Expansion]) -> Result<(usize, usize), TablesError> {
     let count: usize = expansions.iter().map(|e| e.exit.len()).sum();
     let edges: u64 = expansions.iter().map(|e| e.children.len() as u64).sum();
     if edges >= u64::from(u32::MAX) {
@@ -158,8 +183,27 @@ pub fn solve(expansions: Vec<Expansion>) -> Result<Vec<u8>, TablesError> {
             "{edges} moves inside one layer: more than this builder can index"
         )));
     }
-    let graph = Predecessors::of(expansions, count, edges as usize);
-    Ok(attractors(graph))
+    Ok((count, edges as usize))
+}
+
+/// Whether the in-memory reversal of [`solve`] would need more memory than the system has
+/// free now: it holds about 6 bytes a move and 8 a position at its peak, of which the
+/// expansions (4 bytes a move, 2 a position) are held already. Linux's `MemAvailable`;
+/// elsewhere, never.
+fn reversal_needs_more_than_available(expansions: &[Expansion]) -> bool {
+    let (count, edges): (u64, u64) = expansions.iter().fold((0, 0), |(n, m), e| {
+        (n + e.exit.len() as u64, m + e.children.len() as u64)
+    });
+    let more = 2 * edges + 6 * count;
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        });
+    // A tenth kept back for the lower layers' pages and everything else running.
+    available.is_some_and(|bytes| more > bytes / 10 * 9)
 }
 
 /// A layer's moves inside it, reversed, in compressed rows: the positions that move to `w`
@@ -184,14 +228,11 @@ impl Predecessors {
     /// its rows in place. About 6 bytes a move at the peak instead of 8 for children and
     /// predecessors side by side.
     fn of(mut expansions: Vec<Expansion>, count: usize, edges: usize) -> Predecessors {
-        let degree: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
-        expansions.par_iter().for_each(|expansion| {
-            for &child in &expansion.children {
-                degree[child as usize].fetch_add(1, Ordering::Relaxed);
-            }
-        });
         // Row starts: the in-degrees summed up, in place.
-        let mut start: Vec<u32> = degree.into_iter().map(AtomicU32::into_inner).collect();
+        let mut start: Vec<u32> = in_degrees(&expansions, count)
+            .into_iter()
+            .map(AtomicU32::into_inner)
+            .collect();
         let mut sum = 0u32;
         for slot in start.iter_mut() {
             let degree = *slot;
@@ -199,13 +240,7 @@ impl Predecessors {
             sum += degree;
         }
         start.push(sum);
-        let mut exit = Vec::with_capacity(count);
-        let mut inner = Vec::with_capacity(count);
-        for expansion in &mut expansions {
-            exit.append(&mut expansion.exit);
-            expansion.exit.shrink_to_fit();
-            inner.extend_from_slice(&expansion.inner);
-        }
+        let (exit, inner) = gather(&mut expansions, count);
         let buckets = count.div_ceil(1 << BUCKET_BITS);
         let mut cursor: Vec<u32> = (0..buckets).map(|b| start[b << BUCKET_BITS]).collect();
         // Zeroed allocations: pages become resident as the buckets fill up.
@@ -260,9 +295,106 @@ impl Predecessors {
         }
     }
 
+    /// Reverses the expansions' moves through the file `scratch`: every range's children are
+    /// written there and freed, then read back range by range (in parallel) and each parent
+    /// put in its child's row, filled from its end by an atomic decrement of the row's end.
+    /// The moves are held once, 4 bytes each, plus the file's pages, which the system may
+    /// drop. Within a row the parents come in no fixed order, which the attractors do not
+    /// depend on.
+    fn through_file(
+        mut expansions: Vec<Expansion>,
+        count: usize,
+        edges: usize,
+        scratch: &Path,
+    ) -> std::io::Result<Predecessors> {
+        // Row ends: the in-degrees summed up, in place; the placement lowers each to its start.
+        let mut start = in_degrees(&expansions, count);
+        let mut sum = 0u32;
+        for slot in start.iter_mut() {
+            sum += *slot.get_mut();
+            *slot.get_mut() = sum;
+        }
+        let (exit, inner) = gather(&mut expansions, count);
+        // (first position, first move) of each range, in the file's order.
+        let mut ranges = Vec::with_capacity(expansions.len() + 1);
+        if let Some(parent) = scratch.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let mut file = std::io::BufWriter::new(File::create(scratch)?);
+        let mut bytes = Vec::new();
+        let mut moves = 0usize;
+        for expansion in expansions {
+            ranges.push((expansion.start as usize, moves));
+            bytes.clear();
+            bytes.extend(expansion.children.iter().flat_map(|c| c.to_le_bytes()));
+            file.write_all(&bytes)?;
+            moves += expansion.children.len();
+            // `expansion` (its children) is freed here.
+        }
+        ranges.push((count, moves));
+        drop(bytes);
+        file.into_inner().map_err(|e| e.into_error())?;
+        let predecessors: Vec<AtomicU32> = (0..edges).map(|_| AtomicU32::new(0)).collect();
+        ranges
+            .par_windows(2)
+            .try_for_each(|pair| -> std::io::Result<()> {
+                let ((first, from), (last, to)) = (pair[0], pair[1]);
+                let mut bytes = vec![0u8; (to - from) * 4];
+                let mut file = File::open(scratch)?;
+                file.seek(SeekFrom::Start(from as u64 * 4))?;
+                file.read_exact(&mut bytes)?;
+                let mut children = bytes
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                for (parent, &moves) in (first..).zip(&inner[first..last]) {
+                    for _ in 0..moves {
+                        let child = children.next().expect("one child a move inside");
+                        let at = start[child as usize].fetch_sub(1, Ordering::Relaxed) - 1;
+                        predecessors[at as usize].store(parent as u32, Ordering::Relaxed);
+                    }
+                }
+                Ok(())
+            })?;
+        let mut start: Vec<u32> = start.into_iter().map(AtomicU32::into_inner).collect();
+        start.push(edges as u32);
+        Ok(Predecessors {
+            exit,
+            inner,
+            start,
+            predecessors: predecessors
+                .into_iter()
+                .map(AtomicU32::into_inner)
+                .collect(),
+        })
+    }
+
     fn of_position(&self, w: usize) -> &[u32] {
         &self.predecessors[self.start[w] as usize..self.start[w + 1] as usize]
     }
+}
+
+/// Each position's number of moves in from the layer, counted on all threads.
+fn in_degrees(expansions: &[Expansion], count: usize) -> Vec<AtomicU32> {
+    let degree: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
+    expansions.par_iter().for_each(|expansion| {
+        for &child in &expansion.children {
+            degree[child as usize].fetch_add(1, Ordering::Relaxed);
+        }
+    });
+    degree
+}
+
+/// The best exits and the numbers of moves inside of the whole layer, taken from the ranges
+/// (their exits freed; their counts kept, since the children are read by them).
+fn gather(expansions: &mut [Expansion], count: usize) -> (Vec<i8>, Vec<u8>) {
+    let mut exit = Vec::with_capacity(count);
+    let mut inner = Vec::with_capacity(count);
+    for expansion in expansions {
+        exit.append(&mut expansion.exit);
+        expansion.exit.shrink_to_fit();
+        inner.extend_from_slice(&expansion.inner);
+    }
+    (exit, inner)
 }
 
 /// Positions handled together by one task of the parallel steps.
@@ -391,7 +523,7 @@ pub fn build(
         }
         let started = Instant::now();
         let lower = Tables::from_layers(dir, family, std::mem::take(&mut layers));
-        let values = pool.install(|| build_layer(&family, seeds, &lower, options))?;
+        let values = pool.install(|| build_layer(dir, &family, seeds, &lower, options))?;
         file::write_layer(dir, &family, seeds, &values)?;
         report.elapsed += started.elapsed();
         report.positions += values.len() as u64;
@@ -410,6 +542,7 @@ pub fn build(
 
 /// Expands a whole layer in parallel and solves it.
 fn build_layer(
+    dir: &Path,
     family: &Family,
     seeds: usize,
     lower: &Tables,
@@ -443,7 +576,14 @@ fn build_layer(
         })
         .collect();
     bar.set_message(format!("{family} layer {seeds}: solving"));
-    let values = solve(expansions);
+    let values = if reversal_needs_more_than_available(&expansions) {
+        bar.set_message(format!(
+            "{family} layer {seeds}: solving through a scratch file (short of memory)"
+        ));
+        solve_through(expansions, &file::scratch_path(dir, family, seeds))
+    } else {
+        solve(expansions)
+    };
     bar.finish_and_clear();
     if options.progress {
         eprintln!(

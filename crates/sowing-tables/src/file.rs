@@ -22,6 +22,12 @@ pub fn layer_path(dir: &Path, family: &Family, seeds: usize) -> PathBuf {
         .join(format!("layer-{seeds:03}.sowt"))
 }
 
+/// The scratch file of a layer being built short of memory (see `build::solve_through`),
+/// beside its layer file; removed once the layer is solved.
+pub fn scratch_path(dir: &Path, family: &Family, seeds: usize) -> PathBuf {
+    layer_path(dir, family, seeds).with_extension("moves.partial")
+}
+
 /// The header of a layer of `family` with `seeds` seeds whose values are `values`.
 pub fn header(family: &Family, seeds: usize, values: &[u8]) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
