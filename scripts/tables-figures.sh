@@ -28,7 +28,7 @@ mkdir -p "$dir"
 
 # Positions in the layer files under $1: one byte each after a 64-byte header.
 held() {
-  find "$1" -name 'layer-*.sowt' -printf '%s\n' | awk '{ n += $1 - 64 } END { print n + 0 }'
+  find "$1" -name 'layer-*.sowt' -printf '%s\n' | awk '{ n += $1 - 64 } END { printf "%d\n", n }'
 }
 
 for build in "${builds[@]}"; do

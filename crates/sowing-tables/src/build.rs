@@ -239,7 +239,6 @@ impl Predecessors {
             *slot = sum;
             sum += degree;
         }
-        start.push(sum);
         let (exit, inner) = gather(&mut expansions, count);
         let buckets = count.div_ceil(1 << BUCKET_BITS);
         let mut cursor: Vec<u32> = (0..buckets).map(|b| start[b << BUCKET_BITS]).collect();
@@ -355,8 +354,7 @@ impl Predecessors {
                 }
                 Ok(())
             })?;
-        let mut start: Vec<u32> = start.into_iter().map(AtomicU32::into_inner).collect();
-        start.push(edges as u32);
+        let start: Vec<u32> = start.into_iter().map(AtomicU32::into_inner).collect();
         Ok(Predecessors {
             exit,
             inner,
@@ -367,15 +365,13 @@ impl Predecessors {
                 .collect(),
         })
     }
-
-    fn of_position(&self, w: usize) -> &[u32] {
-        &self.predecessors[self.start[w] as usize..self.start[w + 1] as usize]
-    }
 }
 
-/// Each position's number of moves in from the layer, counted on all threads.
+/// Each position's number of moves in from the layer, counted on all threads, and a last
+/// slot of 0: summed up, the slots become the row bounds (no push onto a full vector, which
+/// would copy it).
 fn in_degrees(expansions: &[Expansion], count: usize) -> Vec<AtomicU32> {
-    let degree: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
+    let degree: Vec<AtomicU32> = (0..=count).map(|_| AtomicU32::new(0)).collect();
     expansions.par_iter().for_each(|expansion| {
         for &child in &expansion.children {
             degree[child as usize].fetch_add(1, Ordering::Relaxed);
@@ -406,11 +402,18 @@ const SOLVE_CHUNK: usize = 1 << 14;
 /// first, every frontier on all threads: a position joins once (a compare-and-swap from 0),
 /// and a counter reaches 0 once, so any order gives the same sets.
 fn attractors(graph: Predecessors) -> Vec<u8> {
-    let Predecessors { exit, inner, .. } = &graph;
+    let Predecessors {
+        exit,
+        inner,
+        start,
+        predecessors,
+    } = graph;
+    let predecessors_of = |w: usize| &predecessors[start[w] as usize..start[w + 1] as usize];
     let count = exit.len();
     let value: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(0)).collect();
-    // Moves inside not yet known to lead to a position the mover loses at this threshold.
-    let counter: Vec<AtomicU8> = inner.iter().map(|&c| AtomicU8::new(c)).collect();
+    // Moves inside not yet known to lead to a position the mover loses at this threshold
+    // (the counts of moves inside, in their own memory).
+    let counter: Vec<AtomicU8> = inner.into_iter().map(AtomicU8::new).collect();
     let top = exit
         .par_iter()
         .filter(|&&e| e != NO_EXIT)
@@ -448,7 +451,7 @@ fn attractors(graph: Predecessors) -> Vec<u8> {
                     let mut joined = Vec::new();
                     for &w in chunk {
                         let w_lost = value[w as usize].load(Ordering::Relaxed) == lost;
-                        for &u in graph.of_position(w as usize) {
+                        for &u in predecessors_of(w as usize) {
                             let u = u as usize;
                             if value[u].load(Ordering::Relaxed) != 0 {
                                 continue;
@@ -477,7 +480,7 @@ fn attractors(graph: Predecessors) -> Vec<u8> {
         }
     }
     drop(counter);
-    drop(graph);
+    drop(predecessors);
     value.into_iter().map(AtomicU8::into_inner).collect()
 }
 
