@@ -104,9 +104,7 @@ impl Slot {
     pub(crate) fn write(&self, obs: &mut [f32], mask: &mut [i8]) -> i8 {
         let position = &self.position;
         observe::write(position, position.to_move(), obs);
-        for (column, slot) in mask.iter_mut().enumerate() {
-            *slot = ((self.legal >> column) & 1) as i8;
-        }
+        observe::write_mask(self.legal, mask);
         position.to_move().index() as i8
     }
 

@@ -22,32 +22,54 @@ pub(crate) const fn size(n: usize) -> usize {
 /// Writes the observation of `position` from `side`'s point of view into `out`
 /// (`size(n)` numbers).
 pub(crate) fn write(position: &Position, side: Side, out: &mut [f32]) {
-    let rules = position.rules();
-    let n = rules.pits_per_row();
-    let out = &mut out[..size(n)];
-    let pits = position.pits();
-    let (own, theirs) = match side {
-        Side::South => (&pits[..n], &pits[n..2 * n]),
-        Side::North => (&pits[n..2 * n], &pits[..n]),
-    };
-    for (slot, &seeds) in out[..n].iter_mut().zip(own) {
-        *slot = f32::from(seeds);
+    // Boards have 6 or 12 pits a row: a constant row length lets the compiler unroll and
+    // vectorise the byte-to-float conversion (`VecGame` writes one observation a step).
+    match position.rules().pits_per_row() {
+        6 => write_as::<6>(position, side, out),
+        _ => write_as::<12>(position, side, out),
     }
-    for (slot, &seeds) in out[n..2 * n].iter_mut().zip(theirs) {
-        *slot = f32::from(seeds);
+}
+
+#[inline(always)]
+fn write_as<const N: usize>(position: &Position, side: Side, out: &mut [f32]) {
+    let out = &mut out[..size(N)];
+    let pits = &position.pits()[..2 * N];
+    let own = side.index() * N;
+    let theirs = N - own;
+    for i in 0..N {
+        out[i] = f32::from(pits[own + i]);
+        out[N + i] = f32::from(pits[theirs + i]);
     }
     let captured = position.captured();
-    let flag = |b: bool| if b { 1.0 } else { 0.0 };
-    let rest = &mut out[2 * n..];
+    let flag = |b: bool| f32::from(u8::from(b));
+    let rest = &mut out[2 * N..];
     rest[0] = f32::from(captured[side]);
     rest[1] = f32::from(captured[!side]);
     rest[2] = flag(position.to_move() == side);
     rest[3] = flag(position.last_sower() == Some(side));
     rest[4] = flag(position.last_sower() == Some(!side));
-    let final_four = rules.effective_final_four();
+    let final_four = position.rules().effective_final_four();
     rest[5] = flag(final_four == FinalFour::Capturer);
     rest[6] = flag(final_four == FinalFour::To(side));
     rest[7] = flag(final_four == FinalFour::To(!side));
+}
+
+/// Writes the action mask of the legal columns `legal` (bit `c`: column `c`) as `n` bytes
+/// of 0 or 1, six at a time: the bits of each six columns spread one to a byte.
+pub(crate) fn write_mask(legal: u16, mask: &mut [i8]) {
+    for (k, chunk) in mask.chunks_mut(6).enumerate() {
+        let bytes = spread_bits((legal >> (6 * k)) & 0x3F).to_le_bytes();
+        for (slot, &byte) in chunk.iter_mut().zip(&bytes) {
+            *slot = byte as i8;
+        }
+    }
+}
+
+/// Bit `i` of `bits` (below 128) as byte `i`, 0 or 1, of the result: the multiply puts a
+/// copy of bit `i` at bit `8i` (the copies do not overlap for seven bits or fewer).
+#[inline]
+const fn spread_bits(bits: u16) -> u64 {
+    ((bits & 0x7F) as u64).wrapping_mul(0x0002_0408_1020_4081) & 0x0101_0101_0101_0101
 }
 
 /// The sowing move of the side to move from its column `column`.

@@ -233,18 +233,32 @@ impl VecGame {
                 self.slots.len()
             )));
         }
+        // One pass that only checks, with no branch to mispredict on legal actions; the
+        // message is made when one is not.
         let view = actions.as_array();
-        for (index, (&action, slot)) in view.iter().zip(&self.slots).enumerate() {
-            if !(0..self.n as i64).contains(&action) || (slot.legal >> action) & 1 == 0 {
-                return Err(IllegalMoveError::new_err(format!(
-                    "game {index}: action {action} is not legal (legal: {:?}; position {})",
-                    (0..self.n)
-                        .filter(|c| (slot.legal >> c) & 1 == 1)
-                        .collect::<Vec<_>>(),
-                    slot.position
-                )));
-            }
-            self.actions[index] = action as u8;
+        let mut all_legal = true;
+        for ((&action, slot), stored) in view.iter().zip(&self.slots).zip(&mut self.actions) {
+            let column = action as u64;
+            all_legal &=
+                (column < self.n as u64) & ((u64::from(slot.legal) >> (column & 15)) & 1 == 1);
+            *stored = column as u8;
+        }
+        if !all_legal {
+            let (index, (&action, slot)) = view
+                .iter()
+                .zip(&self.slots)
+                .enumerate()
+                .find(|(_, (&action, slot))| {
+                    !(0..self.n as i64).contains(&action) || (slot.legal >> action) & 1 == 0
+                })
+                .expect("an illegal action");
+            return Err(IllegalMoveError::new_err(format!(
+                "game {index}: action {action} is not legal (legal: {:?}; position {})",
+                (0..self.n)
+                    .filter(|c| (slot.legal >> c) & 1 == 1)
+                    .collect::<Vec<_>>(),
+                slot.position
+            )));
         }
         let out = self.out(py);
         let n = self.n;

@@ -136,3 +136,16 @@ pub(crate) static ROW_MASKS: [[[u8; MAX_PITS]; 2]; 2] = {
     }
     masks
 };
+
+/// `ROW_BITS[slot][side]`: bit `p` set for each pit `p` of one side's row.
+pub(crate) const ROW_BITS: [[u32; 2]; 2] = {
+    let mut bits = [[0u32; 2]; 2];
+    let mut slot = 0;
+    while slot < 2 {
+        let n = RINGS[slot] / 2;
+        bits[slot][0] = (1 << n) - 1;
+        bits[slot][1] = ((1 << n) - 1) << n;
+        slot += 1;
+    }
+    bits
+};

@@ -5,7 +5,7 @@
 use super::Position;
 use crate::tables::{
     lap_kind, ring_slot, KEEP_MASKS, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS,
-    RING_KEYS, ROW_MASKS,
+    RING_KEYS, ROW_BITS, ROW_MASKS,
 };
 use crate::Variant;
 use crate::{
@@ -141,6 +141,19 @@ impl Position {
         if self.pits[pit.index()] == 0 {
             return Err(Illegal::EmptyPit);
         }
+        self.play_sow_checked::<T, HOYITO, RING>(pit, trace)
+    }
+
+    /// [`Position::play_sow_as`] once `pit` is known to be a non-empty pit of the mover.
+    #[inline(always)]
+    fn play_sow_checked<T: Trace, const HOYITO: bool, const RING: usize>(
+        &mut self,
+        pit: Pit,
+        trace: &mut T,
+    ) -> Result<Report, Illegal> {
+        let rules = self.rules;
+        let n = RING / 2;
+        let mover = self.to_move;
         let must_feed = !HOYITO && self.row_is_empty(!mover);
         let (end_pit, laps) = self.sow_laps::<T, HOYITO, RING>(pit.index(), trace)?;
         let mut report = Report {
@@ -218,8 +231,9 @@ impl Position {
                 continue;
             }
             *slot = *self;
+            // The pit is the mover's and not empty: no need to check again.
             let pit = Pit::new(first + column);
-            let sown = slot.play_sow_as::<NoTrace, HOYITO, RING>(pit, &mut NoTrace);
+            let sown = slot.play_sow_checked::<NoTrace, HOYITO, RING>(pit, &mut NoTrace);
             legal |= u16::from(sown.is_ok()) << column;
         }
         legal
@@ -313,6 +327,43 @@ impl Position {
         let mut relay = false;
         let max_laps = self.rules.max_laps();
         let mut laps = 0u32;
+        if !T::ENABLED {
+            // The common laps first, in a loop of their own: fewer seeds than a turn of the
+            // ring, before endless-sowing detection starts and below the lap cap. The same
+            // steps as the general loop below, which takes over from the first other lap.
+            let fast_laps = QUIET_LAPS.min(max_laps);
+            // Bit `p`: a lap ending on four in pit `p` makes a casa (H2.5's `casa-rows`).
+            let casas: u32 = if !hoyito || self.rules.casa_rows == CasaRows::Any {
+                u32::MAX
+            } else {
+                ROW_BITS[slot][(!mover).index()]
+            };
+            let mut hash = self.hash;
+            while laps + 1 < fast_laps {
+                let seeds = self.pits[from];
+                if usize::from(seeds) >= turn {
+                    break;
+                }
+                laps += 1;
+                hash = hash.wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]));
+                let lap = &LAPS[kind][from][usize::from(seeds)];
+                let keep = &KEEP_MASKS[from];
+                for w in 0..words {
+                    let sown = (word(&self.pits, w) & word(keep, w)) + lap.run[w];
+                    set_word(&mut self.pits, w, sown);
+                }
+                hash = hash.wrapping_add(lap.key);
+                let end = usize::from(lap.end);
+                let held = self.pits[end];
+                if (held == 1) | (hoyito & (held == 4) & ((casas >> end) & 1 == 1)) {
+                    self.hash = hash;
+                    return Ok((end, laps));
+                }
+                from = end;
+            }
+            self.hash = hash;
+            relay = laps > 0;
+        }
         // Brent's state: the saved (pits, end) and when to save next. Saving starts only
         // after a few laps, since nearly every move ends before; any start finds the cycle.
         let mut saved_pits = self.pits;
