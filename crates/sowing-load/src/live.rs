@@ -537,3 +537,81 @@ pub async fn run(
     println!("complete:       {on_server}/{games} games complete on the server; {db_checked}");
     Ok(errors.is_empty() && complete)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(ply: usize, mv: &str, side: &str, after: &Game) -> MoveMessage {
+        MoveMessage {
+            ply,
+            mv: mv.to_owned(),
+            side: side.to_owned(),
+            after: Snapshot::of(after.position()),
+        }
+    }
+
+    /// The server's game after `moves` from the start of Hoyito II.
+    fn server_after(moves: &[&str]) -> Game {
+        let mut game = Game::new(Rules::new(Variant::HoyitoII));
+        for m in moves {
+            game.play(game.parse_move(m).unwrap()).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn a_move_in_order_that_reaches_the_servers_position_is_played() {
+        let mut replica = server_after(&[]);
+        apply(
+            &mut replica,
+            &message(1, "C", "south", &server_after(&["C"])),
+            "t",
+        )
+        .unwrap();
+        assert_eq!(replica.moves().len(), 1);
+    }
+
+    #[test]
+    fn a_doubled_or_missing_ply_is_an_error() {
+        let mut replica = server_after(&["C"]);
+        let doubled = apply(
+            &mut replica,
+            &message(1, "C", "south", &server_after(&["C"])),
+            "t",
+        );
+        assert!(doubled.unwrap_err().contains("ply 1 came again"));
+        let after = server_after(&["C"]);
+        let next = after.legal_names()[0].clone();
+        let skipped = apply(&mut replica, &message(3, &next, "north", &after), "t");
+        assert!(skipped.unwrap_err().contains("ply 2 is missing"));
+        assert_eq!(replica.moves().len(), 1, "nothing played");
+    }
+
+    #[test]
+    fn another_position_after_the_move_or_the_wrong_side_is_an_error() {
+        let mut replica = server_after(&[]);
+        let elsewhere = apply(
+            &mut replica,
+            &message(1, "C", "south", &server_after(&["D"])),
+            "t",
+        );
+        assert!(elsewhere.unwrap_err().contains("the replica has"));
+        let mut replica = server_after(&[]);
+        let side = apply(
+            &mut replica,
+            &message(1, "C", "north", &server_after(&["C"])),
+            "t",
+        );
+        assert!(side.unwrap_err().contains("north's"));
+    }
+
+    #[test]
+    fn a_games_three_clients_sit_on_different_servers_in_turn() {
+        let a: SocketAddr = "127.0.0.1:1".parse().unwrap();
+        let b: SocketAddr = "127.0.0.1:2".parse().unwrap();
+        assert_eq!(servers_of(&[a, b], 0), [a, b, a]);
+        assert_eq!(servers_of(&[a, b], 1), [b, a, b]);
+        assert_eq!(servers_of(&[a], 5), [a, a, a]);
+    }
+}

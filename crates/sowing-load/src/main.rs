@@ -217,3 +217,17 @@ async fn run(args: Args) -> Result<bool, String> {
         _ => plain::run(target, args.games, game, args.seed, args.max_moves).await,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clock_is_base_plus_increment_in_seconds() {
+        assert_eq!(parse_clock("300+3"), Ok((300_000, 3_000)));
+        assert_eq!(parse_clock("0.5+0"), Ok((500, 0)));
+        for bad in ["300", "five+3", "300+-1", "+"] {
+            assert!(parse_clock(bad).unwrap_err().contains("BASE+INC"), "{bad}");
+        }
+    }
+}
