@@ -407,6 +407,22 @@ impl Games {
         Ok(guard)
     }
 
+    /// Locks a live game for an act of the seat `token` holds, in a game that goes on.
+    async fn lock_seat_in_play(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        now: i64,
+    ) -> GameResult<(Guard, Side)> {
+        let guard = self.lock_live(id, now).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let side = seat_of(live_of(loaded)?, token)?;
+        if is_over(loaded) {
+            return Err(GameError::GameOver);
+        }
+        Ok((guard, side))
+    }
+
     /// Saves a new live game and caches it.
     async fn insert_live(&self, game: Game, live: LiveRow) -> GameResult<Loaded> {
         let store = self.store.clone();
@@ -574,13 +590,9 @@ impl Games {
         ply: usize,
     ) -> GameResult<LiveMoved> {
         let now = now_ms();
-        let mut guard = self.lock_live(id, now).await?;
+        let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
         let loaded = guard.as_ref().expect("locked games are loaded");
         let live = live_of(loaded)?;
-        let side = seat_of(live, token)?;
-        if is_over(loaded) {
-            return Err(GameError::GameOver);
-        }
         let to_move = loaded.game.position().to_move();
         if to_move != side {
             return Err(GameError::Forbidden(format!(
@@ -632,13 +644,9 @@ impl Games {
     /// 403 without the seat's token; a finished game; a store failure.
     pub async fn resign(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
         let now = now_ms();
-        let mut guard = self.lock_live(id, now).await?;
+        let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
         let loaded = guard.as_ref().expect("locked games are loaded");
         let live = live_of(loaded)?;
-        let side = seat_of(live, token)?;
-        if is_over(loaded) {
-            return Err(GameError::GameOver);
-        }
         let to_move = loaded.game.position().to_move();
         let mut next = live.clone();
         if let Some(clock) = &mut next.clock {

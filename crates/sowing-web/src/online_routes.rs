@@ -12,7 +12,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -75,11 +75,11 @@ pub(crate) fn routes() -> Router<Arc<Games>> {
         .route("/live/{id}", get(view))
         .route("/live/{id}/accept", post(accept))
         .route("/live/{id}/moves", post(play))
-        .route("/live/{id}/resign", post(resign))
-        .route("/live/{id}/draw", post(draw))
-        .route("/live/{id}/takeback", post(takeback))
-        .route("/live/{id}/rematch", post(rematch))
-        .route("/live/{id}/decline", post(decline))
+        .route("/live/{id}/resign", act(Act::Resign))
+        .route("/live/{id}/draw", act(Act::Offer(Offer::Draw)))
+        .route("/live/{id}/takeback", act(Act::Offer(Offer::Takeback)))
+        .route("/live/{id}/rematch", act(Act::Offer(Offer::Rematch)))
+        .route("/live/{id}/decline", act(Act::Decline))
         .route("/live/{id}/socket", get(socket))
         .layer(DefaultBodyLimit::max(LIVE_BODY_LIMIT))
 }
@@ -291,67 +291,33 @@ async fn play(
 #[serde(deny_unknown_fields)]
 struct Empty {}
 
-async fn resign(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    may_act(&games, address)?;
-    Ok(Json(games.resign(&id, token.as_deref()).await?))
+/// An act of a seat that takes no body: resigning, an offer, or declining the opponent's.
+#[derive(Clone, Copy)]
+enum Act {
+    Resign,
+    Offer(Offer),
+    Decline,
 }
 
-async fn offer(
-    games: &Games,
-    address: IpAddr,
-    token: Option<String>,
-    id: &str,
-    what: Offer,
-) -> ApiResult<Json<LiveView>> {
-    may_act(games, address)?;
-    Ok(Json(games.offer(id, token.as_deref(), what).await?))
-}
-
-async fn draw(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    offer(&games, address, token, &id, Offer::Draw).await
-}
-
-async fn takeback(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    offer(&games, address, token, &id, Offer::Takeback).await
-}
-
-async fn rematch(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    offer(&games, address, token, &id, Offer::Rematch).await
-}
-
-async fn decline(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    may_act(&games, address)?;
-    Ok(Json(games.decline(&id, token.as_deref()).await?))
+/// The route of `act` (`POST /api/live/{id}/resign`, `…/draw`, `…/takeback`, `…/rematch`,
+/// `…/decline`): the rate limit, then the act for the seat the token holds.
+fn act(act: Act) -> MethodRouter<Arc<Games>> {
+    post(
+        move |State(games): Shared,
+              ClientAddr(address): ClientAddr,
+              SeatToken(token): SeatToken,
+              PathParams(id): PathParams<String>,
+              JsonBody(Empty {}): JsonBody<Empty>| async move {
+            may_act(&games, address)?;
+            let token = token.as_deref();
+            let view = match act {
+                Act::Resign => games.resign(&id, token).await?,
+                Act::Offer(what) => games.offer(&id, token, what).await?,
+                Act::Decline => games.decline(&id, token).await?,
+            };
+            Ok::<_, ApiError>(Json(view))
+        },
+    )
 }
 
 // ---------------------------------------------------------------- the socket

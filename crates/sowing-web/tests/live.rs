@@ -712,14 +712,27 @@ async fn serve(app: Arc<App>) -> SocketAddr {
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// Opens game `id`'s socket without saying hello: the upgrade's refusal, if any.
+async fn open(addr: SocketAddr, id: i64) -> Result<Socket, tokio_tungstenite::tungstenite::Error> {
+    tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket"))
+        .await
+        .map(|(socket, _)| socket)
+}
+
+/// Opens game `id`'s socket and says hello with `token` (none: a spectator).
 async fn connect(addr: SocketAddr, id: i64, token: Option<&str>) -> Socket {
-    let (mut socket, _) =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket"))
-            .await
-            .unwrap();
+    let mut socket = open(addr, id).await.unwrap();
     let hello = json!({"type": "hello", "token": token});
     socket.send(Message::text(hello.to_string())).await.unwrap();
     socket
+}
+
+/// Connects as [`connect`] and reads the first message, the game's state.
+async fn watch(addr: SocketAddr, id: i64, token: Option<&str>) -> (Socket, Value) {
+    let mut socket = connect(addr, id, token).await;
+    let state = next(&mut socket).await;
+    assert_eq!(state["type"], "state", "{state}");
+    (socket, state)
 }
 
 /// The next JSON message (pings skipped), within two seconds.
@@ -762,16 +775,14 @@ async fn both_seats_and_a_spectator_get_each_move_once_in_order_with_its_trace()
     let addr = serve(app.clone()).await;
     let router = router(app);
     let (id, south, north) = invite(&router, json!({})).await;
-    let mut a = connect(addr, id, Some(&south)).await;
-    let mut b = connect(addr, id, Some(&north)).await;
-    let mut watcher = connect(addr, id, None).await;
-    for (socket, seat) in [
-        (&mut a, json!("south")),
-        (&mut b, json!("north")),
-        (&mut watcher, Value::Null),
+    let (mut a, a_state) = watch(addr, id, Some(&south)).await;
+    let (mut b, b_state) = watch(addr, id, Some(&north)).await;
+    let (mut watcher, watcher_state) = watch(addr, id, None).await;
+    for (state, seat) in [
+        (a_state, json!("south")),
+        (b_state, json!("north")),
+        (watcher_state, Value::Null),
     ] {
-        let state = next(socket).await;
-        assert_eq!(state["type"], "state", "{state}");
         assert_eq!(state["seat"], seat);
         assert_eq!(state["game"]["ply"], 0);
     }
@@ -832,8 +843,7 @@ async fn a_late_socket_gets_the_game_so_far_and_the_flag_falls_with_nobody_askin
     let (id, south, north) = invite(&router, json!({"clock": {"base_ms": 500}})).await;
     play(&router, id, &south, "C", 0).await;
     play(&router, id, &north, "a", 1).await;
-    let mut watcher = connect(addr, id, None).await;
-    let state = next(&mut watcher).await;
+    let (mut watcher, state) = watch(addr, id, None).await;
     assert_eq!(state["game"]["ply"], 2);
     // North captured with a and moves again.
     assert_eq!(state["live"]["clock"]["running"], "north");
@@ -856,10 +866,7 @@ async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages()
         m["error"].as_str().unwrap().contains("holds no seat"),
         "{m}"
     );
-    let (mut socket, _) =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket"))
-            .await
-            .unwrap();
+    let mut socket = open(addr, id).await.unwrap();
     socket
         .send(Message::text(r#"{"type":"move"}"#))
         .await
@@ -867,8 +874,7 @@ async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages()
     let m = next(&mut socket).await;
     assert_eq!(m["type"], "error", "{m}");
     // After hello: ping is answered, an unknown message is an error, a huge one closes.
-    let mut socket = connect(addr, id, None).await;
-    until(&mut socket, "state").await;
+    let (mut socket, _) = watch(addr, id, None).await;
     socket
         .send(Message::text(r#"{"type":"ping"}"#))
         .await
@@ -892,8 +898,7 @@ async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages()
     .await;
     assert_eq!(closed, Ok(true));
     // An unknown game: 404 before any upgrade.
-    let refused =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/999/socket")).await;
+    let refused = open(addr, 999).await;
     assert!(refused.is_err());
 }
 
@@ -904,22 +909,18 @@ async fn sockets_are_capped_per_address() {
     let router = router(app);
     let (id, _, _) = invite(&router, json!({})).await;
     let cap = Limits::default().sockets_per_address;
-    let mut open = Vec::new();
+    let mut sockets = Vec::new();
     for _ in 0..cap {
-        let mut socket = connect(addr, id, None).await;
-        until(&mut socket, "state").await;
-        open.push(socket);
+        sockets.push(watch(addr, id, None).await.0);
     }
-    let refused =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket")).await;
+    let refused = open(addr, id).await;
     match refused {
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
             assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS)
         }
         other => panic!("expected a 429, got {other:?}"),
     }
-    open.pop();
+    sockets.pop();
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut again = connect(addr, id, None).await;
-    until(&mut again, "state").await;
+    watch(addr, id, None).await;
 }
