@@ -150,21 +150,16 @@ async fn create(
             "too many games created from your address: wait a minute and try again",
         ));
     }
-    if body.rounds.is_some() {
-        return Err(ApiError::bad(
-            "rounds: a game between two seats is a single game (matches of rounds are played \
-             on one screen)",
-        ));
-    }
     let new = NewGame {
         game: body.game,
         pits: body.pits,
         options: body.options,
         south: None,
         north: None,
-        rounds: None,
+        rounds: body.rounds,
     };
-    let (rules, _) = new_game_rules(&new)?;
+    // The one-screen matches' checks: Hoyito III only, 1 to 99 rounds.
+    let (rules, rounds) = new_game_rules(&new)?;
     let seat = match body.seat.as_deref() {
         None | Some("south") => Side::South,
         Some("north") => Side::North,
@@ -207,6 +202,7 @@ async fn create(
                 lobby: body.lobby,
                 name,
                 address: address.to_string(),
+                rounds,
             },
         )
         .await?;
@@ -375,6 +371,8 @@ async fn refuse(mut socket: WebSocket, message: String) {
 struct Sent {
     ply: usize,
     takebacks: u32,
+    /// The next round it announced, in a match.
+    next_round: Option<i64>,
     /// When the running side's flag falls, if a clock runs.
     flag: Option<tokio::time::Instant>,
 }
@@ -394,6 +392,18 @@ impl Sent {
                 };
                 Some(tokio::time::Instant::now() + Duration::from_millis(left.max(0) as u64 + 20))
             });
+    }
+}
+
+/// Tells the socket once that the match's next round started (`status.next_round`), so
+/// that its page follows there.
+async fn announce_next_round(socket: &mut WebSocket, sent: &mut Sent, status: &LiveStatus) -> bool {
+    match status.next_round {
+        Some(game) if sent.next_round != Some(game) => {
+            sent.next_round = Some(game);
+            send_json(socket, &json!({"type": "next-round", "game": game})).await
+        }
+        _ => true,
     }
 }
 
@@ -431,12 +441,15 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit
     let mut sent = Sent {
         ply: 0,
         takebacks: 0,
+        next_round: None,
         flag: None,
     };
     match games.live_view(&id).await {
         Ok(view) => {
             sent.saw(&view.live);
-            if !send_state(&mut socket, seat, &view).await {
+            if !send_state(&mut socket, seat, &view).await
+                || !announce_next_round(&mut socket, &mut sent, &view.live).await
+            {
                 return;
             }
         }
@@ -452,6 +465,7 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit
                     Ok(Update::Full(view)) => {
                         sent.saw(&view.live);
                         send_state(&mut socket, seat, &view).await
+                            && announce_next_round(&mut socket, &mut sent, &view.live).await
                     }
                     Ok(Update::Moves(moves, status)) => {
                         let mut ok = true;
@@ -460,6 +474,7 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit
                         }
                         sent.saw(&status);
                         ok && send_json(&mut socket, &json!({"type": "status", "live": status})).await
+                            && announce_next_round(&mut socket, &mut sent, &status).await
                     }
                     Err(GameError::UnknownGame(_)) => {
                         return refuse(socket, format!("game {game} was deleted")).await
