@@ -1,8 +1,8 @@
 // Browser tests of "Play a friend": two real browser contexts (two devices, each with its
 // own storage) play a whole game through an invitation link while a third watches through
 // the watch link; mid-game the server is killed hard and restarted, and all three pages
-// must come back by themselves with nothing lost or doubled. Then a rematch, a resignation
-// and the lobby. Run by scripts/browser-test.sh (SOW_URL, SOW_RESTART).
+// must come back by themselves with nothing lost or doubled. Then a rematch, a resignation,
+// the lobby, and a Hoyito III match whose pages follow into its next round. Run by scripts/browser-test.sh (SOW_URL, SOW_RESTART).
 import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
 import { execSync } from 'node:child_process';
 
@@ -163,6 +163,35 @@ await check('an open challenge in the lobby is accepted from another device', as
   await creator.waitForFunction(() => document.querySelectorAll('#board .pit.legal').length > 0);
   const lobby = await api('GET', '/lobby');
   assert(!lobby.challenges.some((c) => c.id === challenge), 'no longer open');
+});
+
+await check('a Hoyito III match between two seats: both pages follow into round 2 with the score shown', async () => {
+  const made = await api('POST', '/live', { game: 'hoyito-iii', rounds: 2 });
+  const first = made.live.id;
+  const tokens = { south: made.token, north: made.invite };
+  await creator.goto(`${BASE}/#live=${first}&seat=${tokens.south}`);
+  await friend.goto(`${BASE}/#live=${first}&seat=${tokens.north}`);
+  for (const p of [creator, friend]) await settled(p, first, 0);
+  const seen = await Promise.all([creator, friend].map(liveCounters));
+  // Round 1 played out through the API by each seat's token: the first legal move each time.
+  let view = await api('GET', `/live/${first}`);
+  while (!view.live.result) {
+    const s = view.game.state;
+    const r = await api('POST', `/live/${first}/moves`, { move: s.legal[0], ply: view.game.ply }, tokens[s.to_move]);
+    view = { live: r.live, game: r.game };
+  }
+  const second = view.live.next_round;
+  assert(second, `round 2 started: ${JSON.stringify(view.live)}`);
+  for (const [k, p] of [creator, friend].entries()) {
+    await p.waitForFunction((n) => window.sowing.live.counters.rounds > n, seen[k].rounds, { timeout: 120000 });
+    await settled(p, second, 0);
+    const text = await p.textContent('#live-match');
+    assert(/round 2 of 2: rounds won [01]–[01]/.test(text), `the match score: ${text}`);
+  }
+  equal(await creator.evaluate(() => document.body.dataset.liveSeat), 'south', 'the same seat in round 2');
+  // North starts round 2 (H3.3): the friend's page may move, the creator's waits.
+  await friend.waitForFunction(() => document.querySelectorAll('#board .pit.legal').length > 0);
+  equal(await creator.$$eval('#board .pit.legal', (g) => g.length), 0, 'south waits in round 2');
 });
 
 await check('no script errors on the pages', async () => {

@@ -4,14 +4,17 @@
 //! games. Every change is written to the store first, then published to the hub; a socket
 //! reads what it missed from here ([`Games::catch_up`]).
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use sowing::{Game, Position, Rules, Side};
 
 use crate::clock::{now_ms, Clock};
-use crate::responses::{MoveReplay, TraceEvent, View};
+use crate::matches;
+use crate::responses::{GameSummary, MoveReplay, TraceEvent, View};
 use crate::seats;
 use crate::service::{blocking, check_ply, illegal, shorten, GameError, Games, Guard, Loaded};
-use crate::store::{LiveResult, LiveRow, Offers, StoreError};
+use crate::store::{LiveResult, LiveRow, Offers, Store, StoreError};
 
 type GameResult<T> = Result<T, GameError>;
 
@@ -28,6 +31,8 @@ pub struct NewLive {
     pub name: Option<String>,
     /// The creator's address (for the lobby's cap per address).
     pub address: String,
+    /// A Hoyito III match of this many rounds (H3.3), else a single game.
+    pub rounds: Option<u32>,
 }
 
 /// An act that needs the opponent's consent: asking twice from both sides agrees.
@@ -120,6 +125,9 @@ pub struct LiveStatus {
     pub result: Option<ResultView>,
     /// The rematch's game id, once both asked for one.
     pub rematch: Option<i64>,
+    /// In a match between two seats, the next round's game id once this round has ended by
+    /// the rules and the next has started (the same tokens hold the same seats in it).
+    pub next_round: Option<i64>,
     /// Listed in the lobby.
     pub lobby: bool,
     /// Sockets watching without a seat (on this server).
@@ -218,7 +226,17 @@ pub fn flag_result(position: &Position, flagged: Side) -> LiveResult {
     }
 }
 
-fn result_text(result: &LiveResult) -> String {
+/// `result` in words; in a match, a result that is not the rules' own ends the match.
+fn result_text(result: &LiveResult, in_match: bool) -> String {
+    let text = game_result_text(result);
+    if in_match && result.reason != "rules" {
+        format!("{text}; the match ends with this round")
+    } else {
+        text
+    }
+}
+
+fn game_result_text(result: &LiveResult) -> String {
     let loser = |o: &str| match o {
         "south" => "north",
         _ => "south",
@@ -234,6 +252,13 @@ fn result_text(result: &LiveResult) -> String {
         ("expired", _) => "closed: nobody took the open seat in time".to_owned(),
         (reason, outcome) => format!("{reason}: {outcome}"),
     }
+}
+
+/// Puts a live game's `result` in its list entry, as a one-screen game's is shown: the
+/// winner or `draw` (none for a game closed with no result) and the words.
+pub(crate) fn show_result(summary: &mut GameSummary, result: &LiveResult, in_match: bool) {
+    summary.result = (result.outcome != "none").then(|| result.outcome.clone());
+    summary.termination = Some(result_text(result, in_match));
 }
 
 fn live_of(loaded: &Loaded) -> GameResult<&LiveRow> {
@@ -289,8 +314,14 @@ fn replay(game: &Game, ply: usize) -> GameResult<MoveReplay> {
 }
 
 impl Games {
-    /// The status of a loaded live game at `now`.
-    fn status(&self, loaded: &Loaded, live: &LiveRow, now: i64) -> LiveStatus {
+    /// The status of a loaded live game at `now`, with its next round's id if it has one.
+    fn status(
+        &self,
+        loaded: &Loaded,
+        live: &LiveRow,
+        now: i64,
+        next_round: Option<i64>,
+    ) -> LiveStatus {
         let to_move = loaded.game.position().to_move();
         let seat = |side: Side| SeatView {
             name: live.names[side.index()].clone(),
@@ -300,7 +331,7 @@ impl Games {
             (Some(result), _, _) => Some(ResultView {
                 outcome: result.outcome.clone(),
                 reason: result.reason.clone(),
-                text: result_text(result),
+                text: result_text(result, loaded.row.match_id.is_some()),
             }),
             (None, Some(end), Some(outcome)) => Some(ResultView {
                 outcome: outcome.name().to_owned(),
@@ -336,17 +367,87 @@ impl Games {
             },
             result,
             rematch: live.rematch,
+            next_round,
             lobby: live.lobby,
             spectators: self.hub.spectators(loaded.row.id),
         }
     }
 
     async fn live_view_of(&self, loaded: &Loaded, now: i64) -> GameResult<LiveView> {
-        let live = live_of(loaded)?;
         Ok(LiveView {
-            live: self.status(loaded, live, now),
+            live: self.status_of(loaded, now).await?,
             game: self.view_of(loaded).await?,
         })
+    }
+
+    /// The status of a loaded live game at `now`, its next round started if it is due.
+    async fn status_of(&self, loaded: &Loaded, now: i64) -> GameResult<LiveStatus> {
+        let live = live_of(loaded)?;
+        let next_round = self.next_round_of(loaded, now).await?;
+        Ok(self.status(loaded, live, now, next_round))
+    }
+
+    /// The next round of a match between two seats whose round `loaded` ended by the rules
+    /// and is not the last: its id, starting it now if no request did yet (so a failure
+    /// between the last move and the new round is mended by the next read). `None` for a
+    /// single game, a round that goes on or ended otherwise (that ends the match), and the
+    /// last round.
+    async fn next_round_of(&self, loaded: &Loaded, now: i64) -> GameResult<Option<i64>> {
+        let (Some(match_id), Some(round)) = (loaded.row.match_id, loaded.row.round) else {
+            return Ok(None);
+        };
+        let live = live_of(loaded)?;
+        if live.result.is_some() || !loaded.game.is_over() {
+            return Ok(None);
+        }
+        let next = round + 1;
+        let find = |store: Arc<Store>| {
+            blocking(move || {
+                let m = store
+                    .get_match(match_id)?
+                    .ok_or_else(|| StoreError::Database(format!("match {match_id} is missing")))?;
+                let id = store
+                    .match_games(match_id)?
+                    .into_iter()
+                    .find(|r| r.round == Some(next))
+                    .map(|r| r.id);
+                Ok((m.rounds, id))
+            })
+        };
+        let (rounds, found) = find(self.store.clone()).await?;
+        if found.is_some() || next > rounds {
+            return Ok(found);
+        }
+        let start = matches::round_start(loaded.game.rules(), next, loaded.game.outcome());
+        let row = LiveRow {
+            game_id: 0,
+            seats: live.seats,
+            names: live.names.clone(),
+            lobby: false,
+            address: None,
+            clock: live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms)),
+            offers: Offers::default(),
+            result: None,
+            rematch: None,
+            takebacks: 0,
+            version: 0,
+            created_ms: now,
+            touched_ms: now,
+        };
+        match self
+            .insert_live(Game::from_position(start), row, Some((match_id, next)))
+            .await
+        {
+            Ok(fresh) => {
+                let id = fresh.row.id;
+                self.cache_new(fresh)?;
+                // Its sockets (none yet, or on another server) hear of it like any change.
+                Ok(Some(id))
+            }
+            // Another server started it first.
+            Err(GameError::Store(StoreError::Conflict(_))) => Ok(find(self.store.clone()).await?.1),
+            Err(e) => Err(e),
+        }
     }
 
     /// Writes `next` (and the game's change, for a move or takeback), then publishes. On
@@ -407,11 +508,32 @@ impl Games {
         Ok(guard)
     }
 
+    /// Locks a live game for an act of the seat `token` holds, in a game that goes on.
+    async fn lock_seat_in_play(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        now: i64,
+    ) -> GameResult<(Guard, Side)> {
+        let guard = self.lock_live(id, now).await?;
+        let loaded = guard.as_ref().expect("locked games are loaded");
+        let side = seat_of(live_of(loaded)?, token)?;
+        if is_over(loaded) {
+            return Err(GameError::GameOver);
+        }
+        Ok((guard, side))
+    }
+
     /// Saves a new live game and caches it.
-    async fn insert_live(&self, game: Game, live: LiveRow) -> GameResult<Loaded> {
+    async fn insert_live(
+        &self,
+        game: Game,
+        live: LiveRow,
+        match_round: Option<(i64, u32)>,
+    ) -> GameResult<Loaded> {
         let store = self.store.clone();
         let loaded = blocking(move || {
-            let id = store.create_live_game(&game, &live)?;
+            let id = store.create_live_game(&game, &live, match_round)?;
             let row = store
                 .game_row(id)?
                 .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
@@ -488,7 +610,16 @@ impl Games {
             created_ms: now,
             touched_ms: now,
         };
-        let loaded = self.insert_live(Game::new(rules), live).await?;
+        let (game, match_round) = match new.rounds {
+            Some(rounds) => {
+                let store = self.store.clone();
+                let match_id = blocking(move || store.create_match(rounds)).await?;
+                let start = matches::round_start(rules, 1, None);
+                (Game::from_position(start), Some((match_id, 1)))
+            }
+            None => (Game::new(rules), None),
+        };
+        let loaded = self.insert_live(game, live, match_round).await?;
         let view = self.live_view_of(&loaded, now).await?;
         self.cache_new(loaded)?;
         Ok(Seated {
@@ -564,8 +695,9 @@ impl Games {
     /// client saw `ply` moves.
     ///
     /// # Errors
-    /// 403 for no token, another seat's turn or a foreign token; a stale ply, a finished
-    /// game, an open seat; an illegal move; a store failure.
+    /// 403 for no token or a foreign token; a finished game; a stale ply (409, whoever's
+    /// turn it is); 403 for the other seat's turn at the current ply; an open seat; an
+    /// illegal move; a store failure.
     pub async fn live_move(
         &self,
         id: &str,
@@ -574,13 +706,12 @@ impl Games {
         ply: usize,
     ) -> GameResult<LiveMoved> {
         let now = now_ms();
-        let mut guard = self.lock_live(id, now).await?;
+        let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
         let loaded = guard.as_ref().expect("locked games are loaded");
         let live = live_of(loaded)?;
-        let side = seat_of(live, token)?;
-        if is_over(loaded) {
-            return Err(GameError::GameOver);
-        }
+        // A client that lagged behind is told to reload (409) before anything else is
+        // judged: only a seat that saw the game as it is and still moves out of turn is 403.
+        check_ply(&loaded.game, Some(ply))?;
         let to_move = loaded.game.position().to_move();
         if to_move != side {
             return Err(GameError::Forbidden(format!(
@@ -588,7 +719,6 @@ impl Games {
                 live.game_id
             )));
         }
-        check_ply(&loaded.game, Some(ply))?;
         if live.seats[(!side).index()].is_none() {
             return Err(GameError::Conflict(format!(
                 "game {}: the other seat is still open; wait for an opponent",
@@ -632,13 +762,9 @@ impl Games {
     /// 403 without the seat's token; a finished game; a store failure.
     pub async fn resign(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
         let now = now_ms();
-        let mut guard = self.lock_live(id, now).await?;
+        let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
         let loaded = guard.as_ref().expect("locked games are loaded");
         let live = live_of(loaded)?;
-        let side = seat_of(live, token)?;
-        if is_over(loaded) {
-            return Err(GameError::GameOver);
-        }
         let to_move = loaded.game.position().to_move();
         let mut next = live.clone();
         if let Some(clock) = &mut next.clock {
@@ -673,6 +799,7 @@ impl Games {
         let to_move = loaded.game.position().to_move();
         let no_moves = loaded.game.moves().is_empty();
         let start = *loaded.game.start();
+        let loaded_match = loaded.row.match_id.zip(loaded.row.round);
         let mut next = live.clone();
         next.touched_ms = now;
         let mut how = Commit::Row;
@@ -710,6 +837,13 @@ impl Games {
                 )))
             }
             Offer::Rematch if live.rematch.is_some() => {}
+            Offer::Rematch if self.next_round_of(loaded, now).await?.is_some() => {
+                return Err(GameError::Conflict(format!(
+                    "game {}: the match goes on in its next round; a rematch can be asked for \
+                     once the match is over",
+                    live.game_id
+                )))
+            }
             Offer::Rematch if live.offers.rematch == Some(opponent) => {
                 let rematch = LiveRow {
                     game_id: 0,
@@ -726,8 +860,23 @@ impl Games {
                     created_ms: now,
                     touched_ms: now,
                 };
-                let game = Game::from_position(start);
-                let fresh = self.insert_live(game, rematch).await?;
+                // A match's rematch is a new match of as many rounds, from its round 1.
+                let (game, match_round) = match loaded_match {
+                    Some((match_id, _)) => {
+                        let store = self.store.clone();
+                        let rounds = blocking(move || {
+                            let m = store.get_match(match_id)?.ok_or_else(|| {
+                                StoreError::Database(format!("match {match_id} is missing"))
+                            })?;
+                            store.create_match(m.rounds)
+                        })
+                        .await?;
+                        let start = matches::round_start(start.rules(), 1, None);
+                        (Game::from_position(start), Some((rounds, 1)))
+                    }
+                    None => (Game::from_position(start), None),
+                };
+                let fresh = self.insert_live(game, rematch, match_round).await?;
                 next.rematch = Some(fresh.row.id);
                 next.offers.rematch = None;
                 self.cache_new(fresh)?;
@@ -789,7 +938,7 @@ impl Games {
             .collect::<GameResult<Vec<_>>>()?;
         Ok(Update::Moves(
             moves,
-            Box::new(self.status(loaded, live, now)),
+            Box::new(self.status_of(loaded, now).await?),
         ))
     }
 

@@ -12,7 +12,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -75,11 +75,11 @@ pub(crate) fn routes() -> Router<Arc<Games>> {
         .route("/live/{id}", get(view))
         .route("/live/{id}/accept", post(accept))
         .route("/live/{id}/moves", post(play))
-        .route("/live/{id}/resign", post(resign))
-        .route("/live/{id}/draw", post(draw))
-        .route("/live/{id}/takeback", post(takeback))
-        .route("/live/{id}/rematch", post(rematch))
-        .route("/live/{id}/decline", post(decline))
+        .route("/live/{id}/resign", act(Act::Resign))
+        .route("/live/{id}/draw", act(Act::Offer(Offer::Draw)))
+        .route("/live/{id}/takeback", act(Act::Offer(Offer::Takeback)))
+        .route("/live/{id}/rematch", act(Act::Offer(Offer::Rematch)))
+        .route("/live/{id}/decline", act(Act::Decline))
         .route("/live/{id}/socket", get(socket))
         .layer(DefaultBodyLimit::max(LIVE_BODY_LIMIT))
 }
@@ -150,21 +150,16 @@ async fn create(
             "too many games created from your address: wait a minute and try again",
         ));
     }
-    if body.rounds.is_some() {
-        return Err(ApiError::bad(
-            "rounds: a game between two seats is a single game (matches of rounds are played \
-             on one screen)",
-        ));
-    }
     let new = NewGame {
         game: body.game,
         pits: body.pits,
         options: body.options,
         south: None,
         north: None,
-        rounds: None,
+        rounds: body.rounds,
     };
-    let (rules, _) = new_game_rules(&new)?;
+    // The one-screen matches' checks: Hoyito III only, 1 to 99 rounds.
+    let (rules, rounds) = new_game_rules(&new)?;
     let seat = match body.seat.as_deref() {
         None | Some("south") => Side::South,
         Some("north") => Side::North,
@@ -207,6 +202,7 @@ async fn create(
                 lobby: body.lobby,
                 name,
                 address: address.to_string(),
+                rounds,
             },
         )
         .await?;
@@ -291,67 +287,33 @@ async fn play(
 #[serde(deny_unknown_fields)]
 struct Empty {}
 
-async fn resign(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    may_act(&games, address)?;
-    Ok(Json(games.resign(&id, token.as_deref()).await?))
+/// An act of a seat that takes no body: resigning, an offer, or declining the opponent's.
+#[derive(Clone, Copy)]
+enum Act {
+    Resign,
+    Offer(Offer),
+    Decline,
 }
 
-async fn offer(
-    games: &Games,
-    address: IpAddr,
-    token: Option<String>,
-    id: &str,
-    what: Offer,
-) -> ApiResult<Json<LiveView>> {
-    may_act(games, address)?;
-    Ok(Json(games.offer(id, token.as_deref(), what).await?))
-}
-
-async fn draw(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    offer(&games, address, token, &id, Offer::Draw).await
-}
-
-async fn takeback(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    offer(&games, address, token, &id, Offer::Takeback).await
-}
-
-async fn rematch(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    offer(&games, address, token, &id, Offer::Rematch).await
-}
-
-async fn decline(
-    State(games): Shared,
-    ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
-    PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
-) -> ApiResult<Json<LiveView>> {
-    may_act(&games, address)?;
-    Ok(Json(games.decline(&id, token.as_deref()).await?))
+/// The route of `act` (`POST /api/live/{id}/resign`, `…/draw`, `…/takeback`, `…/rematch`,
+/// `…/decline`): the rate limit, then the act for the seat the token holds.
+fn act(act: Act) -> MethodRouter<Arc<Games>> {
+    post(
+        move |State(games): Shared,
+              ClientAddr(address): ClientAddr,
+              SeatToken(token): SeatToken,
+              PathParams(id): PathParams<String>,
+              JsonBody(Empty {}): JsonBody<Empty>| async move {
+            may_act(&games, address)?;
+            let token = token.as_deref();
+            let view = match act {
+                Act::Resign => games.resign(&id, token).await?,
+                Act::Offer(what) => games.offer(&id, token, what).await?,
+                Act::Decline => games.decline(&id, token).await?,
+            };
+            Ok::<_, ApiError>(Json(view))
+        },
+    )
 }
 
 // ---------------------------------------------------------------- the socket
@@ -409,6 +371,8 @@ async fn refuse(mut socket: WebSocket, message: String) {
 struct Sent {
     ply: usize,
     takebacks: u32,
+    /// The next round it announced, in a match.
+    next_round: Option<i64>,
     /// When the running side's flag falls, if a clock runs.
     flag: Option<tokio::time::Instant>,
 }
@@ -428,6 +392,18 @@ impl Sent {
                 };
                 Some(tokio::time::Instant::now() + Duration::from_millis(left.max(0) as u64 + 20))
             });
+    }
+}
+
+/// Tells the socket once that the match's next round started (`status.next_round`), so
+/// that its page follows there.
+async fn announce_next_round(socket: &mut WebSocket, sent: &mut Sent, status: &LiveStatus) -> bool {
+    match status.next_round {
+        Some(game) if sent.next_round != Some(game) => {
+            sent.next_round = Some(game);
+            send_json(socket, &json!({"type": "next-round", "game": game})).await
+        }
+        _ => true,
     }
 }
 
@@ -465,12 +441,15 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit
     let mut sent = Sent {
         ply: 0,
         takebacks: 0,
+        next_round: None,
         flag: None,
     };
     match games.live_view(&id).await {
         Ok(view) => {
             sent.saw(&view.live);
-            if !send_state(&mut socket, seat, &view).await {
+            if !send_state(&mut socket, seat, &view).await
+                || !announce_next_round(&mut socket, &mut sent, &view.live).await
+            {
                 return;
             }
         }
@@ -486,6 +465,7 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit
                     Ok(Update::Full(view)) => {
                         sent.saw(&view.live);
                         send_state(&mut socket, seat, &view).await
+                            && announce_next_round(&mut socket, &mut sent, &view.live).await
                     }
                     Ok(Update::Moves(moves, status)) => {
                         let mut ok = true;
@@ -494,6 +474,7 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit
                         }
                         sent.saw(&status);
                         ok && send_json(&mut socket, &json!({"type": "status", "live": status})).await
+                            && announce_next_round(&mut socket, &mut sent, &status).await
                     }
                     Err(GameError::UnknownGame(_)) => {
                         return refuse(socket, format!("game {game} was deleted")).await

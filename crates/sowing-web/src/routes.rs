@@ -19,7 +19,7 @@ use sowing_engine::PlayerSpec;
 
 use crate::engine::EngineError;
 use crate::responses::{
-    EngineReply, ErrorBody, GameList, GameSummary, MoveAnswer, MoveReplay, Played, Undone, View,
+    EngineReply, ErrorBody, GameList, MoveAnswer, MoveReplay, Played, Undone, View,
 };
 use crate::service::{EngineRequest, GameError, Games, HUMAN};
 use crate::store::StoreError;
@@ -286,9 +286,8 @@ async fn list_games(
     QueryParams(query): QueryParams<ListQuery>,
 ) -> ApiResult<Json<GameList>> {
     let limit = query.limit.unwrap_or(100).min(1000);
-    let rows = games.list(limit).await?;
     Ok(Json(GameList {
-        games: rows.into_iter().map(GameSummary::of).collect(),
+        games: games.list(limit).await?,
     }))
 }
 

@@ -14,8 +14,8 @@ use crate::limits::{Limiter, Limits};
 use crate::live::Hub;
 use crate::matches;
 use crate::responses::{
-    Brief, EndView, EngineReply, MatchView, MoveAnswer, MoveReplay, Played, Snapshot, TraceEvent,
-    View,
+    Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
+    TraceEvent, View,
 };
 use crate::store::{GameRow, LiveRow, Store, StoreError};
 
@@ -608,13 +608,32 @@ impl Games {
         self.save_new(game, south, north, None).await
     }
 
-    /// The `limit` most recently changed games.
+    /// The `limit` most recently changed games in short; a live game that ended otherwise
+    /// than by the rules (resignation, agreement, flag, closed) shows that result.
     ///
     /// # Errors
     /// When the store fails.
-    pub async fn list(&self, limit: usize) -> GameResult<Vec<GameRow>> {
+    pub async fn list(&self, limit: usize) -> GameResult<Vec<GameSummary>> {
         let store = self.store.clone();
-        blocking(move || store.list(limit)).await
+        let (rows, results) = blocking(move || {
+            let rows = store.list(limit)?;
+            let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+            Ok((rows, store.live_results(&ids)?))
+        })
+        .await?;
+        let results: std::collections::HashMap<i64, _> = results.into_iter().collect();
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let result = results.get(&row.id);
+                let in_match = row.match_id.is_some();
+                let mut summary = GameSummary::of(row);
+                if let Some(result) = result {
+                    crate::online::show_result(&mut summary, result, in_match);
+                }
+                summary
+            })
+            .collect())
     }
 
     /// Deletes a game that is not a round of a match, from memory and the database.
@@ -895,6 +914,12 @@ impl Games {
         let (rules, previous) = {
             let guard = self.lock(&last.id.to_string()).await?;
             let loaded = guard.as_ref().expect("locked games are loaded");
+            if loaded.live.is_some() {
+                return Err(GameError::Forbidden(format!(
+                    "match {match_id} is played between two seats: each round starts by \
+                     itself when the one before ends by the rules"
+                )));
+            }
             (loaded.game.rules(), loaded.game.outcome())
         };
         let table = self.match_table(m.id, None).await?;

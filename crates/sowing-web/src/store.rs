@@ -881,7 +881,12 @@ impl Sqlite {
     ///
     /// # Errors
     /// On a database failure; nothing is then saved.
-    pub fn create_live_game(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
+    pub fn create_live_game(
+        &self,
+        game: &Game,
+        live: &LiveRow,
+        match_round: Option<(i64, u32)>,
+    ) -> StoreResult<i64> {
         let rules = game.rules();
         let n = rules.pits_per_row();
         self.write(Write::Game {
@@ -890,7 +895,7 @@ impl Sqlite {
             start: game.start().to_string(),
             south: "human".to_owned(),
             north: "human".to_owned(),
-            match_round: None,
+            match_round,
             moves: game.moves().iter().map(|m| m.name(n).to_string()).collect(),
             summary: Summary::of(game),
             live: Some(Box::new(live.clone())),
@@ -955,6 +960,40 @@ impl Sqlite {
             )
             .optional()
             .map_err(db)
+    }
+
+    /// The live results of the games `ids` that have one.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn live_results(&self, ids: &[i64]) -> StoreResult<Vec<(i64, LiveResult)>> {
+        let conn = self.conn();
+        let mut results = Vec::new();
+        // In slices, well under SQLite's limit on bound parameters.
+        for chunk in ids.chunks(500) {
+            let marks = vec!["?"; chunk.len()].join(", ");
+            let mut stmt = conn
+                .prepare(&format!(
+                    "SELECT game_id, outcome, reason FROM live
+                     WHERE outcome IS NOT NULL AND game_id IN ({marks})"
+                ))
+                .map_err(db)?;
+            let rows = stmt
+                .query_map(rusqlite::params_from_iter(chunk), |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        LiveResult {
+                            outcome: row.get(1)?,
+                            reason: row.get(2)?,
+                        },
+                    ))
+                })
+                .map_err(db)?;
+            for row in rows {
+                results.push(row.map_err(db)?);
+            }
+        }
+        Ok(results)
     }
 
     /// The open challenges of the lobby (a seat free, no result), oldest first.
@@ -1430,13 +1469,34 @@ impl Store {
     }
 
     /// Saves a new game between two seats with its live row, in one transaction; its id.
+    /// `match_round` makes it that round of a match.
     ///
     /// # Errors
-    /// On a database failure; nothing is then saved.
-    pub fn create_live_game(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
+    /// On a database failure, or [`StoreError::Conflict`] when that round of the match is
+    /// already stored; nothing is then saved.
+    pub fn create_live_game(
+        &self,
+        game: &Game,
+        live: &LiveRow,
+        match_round: Option<(i64, u32)>,
+    ) -> StoreResult<i64> {
         match &self.backend {
-            Backend::Sqlite(store) => store.create_live_game(game, live),
-            Backend::Postgres(store) => pg::off_runtime(|| store.create_live_game(game, live)),
+            Backend::Sqlite(store) => store.create_live_game(game, live, match_round),
+            Backend::Postgres(store) => {
+                pg::off_runtime(|| store.create_live_game(game, live, match_round))
+            }
+        }
+    }
+
+    /// The results of those of the games `ids` that are live games ended otherwise than by
+    /// the rules (resignation, agreement, flag, abandoned, expired), for the games list.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn live_results(&self, ids: &[i64]) -> StoreResult<Vec<(i64, LiveResult)>> {
+        match &self.backend {
+            Backend::Sqlite(store) => store.live_results(ids),
+            Backend::Postgres(store) => pg::off_runtime(|| store.live_results(ids)),
         }
     }
 
@@ -1851,7 +1911,7 @@ mod tests {
             created_ms: 1,
             touched_ms: 1,
         };
-        let id = store.create_live_game(&game, &live).unwrap();
+        let id = store.create_live_game(&game, &live, None).unwrap();
         let read = store.live_row(id).unwrap().unwrap();
         assert_eq!(
             read,

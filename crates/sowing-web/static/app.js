@@ -1136,16 +1136,18 @@ async function openSaved() {
     tbody.innerHTML = games.length ? '' : '<tr><td colspan="8">No games yet.</td></tr>';
     for (const g of games) {
       const tr = document.createElement('tr');
-      const result = g.result ? (g.result === 'draw' ? 'draw' : `${cap(g.result)} won`) : 'in play';
+      // A live game closed with no result has no winner but says why (termination).
+      const over = !!(g.result || g.termination);
+      const result = g.result ? (g.result === 'draw' ? 'draw' : `${cap(g.result)} won`) : g.termination || 'in play';
       const name = `${gameTitle(g.game)} 2×${g.pits}${g.match ? `, match ${g.match} round ${g.round}` : ''}`;
       tr.dataset.game = String(g.id);
       tr.innerHTML = `<td>${g.id}</td><td>${name}</td><td>${playerName(g.south)}</td><td>${playerName(g.north)}</td><td>${g.plies}</td><td>${result}</td><td class="when">${localTime(g.updated)}</td>
-        <td class="row-buttons"><button type="button" class="open">${g.result ? 'Replay' : 'Resume'}</button>${
+        <td class="row-buttons"><button type="button" class="open">${over ? 'Replay' : 'Resume'}</button>${
   g.match ? '' : '<button type="button" class="delete" title="Delete this game">Delete</button>'}</td>`;
       tr.querySelector('.open').addEventListener('click', async () => {
         d.close();
         await load(g.id);
-        if (g.result) lookAt(0);
+        if (over) lookAt(0);
       });
       const del = tr.querySelector('.delete');
       if (del) del.addEventListener('click', () => deleteGame(g.id, tr));

@@ -19,7 +19,7 @@
     queue: Promise.resolve(), // moves, states and statuses, applied one at a time
   };
   // Counters the browser tests read.
-  const counters = { states: 0, moves: 0, animated: 0, skipped: 0, reconnects: 0, refetched: 0 };
+  const counters = { states: 0, moves: 0, animated: 0, skipped: 0, reconnects: 0, refetched: 0, rounds: 0 };
   window.sowing.live = { state: LV, counters };
 
   const $ = (id) => document.getElementById(id);
@@ -142,6 +142,9 @@
       case 'status':
         enqueue(() => applyStatus(m.live));
         break;
+      case 'next-round':
+        enqueue(() => followNextRound(m.game));
+        break;
       case 'error':
         setStatus(m.error, true);
         break;
@@ -211,6 +214,21 @@
     render();
   }
 
+  // How long the end of a round stays on screen before the page moves to the next.
+  const NEXT_ROUND_AFTER_MS = 2500;
+
+  // A match's round ended by the rules and the server started the next: once the last move
+  // and the result have been seen, the page follows there with the same seat token.
+  function followNextRound(game) {
+    const from = LV.id;
+    counters.rounds += 1;
+    setStatus(`Round over: ${LV.live && LV.live.result ? LV.live.result.text : ''}. The next round starts in a moment…`);
+    setTimeout(() => {
+      if (LV.id !== from) return;
+      location.hash = LV.seat && LV.token ? `#live=${game}&seat=${LV.token}` : `#live=${game}`;
+    }, NEXT_ROUND_AFTER_MS);
+  }
+
   async function applyMove(mv) {
     await showArrival(mv);
   }
@@ -267,7 +285,7 @@
   }
 
   function resign() {
-    if (!confirm('Resign this game?')) return;
+    if (!confirm(S.view && S.view.match ? 'Resign the match? (It ends with this round.)' : 'Resign this game?')) return;
     act('resign');
   }
 
@@ -331,7 +349,10 @@
     } else if (mayMove(v) && !S.busy) {
       setStatus('Your move: click a marked pit or type its letter.');
     }
-    if (live.result && !S.busy) setStatus(`Game over: ${live.result.text}.`);
+    if (live.result && !S.busy) {
+      setStatus(live.next_round ? `Round over: ${live.result.text}. The next round starts in a moment…`
+        : `Game over: ${live.result.text}.`);
+    }
     renderLive();
   }
 
@@ -377,7 +398,7 @@
       buttons.append(button(offers.takeback === theirs ? 'Accept the takeback' : offers.takeback === mine ? 'Takeback asked' : 'Ask to take back', () => act('takeback'), 'Take back the last move, if your opponent agrees'));
       if (offers.takeback === mine || S.view.ply === 0) buttons.lastChild.disabled = true;
     }
-    if (mine && live.result && !live.rematch) {
+    if (mine && live.result && !live.rematch && !live.next_round) {
       buttons.append(button(offers.rematch === theirs ? 'Accept the rematch' : offers.rematch === mine ? 'Rematch asked' : 'Rematch (colours swapped)', () => act('rematch')));
       if (offers.rematch === mine) buttons.lastChild.disabled = true;
     }
@@ -393,6 +414,12 @@
     if (offers.rematch === theirs) notes.push('Your opponent asks for a rematch.');
     if (!mine && (offers.draw || offers.takeback)) notes.push(`${cap(offers.draw || offers.takeback)} ${offers.draw ? 'offers a draw' : 'asks for a takeback'}.`);
     $('live-note').textContent = notes.join(' ');
+    const m = S.view && S.view.match;
+    $('live-match').hidden = !m;
+    if (m) {
+      $('live-match').textContent = `Match, round ${S.view.round} of ${m.rounds}: rounds won ${m.wins[0]}–${m.wins[1]}, `
+        + `seeds ${m.seeds[0]}–${m.seeds[1]}${m.winner ? ` — ${m.winner === 'draw' ? 'a draw' : cap(m.winner) + ' wins the match'}` : ''}.`;
+    }
     $('live-watchers').textContent = `${live.spectators} watching · ${LV.connected ? 'live' : 'reconnecting…'}`;
     document.body.dataset.spectators = String(live.spectators);
     const links = $('live-links');
@@ -424,11 +451,8 @@
 
   async function createFriendGame() {
     const { game, pits, match } = chosenGame();
-    if (match) {
-      $('new-error').textContent = 'A match of rounds is played on one screen: choose a single game to play a friend.';
-      return;
-    }
     const body = { game, seat: $('f-seat').value, lobby: $('f-lobby').checked };
+    if (match) body.rounds = Number($('f-rounds').value);
     if (pits) body.pits = pits;
     for (const label of document.querySelectorAll('#new-form [data-option]')) {
       if (!label.hidden) body[label.dataset.option] = label.querySelector('select').value;
@@ -504,7 +528,7 @@
     p.className = 'live-panel';
     p.hidden = true;
     p.setAttribute('aria-label', 'Live game');
-    p.innerHTML = '<p id="live-note" class="live-note" aria-live="polite"></p><p id="live-buttons" class="live-buttons"></p><div id="live-links" class="live-links"></div><p id="live-watchers" class="live-watchers" aria-live="off"></p>';
+    p.innerHTML = '<p id="live-match" class="live-match" hidden></p><p id="live-note" class="live-note" aria-live="polite"></p><p id="live-buttons" class="live-buttons"></p><div id="live-links" class="live-links"></div><p id="live-watchers" class="live-watchers" aria-live="off"></p>';
     document.querySelector('#play .controls').before(p);
   }
 

@@ -130,7 +130,7 @@ async fn an_invitation_gives_two_secret_seats_and_only_the_hashes_are_stored() {
 }
 
 #[tokio::test]
-async fn each_seat_moves_only_on_its_own_turn_and_a_stale_ply_is_refused() {
+async fn each_seat_moves_only_on_its_own_turn_and_a_stale_ply_from_either_seat_is_409() {
     let (router, _) = app();
     let (id, south, north) = invite(&router, json!({})).await;
     let path = format!("/api/live/{id}/moves");
@@ -155,9 +155,22 @@ async fn each_seat_moves_only_on_its_own_turn_and_a_stale_ply_is_refused() {
     let moved = play(&router, id, &south, "C", 0).await;
     assert_eq!(moved["live"]["ply"], 1);
     assert!(moved["trace"].as_array().unwrap().len() > 1);
-    // The same move again with the old ply: stale.
+    // The same move again with the old ply, from the seat not to move: it lagged behind,
+    // so it is told to reload (409), not that it is out of turn.
     let (status, e) = call(&router, Method::POST, &path, Some(&south), body()).await;
+    assert_eq!(status, StatusCode::CONFLICT, "a stale ply from south: {e}");
+    assert!(error_of(&e).contains("at move 1, not 0"), "{e}");
+    // At the current ply, out of turn: 403.
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &path,
+        Some(&south),
+        Some(json!({"move": "A", "ply": 1})),
+    )
+    .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "south is not to move: {e}");
+    assert!(error_of(&e).contains("north's turn"), "{e}");
     let (status, e) = call(
         &router,
         Method::POST,
@@ -553,7 +566,9 @@ async fn bad_clocks_names_seats_and_rounds_are_422_and_big_bodies_413() {
         json!({"game": "hoyito-ii", "seat": "east"}),
         json!({"game": "hoyito-ii", "name": "x".repeat(33)}),
         json!({"game": "hoyito-ii", "name": "a\u{7}b"}),
-        json!({"game": "hoyito-iii", "rounds": 3}),
+        json!({"game": "hoyito-ii", "rounds": 3}),
+        json!({"game": "hoyito-iii", "rounds": 0}),
+        json!({"game": "hoyito-iii", "rounds": 100}),
         json!({"game": "hoyito-ii", "leftover": "holder"}),
     ];
     for body in bad {
@@ -693,6 +708,285 @@ async fn a_live_game_and_its_seats_survive_a_restart() {
 }
 
 // ---------------------------------------------------------------- the socket
+/// A server without the per-address limits, for tests that play whole games.
+fn unlimited() -> Arc<App> {
+    Arc::new(App::new(common::store(), 1).with_limits(Limits {
+        enabled: false,
+        ..Limits::default()
+    }))
+}
+
+/// Plays game `id` to its end by the rules from `game` (the same game, kept in step here),
+/// each seat playing its first legal move; the last move's answer.
+async fn play_out(router: &Router, id: i64, game: &mut Game, tokens: [&str; 2]) -> Value {
+    let mut last = Value::Null;
+    while !game.is_over() {
+        let mv = game.legal_moves()[0];
+        let name = mv.name(game.rules().pits_per_row()).to_string();
+        let token = tokens[game.position().to_move().index()];
+        last = play(router, id, token, &name, game.moves().len()).await;
+        game.play(mv).unwrap();
+    }
+    last
+}
+
+/// A live Hoyito III match of `rounds` rounds: (round 1's id, south's token, north's token).
+async fn live_match(router: &Router, rounds: u32) -> (i64, String, String) {
+    let (status, seated) = call(
+        router,
+        Method::POST,
+        "/api/live",
+        None,
+        Some(json!({"game": "hoyito-iii", "rounds": rounds, "clock": {"base_ms": 600000}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{seated}");
+    assert_eq!(seated["game"]["round"], 1);
+    assert_eq!(seated["game"]["match"]["rounds"], rounds);
+    (
+        seated["live"]["id"].as_i64().unwrap(),
+        seated["token"].as_str().unwrap().to_owned(),
+        seated["invite"].as_str().unwrap().to_owned(),
+    )
+}
+
+fn round_start(round: usize, previous: Option<sowing::Outcome>) -> Game {
+    let rules = Rules::new(Variant::HoyitoIII);
+    Game::from_position(sowing::Match::round_start(rules, round, previous))
+}
+
+#[tokio::test]
+async fn h3_3_a_live_match_goes_on_round_by_round_with_the_same_tokens_and_its_score() {
+    let app = unlimited();
+    let addr = serve(app.clone()).await;
+    let router = router(app);
+    let (first, south, north) = live_match(&router, 3).await;
+    let (mut watcher, _) = watch(addr, first, None).await;
+    let (mut seat, _) = watch(addr, first, Some(&north)).await;
+    let mut game = round_start(1, None);
+    let ended = play_out(&router, first, &mut game, [&south, &north]).await;
+    // The round ended by the rules: the next one has started, and both sockets are told.
+    assert_eq!(ended["live"]["result"]["reason"], "rules", "{ended}");
+    let second = ended["live"]["next_round"]
+        .as_i64()
+        .expect("round 2 started");
+    assert_ne!(second, first);
+    for socket in [&mut watcher, &mut seat] {
+        let told = until(socket, "next-round").await;
+        assert_eq!(told["game"], second);
+    }
+    let (_, v) = call(
+        &router,
+        Method::GET,
+        &format!("/api/live/{first}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(v["live"]["next_round"], second);
+    // Round 2: North starts (H3.3), under the same time control, fresh; the same tokens
+    // hold the same seats; the score table counts round 1.
+    let (status, v) = call(
+        &router,
+        Method::GET,
+        &format!("/api/live/{second}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["game"]["round"], 2);
+    assert_eq!(v["game"]["state"]["to_move"], "north");
+    assert_eq!(v["live"]["clock"]["north_ms"], 600000);
+    assert_eq!(v["live"]["next_round"], Value::Null);
+    let table = &v["game"]["match"];
+    assert_eq!(table["rows"][0]["game"], first);
+    assert_eq!(
+        table["rows"][0]["winner"],
+        json!(game.outcome().unwrap().name())
+    );
+    assert_eq!(table["rows"][1]["starter"], "north");
+    assert_eq!(table["winner"], Value::Null);
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{second}/moves"),
+        Some(&south),
+        Some(json!({"move": "A", "ply": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    // The finished round no longer changes, and no rematch while the match goes on.
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{first}/rematch"),
+        Some(&south),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    assert!(error_of(&e).contains("the match goes on"), "{e}");
+    // The one-screen route does not start a live match's rounds.
+    let match_id = table["id"].as_i64().unwrap();
+    let (status, e) = call(
+        &router,
+        Method::POST,
+        &format!("/api/matches/{match_id}/next"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    // Round 2 to its end: round 3 starts with South, the last four (from round 3 on) to
+    // round 2's winner.
+    let previous = game.outcome();
+    let mut game = round_start(2, previous);
+    let ended = play_out(&router, second, &mut game, [&south, &north]).await;
+    let third = ended["live"]["next_round"]
+        .as_i64()
+        .expect("round 3 started");
+    let (_, v) = call(
+        &router,
+        Method::GET,
+        &format!("/api/live/{third}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(v["game"]["round"], 3);
+    assert_eq!(v["game"]["state"]["to_move"], "south");
+    let expected = round_start(3, game.outcome());
+    assert_eq!(
+        v["game"]["match"]["rows"][2]["final_four"],
+        json!(expected.rules().final_four.to_string())
+    );
+    // A resignation in round 3 ends the match there: no next round; the table has no winner.
+    let (status, v) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{third}/resign"),
+        Some(&north),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["live"]["result"]["outcome"], "south");
+    assert!(
+        v["live"]["result"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("the match ends"),
+        "{v}"
+    );
+    assert_eq!(v["live"]["next_round"], Value::Null);
+    assert_eq!(v["game"]["match"]["rows"].as_array().unwrap().len(), 3);
+    // A rematch of a match is a new match from round 1, colours swapped.
+    call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{third}/rematch"),
+        Some(&south),
+        None,
+    )
+    .await;
+    let (_, v) = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{third}/rematch"),
+        Some(&north),
+        None,
+    )
+    .await;
+    let rematch = v["live"]["rematch"].as_i64().expect("a rematch");
+    let (_, v) = call(
+        &router,
+        Method::GET,
+        &format!("/api/live/{rematch}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(v["game"]["round"], 1);
+    assert_ne!(v["game"]["match"]["id"], match_id);
+    assert_eq!(v["game"]["match"]["rounds"], 3);
+    play(&router, rematch, &north, "A", 0).await;
+}
+
+#[tokio::test]
+async fn the_last_round_of_a_live_match_ends_it_by_the_score_table() {
+    let app = unlimited();
+    let router = router(app);
+    let (first, south, north) = live_match(&router, 1).await;
+    let mut game = round_start(1, None);
+    let ended = play_out(&router, first, &mut game, [&south, &north]).await;
+    assert_eq!(ended["live"]["next_round"], Value::Null);
+    let table = &ended["game"]["match"];
+    assert_eq!(table["winner"], json!(game.outcome().unwrap().name()));
+    assert_eq!(table["next_round_ready"], false);
+}
+
+#[tokio::test]
+async fn live_results_show_in_the_games_list_as_a_one_screen_games_do() {
+    let (router, app) = app();
+    let (resigned, _, north) = invite(&router, json!({})).await;
+    call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{resigned}/resign"),
+        Some(&north),
+        None,
+    )
+    .await;
+    let (agreed, south, north) = invite(&router, json!({})).await;
+    for token in [&south, &north] {
+        call(
+            &router,
+            Method::POST,
+            &format!("/api/live/{agreed}/draw"),
+            Some(token),
+            None,
+        )
+        .await;
+    }
+    let (abandoned, _, _) = invite(&router, json!({})).await;
+    let (going, _, _) = invite(&router, json!({})).await;
+    let later = sowing_web::clock::now_ms() + Limits::default().abandoned_after.as_millis() as i64;
+    // Closes every game still going (the two others are over already).
+    assert_eq!(app.close_stale(later + 1000).await.unwrap(), 2);
+    let (going_on, _, _) = invite(&router, json!({})).await;
+    let (status, list) = call(&router, Method::GET, "/api/games", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let entry = |id: i64| {
+        list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("game {id} in {list}"))
+    };
+    let e = entry(resigned);
+    assert_eq!(
+        (e["result"].clone(), e["termination"].clone()),
+        (json!("south"), json!("north resigned: south wins"))
+    );
+    let e = entry(agreed);
+    assert_eq!(
+        (e["result"].clone(), e["termination"].clone()),
+        (json!("draw"), json!("drawn by agreement"))
+    );
+    for id in [abandoned, going] {
+        let e = entry(id);
+        assert_eq!(e["result"], Value::Null, "{e}");
+        assert_eq!(e["termination"], "closed: nobody moved for too long");
+    }
+    let e = entry(going_on);
+    assert_eq!(
+        (e["result"].clone(), e["termination"].clone()),
+        (Value::Null, Value::Null)
+    );
+}
 
 /// A server on a free loopback port, with connection addresses, until the test ends.
 async fn serve(app: Arc<App>) -> SocketAddr {
@@ -712,14 +1006,27 @@ async fn serve(app: Arc<App>) -> SocketAddr {
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// Opens game `id`'s socket without saying hello: the upgrade's refusal, if any.
+async fn open(addr: SocketAddr, id: i64) -> Result<Socket, tokio_tungstenite::tungstenite::Error> {
+    tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket"))
+        .await
+        .map(|(socket, _)| socket)
+}
+
+/// Opens game `id`'s socket and says hello with `token` (none: a spectator).
 async fn connect(addr: SocketAddr, id: i64, token: Option<&str>) -> Socket {
-    let (mut socket, _) =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket"))
-            .await
-            .unwrap();
+    let mut socket = open(addr, id).await.unwrap();
     let hello = json!({"type": "hello", "token": token});
     socket.send(Message::text(hello.to_string())).await.unwrap();
     socket
+}
+
+/// Connects as [`connect`] and reads the first message, the game's state.
+async fn watch(addr: SocketAddr, id: i64, token: Option<&str>) -> (Socket, Value) {
+    let mut socket = connect(addr, id, token).await;
+    let state = next(&mut socket).await;
+    assert_eq!(state["type"], "state", "{state}");
+    (socket, state)
 }
 
 /// The next JSON message (pings skipped), within two seconds.
@@ -762,16 +1069,14 @@ async fn both_seats_and_a_spectator_get_each_move_once_in_order_with_its_trace()
     let addr = serve(app.clone()).await;
     let router = router(app);
     let (id, south, north) = invite(&router, json!({})).await;
-    let mut a = connect(addr, id, Some(&south)).await;
-    let mut b = connect(addr, id, Some(&north)).await;
-    let mut watcher = connect(addr, id, None).await;
-    for (socket, seat) in [
-        (&mut a, json!("south")),
-        (&mut b, json!("north")),
-        (&mut watcher, Value::Null),
+    let (mut a, a_state) = watch(addr, id, Some(&south)).await;
+    let (mut b, b_state) = watch(addr, id, Some(&north)).await;
+    let (mut watcher, watcher_state) = watch(addr, id, None).await;
+    for (state, seat) in [
+        (a_state, json!("south")),
+        (b_state, json!("north")),
+        (watcher_state, Value::Null),
     ] {
-        let state = next(socket).await;
-        assert_eq!(state["type"], "state", "{state}");
         assert_eq!(state["seat"], seat);
         assert_eq!(state["game"]["ply"], 0);
     }
@@ -832,8 +1137,7 @@ async fn a_late_socket_gets_the_game_so_far_and_the_flag_falls_with_nobody_askin
     let (id, south, north) = invite(&router, json!({"clock": {"base_ms": 500}})).await;
     play(&router, id, &south, "C", 0).await;
     play(&router, id, &north, "a", 1).await;
-    let mut watcher = connect(addr, id, None).await;
-    let state = next(&mut watcher).await;
+    let (mut watcher, state) = watch(addr, id, None).await;
     assert_eq!(state["game"]["ply"], 2);
     // North captured with a and moves again.
     assert_eq!(state["live"]["clock"]["running"], "north");
@@ -856,10 +1160,7 @@ async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages()
         m["error"].as_str().unwrap().contains("holds no seat"),
         "{m}"
     );
-    let (mut socket, _) =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket"))
-            .await
-            .unwrap();
+    let mut socket = open(addr, id).await.unwrap();
     socket
         .send(Message::text(r#"{"type":"move"}"#))
         .await
@@ -867,8 +1168,7 @@ async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages()
     let m = next(&mut socket).await;
     assert_eq!(m["type"], "error", "{m}");
     // After hello: ping is answered, an unknown message is an error, a huge one closes.
-    let mut socket = connect(addr, id, None).await;
-    until(&mut socket, "state").await;
+    let (mut socket, _) = watch(addr, id, None).await;
     socket
         .send(Message::text(r#"{"type":"ping"}"#))
         .await
@@ -892,8 +1192,7 @@ async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages()
     .await;
     assert_eq!(closed, Ok(true));
     // An unknown game: 404 before any upgrade.
-    let refused =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/999/socket")).await;
+    let refused = open(addr, 999).await;
     assert!(refused.is_err());
 }
 
@@ -904,22 +1203,18 @@ async fn sockets_are_capped_per_address() {
     let router = router(app);
     let (id, _, _) = invite(&router, json!({})).await;
     let cap = Limits::default().sockets_per_address;
-    let mut open = Vec::new();
+    let mut sockets = Vec::new();
     for _ in 0..cap {
-        let mut socket = connect(addr, id, None).await;
-        until(&mut socket, "state").await;
-        open.push(socket);
+        sockets.push(watch(addr, id, None).await.0);
     }
-    let refused =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/api/live/{id}/socket")).await;
+    let refused = open(addr, id).await;
     match refused {
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
             assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS)
         }
         other => panic!("expected a 429, got {other:?}"),
     }
-    open.pop();
+    sockets.pop();
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut again = connect(addr, id, None).await;
-    until(&mut again, "state").await;
+    watch(addr, id, None).await;
 }

@@ -192,7 +192,7 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other()
     };
     let mut game = Game::new(Rules::new(Variant::HoyitoII));
     let challenge = open_challenge();
-    let id = a.create_live_game(&game, &challenge).unwrap();
+    let id = a.create_live_game(&game, &challenge, None).unwrap();
     let read = b.live_row(id).unwrap().unwrap();
     assert_eq!(
         read,
@@ -276,7 +276,7 @@ fn each_live_write_is_announced_with_the_games_new_version() {
     })
     .unwrap();
     let game = Game::new(Rules::new(Variant::Ayoayo));
-    let id = a.create_live_game(&game, &open_challenge()).unwrap();
+    let id = a.create_live_game(&game, &open_challenge(), None).unwrap();
     let mut row = a.live_row(id).unwrap().unwrap();
     row.names[1] = Some("Ben".into());
     a.update_live(&row).unwrap();
@@ -324,7 +324,9 @@ fn a_version_1_database_gains_the_live_table_and_keeps_its_games() {
     let store = Store::connect(&url).unwrap();
     assert!(store.load(id).unwrap().is_some());
     assert_eq!(store.live_row(id).unwrap(), None);
-    let live = store.create_live_game(&game, &open_challenge()).unwrap();
+    let live = store
+        .create_live_game(&game, &open_challenge(), None)
+        .unwrap();
     assert_eq!(
         store.live_row(live).unwrap().unwrap().names[0].as_deref(),
         Some("Ana")

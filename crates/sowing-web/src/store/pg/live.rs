@@ -226,8 +226,34 @@ impl Postgres {
         &self,
         game: &Game,
         live: &LiveRow,
+        match_round: Option<(i64, u32)>,
     ) -> StoreResult<i64> {
-        self.create_game_with(game, "human", "human", None, Some(live))
+        self.create_game_with(game, "human", "human", match_round, Some(live))
+    }
+
+    pub(in crate::store) fn live_results(
+        &self,
+        ids: &[i64],
+    ) -> StoreResult<Vec<(i64, LiveResult)>> {
+        Ok(self
+            .client()?
+            .query(
+                "SELECT game_id, outcome, reason FROM live
+                 WHERE outcome IS NOT NULL AND game_id = ANY($1)",
+                &[&ids],
+            )
+            .map_err(db)?
+            .iter()
+            .map(|r| {
+                (
+                    r.get(0),
+                    LiveResult {
+                        outcome: r.get(1),
+                        reason: r.get(2),
+                    },
+                )
+            })
+            .collect())
     }
 
     pub(in crate::store) fn append_live_move(
