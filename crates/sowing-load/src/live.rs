@@ -227,26 +227,31 @@ async fn seat(
                     }
                 }
             }
-            ServerMessage::Status { live } => {
-                if let Some(result) = live.result.filter(|_| !replica.is_over()) {
-                    return Err(format!(
-                        "{who}: the game ended on the server at ply {}: {result}",
-                        live.ply
-                    ));
-                }
-            }
-            ServerMessage::State { live, .. } => {
-                return Err(format!(
-                    "{who}: an unexpected state at ply {} (a takeback?)",
-                    live.ply
-                ))
-            }
-            ServerMessage::Error { error } => return Err(format!("{who}: error message: {error}")),
-            ServerMessage::Pong {} => {}
+            other => check_other(other, &replica, &who)?,
         }
     }
     socket.close().await;
     Ok(())
+}
+
+/// A socket message other than a move, for a client following the game with `replica`:
+/// a result before the replica's end, a state (history rewritten) or an error is an error.
+fn check_other(message: ServerMessage, replica: &Game, who: &str) -> Result<(), String> {
+    match message {
+        ServerMessage::Status { live } => match live.result.filter(|_| !replica.is_over()) {
+            Some(result) => Err(format!(
+                "{who}: the game ended on the server at ply {}: {result}",
+                live.ply
+            )),
+            None => Ok(()),
+        },
+        ServerMessage::State { live, .. } => Err(format!(
+            "{who}: an unexpected state at ply {} (a takeback?)",
+            live.ply
+        )),
+        ServerMessage::Error { error } => Err(format!("{who}: error message: {error}")),
+        ServerMessage::Move { .. } | ServerMessage::Pong {} => Ok(()),
+    }
 }
 
 /// The spectator: follows the game on its socket; its replica's moves.
@@ -268,22 +273,7 @@ async fn spectator(
                     s.to_spectator.push(latency);
                 }
             }
-            ServerMessage::Status { live } => {
-                if let Some(result) = live.result.filter(|_| !replica.is_over()) {
-                    return Err(format!(
-                        "{who}: the game ended on the server at ply {}: {result}",
-                        live.ply
-                    ));
-                }
-            }
-            ServerMessage::State { live, .. } => {
-                return Err(format!(
-                    "{who}: an unexpected state at ply {} (a takeback?)",
-                    live.ply
-                ))
-            }
-            ServerMessage::Error { error } => return Err(format!("{who}: error message: {error}")),
-            ServerMessage::Pong {} => {}
+            other => check_other(other, &replica, &who)?,
         }
     }
     socket.close().await;
