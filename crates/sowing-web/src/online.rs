@@ -419,21 +419,7 @@ impl Games {
             return Ok(found);
         }
         let start = matches::round_start(loaded.game.rules(), next, loaded.game.outcome());
-        let row = LiveRow {
-            game_id: 0,
-            seats: live.seats,
-            names: live.names.clone(),
-            lobby: false,
-            address: None,
-            clock: live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms)),
-            offers: Offers::default(),
-            result: None,
-            rematch: None,
-            takebacks: 0,
-            version: 0,
-            created_ms: now,
-            touched_ms: now,
-        };
+        let row = follow_on(live, false, now);
         match self
             .insert_live(Game::from_position(start), row, Some((match_id, next)))
             .await
@@ -845,21 +831,7 @@ impl Games {
                 )))
             }
             Offer::Rematch if live.offers.rematch == Some(opponent) => {
-                let rematch = LiveRow {
-                    game_id: 0,
-                    seats: [live.seats[1], live.seats[0]],
-                    names: [live.names[1].clone(), live.names[0].clone()],
-                    lobby: false,
-                    address: None,
-                    clock: live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms)),
-                    offers: Offers::default(),
-                    result: None,
-                    rematch: None,
-                    takebacks: 0,
-                    version: 0,
-                    created_ms: now,
-                    touched_ms: now,
-                };
+                let rematch = follow_on(live, true, now);
                 // A match's rematch is a new match of as many rounds, from its round 1.
                 let (game, match_round) = match loaded_match {
                     Some((match_id, _)) => {
@@ -1012,6 +984,32 @@ impl Games {
             }
         }
         Ok(closed)
+    }
+}
+
+/// The live row of a game that follows `live` between the same seats (a match's next round,
+/// or a rematch with the colours `swapped`): the same time control on a fresh clock, no
+/// offers, no result.
+fn follow_on(live: &LiveRow, swapped: bool, now: i64) -> LiveRow {
+    let (mut seats, mut names) = (live.seats, live.names.clone());
+    if swapped {
+        seats.swap(0, 1);
+        names.swap(0, 1);
+    }
+    LiveRow {
+        game_id: 0,
+        seats,
+        names,
+        lobby: false,
+        address: None,
+        clock: live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms)),
+        offers: Offers::default(),
+        result: None,
+        rematch: None,
+        takebacks: 0,
+        version: 0,
+        created_ms: now,
+        touched_ms: now,
     }
 }
 
