@@ -582,19 +582,9 @@ impl Games {
         let mut names = [None, None];
         names[new.seat.index()] = new.name;
         let live = LiveRow {
-            game_id: 0,
-            seats,
-            names,
             lobby: new.lobby,
             address: new.lobby.then_some(new.address),
-            clock: new.clock,
-            offers: Offers::default(),
-            result: None,
-            rematch: None,
-            takebacks: 0,
-            version: 0,
-            created_ms: now,
-            touched_ms: now,
+            ..LiveRow::new(seats, names, new.clock, now)
         };
         let (game, match_round) = match new.rounds {
             Some(rounds) => {
@@ -996,21 +986,8 @@ fn follow_on(live: &LiveRow, swapped: bool, now: i64) -> LiveRow {
         seats.swap(0, 1);
         names.swap(0, 1);
     }
-    LiveRow {
-        game_id: 0,
-        seats,
-        names,
-        lobby: false,
-        address: None,
-        clock: live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms)),
-        offers: Offers::default(),
-        result: None,
-        rematch: None,
-        takebacks: 0,
-        version: 0,
-        created_ms: now,
-        touched_ms: now,
-    }
+    let clock = live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms));
+    LiveRow::new(seats, names, clock, now)
 }
 
 #[cfg(test)]

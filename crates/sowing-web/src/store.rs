@@ -459,6 +459,33 @@ pub struct LiveRow {
     pub touched_ms: i64,
 }
 
+impl LiveRow {
+    /// The row of a new game between `seats` at `now` (Unix ms): not in the lobby, no
+    /// offers, no result, nothing taken back.
+    pub fn new(
+        seats: [Option<[u8; 32]>; 2],
+        names: [Option<String>; 2],
+        clock: Option<Clock>,
+        now: i64,
+    ) -> LiveRow {
+        LiveRow {
+            game_id: 0,
+            seats,
+            names,
+            lobby: false,
+            address: None,
+            clock,
+            offers: Offers::default(),
+            result: None,
+            rematch: None,
+            takebacks: 0,
+            version: 0,
+            created_ms: now,
+            touched_ms: now,
+        }
+    }
+}
+
 const LIVE_COLUMNS: &str = "game_id, south_hash, north_hash, south_name, north_name, lobby, \
     address, base_ms, increment_ms, south_ms, north_ms, running_since, offer_draw, \
     offer_takeback, offer_rematch, outcome, reason, rematch_id, takebacks, version, \
