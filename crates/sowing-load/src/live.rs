@@ -22,7 +22,7 @@ use sowing_web::store::Store;
 
 use crate::http::Connection;
 use crate::socket::{LiveSocket, MoveMessage, ServerMessage, Snapshot};
-use crate::{variant_of, Target};
+use crate::{play_all, variant_of, Target};
 
 /// How the live games are played.
 #[derive(Clone, Copy)]
@@ -457,23 +457,10 @@ pub async fn run(
         plan.think_ms,
         target.servers()
     );
-    let start = Instant::now();
-    let tasks: Vec<_> = (0..games)
-        .map(|i| {
-            tokio::spawn(play_one(
-                target.clone(),
-                i,
-                variant_of(game, i),
-                seed.wrapping_mul(1000).wrapping_add(i as u64),
-                plan,
-            ))
-        })
-        .collect();
-    let mut results = Vec::new();
-    for task in tasks {
-        results.push(task.await.map_err(|e| e.to_string())?);
-    }
-    let elapsed = start.elapsed();
+    let (results, elapsed) = play_all(games, seed, |i, seed| {
+        play_one(target.clone(), i, variant_of(game, i), seed, plan)
+    })
+    .await?;
 
     let moves: usize = results.iter().map(|r| r.acked.len()).sum();
     let mut errors: Vec<String> = results.iter().filter_map(|r| r.error.clone()).collect();

@@ -106,6 +106,29 @@ pub fn variant_of(game: Option<&str>, i: usize) -> String {
     game.map_or_else(|| VARIANTS[i % VARIANTS.len()].to_owned(), str::to_owned)
 }
 
+/// Plays `games` games at once, game `i` by `play(i, its seed)` (derived from `seed`): their
+/// results in order, and the time they all took.
+pub async fn play_all<T, F, Fut>(
+    games: usize,
+    seed: u64,
+    play: F,
+) -> Result<(Vec<T>, Duration), String>
+where
+    F: Fn(usize, u64) -> Fut,
+    Fut: std::future::Future<Output = T> + Send + 'static,
+    T: Send + 'static,
+{
+    let start = std::time::Instant::now();
+    let tasks: Vec<_> = (0..games)
+        .map(|i| tokio::spawn(play(i, seed.wrapping_mul(1000).wrapping_add(i as u64))))
+        .collect();
+    let mut results = Vec::with_capacity(games);
+    for task in tasks {
+        results.push(task.await.map_err(|e| e.to_string())?);
+    }
+    Ok((results, start.elapsed()))
+}
+
 /// `BASE+INC` in seconds (decimals allowed) → (base, increment) in ms.
 fn parse_clock(text: &str) -> Result<(u64, u64), String> {
     let bad = || format!("--clock {text:?}: expected BASE+INC in seconds, e.g. 300+3");

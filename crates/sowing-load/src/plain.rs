@@ -9,7 +9,7 @@ use sowing_engine::random::Rng;
 use sowing_web::store::Store;
 
 use crate::http::Connection;
-use crate::{variant_of, Target};
+use crate::{play_all, variant_of, Target};
 
 /// What one game's player saw.
 struct Played {
@@ -95,22 +95,10 @@ pub async fn run(
         "sow-load: {games} games at once against {} …",
         target.servers()
     );
-    let start = Instant::now();
-    let tasks: Vec<_> = (0..games)
-        .map(|i| {
-            tokio::spawn(play_one(
-                target.clone(),
-                variant_of(game, i),
-                seed.wrapping_mul(1000).wrapping_add(i as u64),
-                max_moves,
-            ))
-        })
-        .collect();
-    let mut results = Vec::new();
-    for task in tasks {
-        results.push(task.await.map_err(|e| e.to_string())?);
-    }
-    let elapsed = start.elapsed();
+    let (results, elapsed) = play_all(games, seed, |i, seed| {
+        play_one(target.clone(), variant_of(game, i), seed, max_moves)
+    })
+    .await?;
 
     let latencies: Vec<Duration> = results
         .iter()
