@@ -132,8 +132,11 @@ impl LiveSocket {
     /// The next message from the server; a close, a broken socket, a message that is not
     /// understood or a silence longer than the timeout is an error.
     pub async fn next(&mut self) -> Result<ServerMessage, String> {
+        // One deadline for the message, whatever comes before it: the server's pings (every
+        // 20 s) must not keep a socket that never hears of a move looking alive.
+        let deadline = tokio::time::Instant::now() + self.timeout;
         loop {
-            let message = tokio::time::timeout(self.timeout, self.ws.next())
+            let message = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .map_err(|_| format!("{}: no message for {:?}", self.name, self.timeout))?;
             match message {

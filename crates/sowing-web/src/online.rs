@@ -442,19 +442,15 @@ impl Games {
         let mut loaded = guard.take().expect("locked games are loaded");
         let store = self.store.clone();
         let loaded = blocking(move || {
-            match how {
+            let version = match how {
                 Commit::Row => store.update_live(&next)?,
                 Commit::Move => store.append_live_move(&loaded.game, &next)?,
                 Commit::Takeback => store.truncate_live(&loaded.game, &next)?,
-            }
-            let id = next.game_id;
-            loaded.row = store
-                .game_row(id)?
-                .ok_or_else(|| StoreError::Database(format!("game {id} vanished")))?;
+            };
             let mut next = next;
             next.version += 1;
             loaded.live = Some(next);
-            Ok(loaded)
+            loaded.after_write(&store, version)
         })
         .await?;
         let (id, version) = (loaded.row.id, loaded.live.as_ref().map_or(0, |l| l.version));

@@ -14,6 +14,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
+use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sowing::Side;
@@ -323,6 +324,9 @@ const HELLO_WITHIN: Duration = Duration::from_secs(10);
 /// A ping this often keeps idle connections (and proxies) awake.
 const PING_EVERY: Duration = Duration::from_secs(20);
 
+/// A socket's read buffer: the messages in are at most 1 KiB.
+const SOCKET_READ_BUFFER: usize = 4096;
+
 /// The client's messages.
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
@@ -351,15 +355,28 @@ async fn socket(
     Ok(upgrade
         .max_message_size(max)
         .max_frame_size(max)
+        // Messages in are small (a hello, a ping): tungstenite's default 128 KiB read buffer
+        // is allocated whole for each socket and zeroed before every read.
+        .read_buffer_size(SOCKET_READ_BUFFER)
         .on_upgrade(move |socket| run_socket(socket, games, game, permit))
         .into_response())
 }
 
 async fn send_json(socket: &mut WebSocket, value: &impl Serialize) -> bool {
-    match serde_json::to_string(value) {
-        Ok(text) => socket.send(Message::text(text)).await.is_ok(),
-        Err(_) => false,
+    send_all_json(socket, std::slice::from_ref(&value)).await
+}
+
+/// Sends `values` as one write to the network (one flush for all their frames).
+async fn send_all_json(socket: &mut WebSocket, values: &[impl Serialize]) -> bool {
+    for value in values {
+        let Ok(text) = serde_json::to_string(value) else {
+            return false;
+        };
+        if socket.feed(Message::text(text)).await.is_err() {
+            return false;
+        }
     }
+    socket.flush().await.is_ok()
 }
 
 async fn refuse(mut socket: WebSocket, message: String) {
@@ -468,12 +485,11 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit
                             && announce_next_round(&mut socket, &mut sent, &view.live).await
                     }
                     Ok(Update::Moves(moves, status)) => {
-                        let mut ok = true;
-                        for m in &moves {
-                            ok = ok && send_json(&mut socket, &json!({"type": "move", "move": m})).await;
-                        }
+                        let mut messages: Vec<_> =
+                            moves.iter().map(|m| json!({"type": "move", "move": m})).collect();
+                        messages.push(json!({"type": "status", "live": status}));
                         sent.saw(&status);
-                        ok && send_json(&mut socket, &json!({"type": "status", "live": status})).await
+                        send_all_json(&mut socket, &messages).await
                             && announce_next_round(&mut socket, &mut sent, &status).await
                     }
                     Err(GameError::UnknownGame(_)) => {

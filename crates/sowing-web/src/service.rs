@@ -17,7 +17,7 @@ use crate::responses::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
     TraceEvent, View,
 };
-use crate::store::{GameRow, LiveRow, Store, StoreError};
+use crate::store::{GameRow, LiveRow, Store, StoreError, StoreResult};
 
 /// A player that is a person at the screen rather than an engine.
 pub const HUMAN: &str = "human";
@@ -163,6 +163,34 @@ pub(crate) struct Loaded {
     pub(crate) row: GameRow,
     pub(crate) game: Game,
     pub(crate) live: Option<LiveRow>,
+}
+
+impl Loaded {
+    /// The game, its row and its live row, read from the store. The row is read first:
+    /// what is read after it is as new or newer, so the copy never looks newer than it is
+    /// and a server that finds the stored version moved on reads it all again.
+    fn read(store: &Store, id: i64) -> StoreResult<Option<Loaded>> {
+        let Some((row, game)) = store.load(id)? else {
+            return Ok(None);
+        };
+        let live = store.live_row(id)?;
+        Ok(Some(Loaded { row, game, live }))
+    }
+
+    /// The copy after our own write, which left the game at `version`: its row read back.
+    /// Another server may have written since (PostgreSQL); its row would then be newer than
+    /// the game held here, and the next version check would trust a stale copy (a live
+    /// move lost until the next one): the whole game is read again instead.
+    pub(crate) fn after_write(mut self, store: &Store, version: i64) -> StoreResult<Loaded> {
+        let id = self.row.id;
+        let vanished = || StoreError::Database(format!("game {id} vanished"));
+        let row = store.game_row(id)?.ok_or_else(vanished)?;
+        if row.version == version {
+            self.row = row;
+            return Ok(self);
+        }
+        Loaded::read(store, id)?.ok_or_else(vanished)
+    }
 }
 
 /// Refuses a change through the one-screen routes to a game between two seats: its moves
@@ -445,14 +473,7 @@ impl Games {
         }
         if guard.is_none() {
             let store = self.store.clone();
-            let loaded = blocking(move || {
-                let Some((row, game)) = store.load(id)? else {
-                    return Ok(None);
-                };
-                let live = store.live_row(id)?;
-                Ok(Some(Loaded { row, game, live }))
-            })
-            .await?;
+            let loaded = blocking(move || Loaded::read(&store, id)).await?;
             match loaded {
                 Some(loaded) => *guard = Some(loaded),
                 None => {
@@ -465,23 +486,20 @@ impl Games {
         Ok(guard)
     }
 
-    /// Saves what `loaded` now holds with `write` (and reads its row back). On success the
+    /// Saves what `loaded` now holds with `write` (which returns the version it wrote) and
+    /// reads its row back ([`Loaded::after_write`]). On success the
     /// game is back in its slot; on failure the slot is left empty, so that the next request
     /// reads the game again from the store rather than trust memory.
     pub(crate) async fn save(
         &self,
         guard: &mut Guard,
-        write: impl FnOnce(&Store, &Game, i64, i64) -> Result<(), StoreError> + Send + 'static,
+        write: impl FnOnce(&Store, &Game, i64, i64) -> Result<i64, StoreError> + Send + 'static,
     ) -> GameResult<()> {
-        let mut loaded = guard.take().expect("locked games are loaded");
+        let loaded = guard.take().expect("locked games are loaded");
         let store = self.store.clone();
         let loaded = blocking(move || {
-            let id = loaded.row.id;
-            write(&store, &loaded.game, id, loaded.row.version)?;
-            loaded.row = store
-                .game_row(id)?
-                .ok_or_else(|| StoreError::Database(format!("game {id} vanished")))?;
-            Ok(loaded)
+            let version = write(&store, &loaded.game, loaded.row.id, loaded.row.version)?;
+            loaded.after_write(&store, version)
         })
         .await?;
         **guard = Some(loaded);

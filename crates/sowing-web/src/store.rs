@@ -316,29 +316,29 @@ impl Write {
 }
 
 fn insert_move(tx: &Connection, id: i64, ply: usize, mv: &str) -> StoreResult<()> {
-    tx.execute(
-        "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-        params![id, ply as i64, mv],
-    )
-    .map_err(db)?;
+    tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)")
+        .and_then(|mut insert| insert.execute(params![id, ply as i64, mv]))
+        .map_err(db)?;
     Ok(())
 }
 
 /// Keeps the game row's move count, result and end in step with its moves.
 fn update_summary(tx: &Connection, id: i64, summary: &Summary) -> StoreResult<()> {
     let (reason, to) = summary.end.map(end_code).unzip();
-    tx.execute(
+    tx.prepare_cached(
         "UPDATE games SET plies = ?2, result = ?3, end_reason = ?4, end_to = ?5,
                           updated = datetime('now')
          WHERE id = ?1",
-        params![
+    )
+    .and_then(|mut update| {
+        update.execute(params![
             id,
             summary.plies as i64,
             summary.result,
             reason,
             to.flatten().map(Side::name),
-        ],
-    )
+        ])
+    })
     .map_err(db)?;
     Ok(())
 }
@@ -608,7 +608,7 @@ fn put_live(tx: &Connection, live: &LiveRow) -> StoreResult<()> {
     let mut all: Vec<&dyn rusqlite::ToSql> = vec![&live.game_id, &live.version];
     all.extend(values.iter().copied());
     let changed = tx
-        .execute(
+        .prepare_cached(
             "UPDATE live SET south_hash = ?3, north_hash = ?4, south_name = ?5,
                  north_name = ?6, lobby = ?7, address = ?8, base_ms = ?9, increment_ms = ?10,
                  south_ms = ?11, north_ms = ?12, running_since = ?13, offer_draw = ?14,
@@ -616,8 +616,8 @@ fn put_live(tx: &Connection, live: &LiveRow) -> StoreResult<()> {
                  rematch_id = ?19, takebacks = ?20, created_ms = ?21, touched_ms = ?22,
                  version = version + 1
              WHERE game_id = ?1 AND version = ?2",
-            all.as_slice(),
         )
+        .and_then(|mut update| update.execute(all.as_slice()))
         .map_err(db)?;
     if changed == 0 {
         return Err(StoreError::Conflict(format!(
@@ -667,6 +667,10 @@ fn migrate_to_1(tx: &Connection) -> StoreResult<()> {
     tx.execute_batch("ALTER TABLE games DROP COLUMN termination;")
         .map_err(db)
 }
+
+/// [`GameRow::version`] in SQLite: one process owns the file, so nothing needs to tell
+/// whether its copy of a game is stale.
+const SQLITE_VERSION: i64 = 0;
 
 const GAME_COLUMNS: &str = "id, variant, pits, start, south, north, match_id, round, plies, \
                             result, end_reason, end_to, created, updated";
@@ -762,6 +766,8 @@ impl Sqlite {
         conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(db)?;
+        // Room for every statement of the hot paths (moves, live rows, reads of a game).
+        conn.set_prepared_statement_cache_capacity(64);
         let tx = conn.transaction().map_err(db)?;
         let version: i64 = tx
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -937,7 +943,7 @@ impl Sqlite {
     ///
     /// # Panics
     /// If `game` has no moves.
-    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
         let ply = game.moves().len() - 1;
         self.write(Write::Move {
             id: live.game_id,
@@ -948,20 +954,20 @@ impl Sqlite {
             summary: Summary::of(game),
             live: Some(Box::new(live.clone())),
         })
-        .map(drop)
+        .map(|_| SQLITE_VERSION)
     }
 
     /// A takeback granted in a live game: the moves after `game`'s, and the live row.
     ///
     /// # Errors
     /// On a database failure or a conflict; nothing is then changed.
-    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
         self.write(Write::Truncate {
             id: live.game_id,
             summary: Summary::of(game),
             live: Some(Box::new(live.clone())),
         })
-        .map(drop)
+        .map(|_| SQLITE_VERSION)
     }
 
     /// Writes a live game's row (seats, clock, offers, result) if it is still at
@@ -970,8 +976,9 @@ impl Sqlite {
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] when another writer changed it
     /// first; nothing is then changed.
-    pub fn update_live(&self, live: &LiveRow) -> StoreResult<()> {
-        self.write(Write::Live(Box::new(live.clone()))).map(drop)
+    pub fn update_live(&self, live: &LiveRow) -> StoreResult<i64> {
+        self.write(Write::Live(Box::new(live.clone())))
+            .map(|_| SQLITE_VERSION)
     }
 
     /// A live game's row, or `None` for a game that is not between two seats.
@@ -980,12 +987,10 @@ impl Sqlite {
     /// On a database failure.
     pub fn live_row(&self, id: i64) -> StoreResult<Option<LiveRow>> {
         self.conn()
-            .query_row(
-                &format!("SELECT {LIVE_COLUMNS} FROM live WHERE game_id = ?1"),
-                [id],
-                live_row,
-            )
-            .optional()
+            .prepare_cached(&format!(
+                "SELECT {LIVE_COLUMNS} FROM live WHERE game_id = ?1"
+            ))
+            .and_then(|mut select| select.query_row([id], live_row).optional())
             .map_err(db)
     }
 
@@ -1099,7 +1104,7 @@ impl Sqlite {
     ///
     /// # Panics
     /// If `game` has no moves.
-    pub fn append_move(&self, id: i64, game: &Game) -> StoreResult<()> {
+    pub fn append_move(&self, id: i64, game: &Game) -> StoreResult<i64> {
         let ply = game.moves().len() - 1;
         self.write(Write::Move {
             id,
@@ -1110,20 +1115,20 @@ impl Sqlite {
             summary: Summary::of(game),
             live: None,
         })
-        .map(drop)
+        .map(|_| SQLITE_VERSION)
     }
 
     /// Forgets the moves after the first `game.moves().len()` (an undo), in one transaction.
     ///
     /// # Errors
     /// On a database failure; nothing is then changed.
-    pub fn truncate(&self, id: i64, game: &Game) -> StoreResult<()> {
+    pub fn truncate(&self, id: i64, game: &Game) -> StoreResult<i64> {
         self.write(Write::Truncate {
             id,
             summary: Summary::of(game),
             live: None,
         })
-        .map(drop)
+        .map(|_| SQLITE_VERSION)
     }
 
     /// Deletes a game and its moves, in one transaction.
@@ -1140,12 +1145,8 @@ impl Sqlite {
     /// On a database failure.
     pub fn game_row(&self, id: i64) -> StoreResult<Option<GameRow>> {
         self.conn()
-            .query_row(
-                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
-                [id],
-                game_row,
-            )
-            .optional()
+            .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))
+            .and_then(|mut select| select.query_row([id], game_row).optional())
             .map_err(db)
     }
 
@@ -1379,6 +1380,7 @@ impl Store {
 
     /// Records the move `game` has just played (its last), with the new result, in one
     /// transaction.
+    /// Returns the game's [`GameRow::version`] after the write.
     ///
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] if that ply is already stored
@@ -1387,7 +1389,7 @@ impl Store {
     ///
     /// # Panics
     /// If `game` has no moves.
-    pub fn append_move(&self, id: i64, game: &Game) -> StoreResult<()> {
+    pub fn append_move(&self, id: i64, game: &Game) -> StoreResult<i64> {
         match &self.backend {
             Backend::Sqlite(store) => store.append_move(id, game),
             Backend::Postgres(store) => pg::off_runtime(|| store.append_move(id, game, None)),
@@ -1397,13 +1399,14 @@ impl Store {
     /// [`Store::append_move`] onto the game as it was at `version` ([`GameRow::version`]):
     /// refused with [`StoreError::Conflict`] if another server changed it since (SQLite has
     /// no other writer: there it is [`Store::append_move`]).
+    /// Returns the game's [`GameRow::version`] after the write.
     ///
     /// # Errors
     /// See [`Store::append_move`].
     ///
     /// # Panics
     /// If `game` has no moves.
-    pub fn append_move_at(&self, id: i64, game: &Game, version: i64) -> StoreResult<()> {
+    pub fn append_move_at(&self, id: i64, game: &Game, version: i64) -> StoreResult<i64> {
         match &self.backend {
             Backend::Sqlite(store) => store.append_move(id, game),
             Backend::Postgres(store) => {
@@ -1413,10 +1416,11 @@ impl Store {
     }
 
     /// Forgets the moves after the first `game.moves().len()` (an undo), in one transaction.
+    /// Returns the game's [`GameRow::version`] after the write.
     ///
     /// # Errors
     /// On a database failure; nothing is then changed.
-    pub fn truncate(&self, id: i64, game: &Game) -> StoreResult<()> {
+    pub fn truncate(&self, id: i64, game: &Game) -> StoreResult<i64> {
         match &self.backend {
             Backend::Sqlite(store) => store.truncate(id, game),
             Backend::Postgres(store) => pg::off_runtime(|| store.truncate(id, game, None)),
@@ -1424,10 +1428,11 @@ impl Store {
     }
 
     /// [`Store::truncate`] of the game as it was at `version`, as [`Store::append_move_at`].
+    /// Returns the game's [`GameRow::version`] after the write.
     ///
     /// # Errors
     /// See [`Store::truncate`]; [`StoreError::Conflict`] when the game changed since.
-    pub fn truncate_at(&self, id: i64, game: &Game, version: i64) -> StoreResult<()> {
+    pub fn truncate_at(&self, id: i64, game: &Game, version: i64) -> StoreResult<i64> {
         match &self.backend {
             Backend::Sqlite(store) => store.truncate(id, game),
             Backend::Postgres(store) => pg::off_runtime(|| store.truncate(id, game, Some(version))),
@@ -1528,6 +1533,7 @@ impl Store {
     }
 
     /// Records a live game's new move with its live row (clock, offers) in one transaction.
+    /// Returns the game's [`GameRow::version`] after the write.
     ///
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] if the ply is already stored or
@@ -1535,7 +1541,7 @@ impl Store {
     ///
     /// # Panics
     /// If `game` has no moves.
-    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
         match &self.backend {
             Backend::Sqlite(store) => store.append_live_move(game, live),
             Backend::Postgres(store) => pg::off_runtime(|| store.append_live_move(game, live)),
@@ -1543,10 +1549,11 @@ impl Store {
     }
 
     /// A takeback granted in a live game: the moves after `game`'s, and the live row.
+    /// Returns the game's [`GameRow::version`] after the write.
     ///
     /// # Errors
     /// On a database failure or a conflict; nothing is then changed.
-    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
         match &self.backend {
             Backend::Sqlite(store) => store.truncate_live(game, live),
             Backend::Postgres(store) => pg::off_runtime(|| store.truncate_live(game, live)),
@@ -1555,11 +1562,12 @@ impl Store {
 
     /// Writes a live game's row (seats, clock, offers, result) if it is still at
     /// `live.version`.
+    /// Returns the game's [`GameRow::version`] after the write.
     ///
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] when another writer changed it
     /// first; nothing is then changed.
-    pub fn update_live(&self, live: &LiveRow) -> StoreResult<()> {
+    pub fn update_live(&self, live: &LiveRow) -> StoreResult<i64> {
         match &self.backend {
             Backend::Sqlite(store) => store.update_live(live),
             Backend::Postgres(store) => pg::off_runtime(|| store.update_live(live)),

@@ -212,7 +212,8 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other()
     let mut seated = read.clone();
     seated.seats[1] = Some([9; 32]);
     seated.touched_ms = 2_000;
-    b.update_live(&seated).unwrap();
+    // Each write returns the version it left the game at (what a server's copy is then).
+    assert_eq!(b.update_live(&seated).unwrap(), 1);
     assert_eq!(a.version(id).unwrap(), Some(1));
     assert!(a.lobby(10).unwrap().is_empty(), "both seats taken");
     // A, from the version before B's write: refused, with its move.
@@ -236,7 +237,7 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other()
         .as_mut()
         .unwrap()
         .after_move(Side::South, 5, true);
-    a.append_live_move(&game, &current).unwrap();
+    assert_eq!(a.append_live_move(&game, &current).unwrap(), 2);
     let after = b.live_row(id).unwrap().unwrap();
     assert_eq!(
         after,
@@ -256,8 +257,10 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other()
     // A takeback: the move is gone and the row counts it.
     let mut undone = after.clone();
     undone.takebacks = 1;
-    b.truncate_live(&Game::new(Rules::new(Variant::HoyitoII)), &undone)
+    let undone_at = b
+        .truncate_live(&Game::new(Rules::new(Variant::HoyitoII)), &undone)
         .unwrap();
+    assert_eq!((undone_at, a.version(id).unwrap()), (3, Some(3)));
     assert_eq!(a.stored_moves(id).unwrap(), 0);
     assert_eq!(a.live_row(id).unwrap().unwrap().takebacks, 1);
     assert_eq!(a.integrity_check().unwrap(), "ok");

@@ -388,7 +388,7 @@ impl Postgres {
         })
     }
 
-    pub(super) fn append_move(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<()> {
+    pub(super) fn append_move(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<i64> {
         let ply = game.moves().len() - 1;
         let mv = game.moves()[ply]
             .name(game.rules().pits_per_row())
@@ -402,17 +402,19 @@ impl Postgres {
                 &[&id, &(ply as i64), &mv],
             )
             .map_err(db)?;
-            notify(tx, id, summary.plies, version)
+            notify(tx, id, summary.plies, version)?;
+            Ok(version)
         })
     }
 
-    pub(super) fn truncate(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<()> {
+    pub(super) fn truncate(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<i64> {
         let summary = Summary::of(game);
         self.transaction(|tx| {
             let Some(version) = update_summary(tx, id, &summary, None, seen)? else {
                 return match seen {
                     Some(_) => Err(changed_meanwhile(id)),
-                    None => Ok(()),
+                    // No such game: nothing to forget.
+                    None => Ok(0),
                 };
             };
             tx.execute(
@@ -420,7 +422,8 @@ impl Postgres {
                 &[&id, &(summary.plies as i64)],
             )
             .map_err(db)?;
-            notify(tx, id, summary.plies, version)
+            notify(tx, id, summary.plies, version)?;
+            Ok(version)
         })
     }
 

@@ -260,7 +260,7 @@ impl Postgres {
         &self,
         game: &Game,
         live: &LiveRow,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<i64> {
         let id = live.game_id;
         let ply = game.moves().len() - 1;
         let mv = game.moves()[ply]
@@ -276,11 +276,12 @@ impl Postgres {
             )
             .map_err(db)?;
             put_live(tx, live)?;
-            notify(tx, id, summary.plies, version)
+            notify(tx, id, summary.plies, version)?;
+            Ok(version)
         })
     }
 
-    pub(in crate::store) fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<()> {
+    pub(in crate::store) fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
         let id = live.game_id;
         let summary = Summary::of(game);
         self.transaction(|tx| {
@@ -292,11 +293,12 @@ impl Postgres {
             )
             .map_err(db)?;
             put_live(tx, live)?;
-            notify(tx, id, summary.plies, version)
+            notify(tx, id, summary.plies, version)?;
+            Ok(version)
         })
     }
 
-    pub(in crate::store) fn update_live(&self, live: &LiveRow) -> StoreResult<()> {
+    pub(in crate::store) fn update_live(&self, live: &LiveRow) -> StoreResult<i64> {
         let id = live.game_id;
         self.transaction(|tx| {
             put_live(tx, live)?;
@@ -311,8 +313,9 @@ impl Postgres {
                 )
                 .map_err(db)?
                 .ok_or_else(|| changed_meanwhile(id))?;
-            let plies: i64 = row.get(0);
-            notify(tx, id, plies as usize, row.get(1))
+            let (plies, version): (i64, i64) = (row.get(0), row.get(1));
+            notify(tx, id, plies as usize, version)?;
+            Ok(version)
         })
     }
 
