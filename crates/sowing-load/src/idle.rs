@@ -143,10 +143,12 @@ pub async fn run(
     drop(ready_tx);
     let mut open = 0;
     let mut errors = Vec::new();
-    while let Some(r) = ready_rx.recv().await {
-        match r {
-            Ok(()) => open += 1,
-            Err(e) => errors.push(e),
+    // One answer from each socket (the holders keep their senders while they hold on).
+    for _ in 0..holders.len() {
+        match ready_rx.recv().await {
+            Some(Ok(())) => open += 1,
+            Some(Err(e)) => errors.push(e),
+            None => break,
         }
     }
     tokio::time::sleep(settle).await;

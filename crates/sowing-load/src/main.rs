@@ -75,8 +75,9 @@ struct Args {
     #[arg(long, value_name = "S", default_value_t = 60)]
     timeout: u64,
     /// Live: instead of playing, create N games with both seats taken and their three
-    /// sockets open, and report the server's memory per game (needs --server-pid).
-    #[arg(long, value_name = "N", requires = "live", requires = "server_pid")]
+    /// sockets open, and report the server's memory per game (with --url, needs
+    /// --server-pid; without, the server is this process).
+    #[arg(long, value_name = "N", requires = "live")]
     idle: Option<usize>,
     /// With --idle: the server's process id, whose VmRSS is read from /proc.
     #[arg(long, value_name = "PID")]
@@ -214,11 +215,14 @@ async fn run(args: Args) -> Result<bool, String> {
         .iter()
         .map(|u| parse_url(u))
         .collect::<Result<Vec<_>, _>>()?;
-    if args.idle.is_some() && addrs.len() != 1 {
+    if args.idle.is_some()
+        && (addrs.len() > 1 || addrs.len() != usize::from(args.server_pid.is_some()))
+    {
         return Err(
-            "--idle measures one server: give exactly one --url (and its --server-pid)".into(),
+            "--idle measures one server: give one --url and its --server-pid, or neither (the server runs here)".into(),
         );
     }
+    let server_pid = args.server_pid.unwrap_or_else(std::process::id);
     if addrs.is_empty() {
         let (addr, path) = own_server().await?;
         db.get_or_insert(path);
@@ -232,11 +236,19 @@ async fn run(args: Args) -> Result<bool, String> {
         timeout: Duration::from_secs(args.timeout.max(1)),
     };
     let game = args.game.as_deref();
-    match (args.live, args.idle, args.server_pid) {
-        (true, Some(n), Some(pid)) => {
-            idle::run(target, n, game, pid, Duration::from_secs(args.settle), plan).await
+    match (args.live, args.idle) {
+        (true, Some(n)) => {
+            idle::run(
+                target,
+                n,
+                game,
+                server_pid,
+                Duration::from_secs(args.settle),
+                plan,
+            )
+            .await
         }
-        (true, None, _) => live::run(target, args.games, game, args.seed, plan).await,
+        (true, None) => live::run(target, args.games, game, args.seed, plan).await,
         _ => plain::run(target, args.games, game, args.seed, args.max_moves).await,
     }
 }

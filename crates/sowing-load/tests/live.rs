@@ -79,6 +79,21 @@ fn the_plain_mode_still_plays_one_screen_games_to_the_end() {
 }
 
 #[test]
+fn idle_live_games_hold_their_sockets_and_the_memory_is_read() {
+    let (code, out, err) = sow_load(&["--live", "--idle", "4", "--settle", "0"]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        line(&out, "server VmRSS").contains("with 12 sockets open"),
+        "{out}"
+    );
+    assert!(
+        line(&out, "per idle game").contains("KiB with its 3 sockets open"),
+        "{out}"
+    );
+    assert_eq!(line(&out, "errors"), "0", "{out}\n{err}");
+}
+
+#[test]
 fn bad_arguments_exit_with_2_and_say_what() {
     let (code, _, err) = sow_load(&["--live", "--clock", "5 minutes"]);
     assert_eq!(code, Some(2), "{err}");
@@ -86,6 +101,9 @@ fn bad_arguments_exit_with_2_and_say_what() {
     let (code, _, err) = sow_load(&["--url", "http://10.1.2.3:80"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("only loopback"), "{err}");
+    let (code, _, err) = sow_load(&["--live", "--idle", "3", "--url", "http://127.0.0.1:9"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--server-pid"), "{err}");
     let (code, _, err) = sow_load(&["--live", "--game", "chess"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--game"), "{err}");
