@@ -30,7 +30,13 @@ struct Slot {
 }
 
 impl ColumnsSlot for Slot {
-    fn parts(&mut self) -> (&Position, &mut [Position; Rules::MAX_PITS_PER_ROW], &mut u16) {
+    fn parts(
+        &mut self,
+    ) -> (
+        &Position,
+        &mut [Position; Rules::MAX_PITS_PER_ROW],
+        &mut u16,
+    ) {
         (&self.position, &mut self.next, &mut self.legal)
     }
 }

@@ -34,6 +34,7 @@ const BLOCK_SOWINGS: usize = 192;
 /// One sowing in flight, in 8 bytes: which game of the block and column, where the next
 /// lap starts, and how many laps it has sown.
 #[derive(Clone, Copy, Default)]
+#[repr(C, align(8))]
 struct Sowing {
     game: u8,
     column: u8,
