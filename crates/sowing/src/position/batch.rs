@@ -30,6 +30,8 @@ pub trait ColumnsSlot {
 
 /// Sowings in flight in one block (the games of a block are added while their columns fit).
 const BLOCK_SOWINGS: usize = 192;
+// A sowing's index and game in the block are bytes.
+const _: () = assert!(BLOCK_SOWINGS <= 256);
 
 /// One sowing in flight, in 8 bytes: which game of the block and column, where the next
 /// lap starts, and how many laps it has sown.
