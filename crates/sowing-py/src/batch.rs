@@ -2,7 +2,7 @@
 //! lean for speed. `vec.rs` wraps it for Python; a plain Rust program can drive it to
 //! profile it.
 
-use sowing::{Move, Position, Rules, Side};
+use sowing::{ColumnsSlot, Move, Position, Rules, Side};
 
 use crate::observe;
 
@@ -15,6 +15,27 @@ pub(crate) enum Reward {
     /// gave up): the same total over a game as `Margin` for a player who makes every move,
     /// spread over the moves.
     Captures,
+}
+
+/// A move played by [`Slot::play`], awaiting [`Slot::finish_step`].
+#[derive(Clone, Copy)]
+pub(crate) struct Played {
+    mover: Side,
+    before: i32,
+    /// Whether the move ended the game (the legal moves after it then need no sowing).
+    over: bool,
+}
+
+impl ColumnsSlot for Slot {
+    fn parts(
+        &mut self,
+    ) -> (
+        &Position,
+        &mut [Position; Rules::MAX_PITS_PER_ROW],
+        &mut u16,
+    ) {
+        (&self.position, &mut self.next, &mut self.legal)
+    }
 }
 
 /// One game of the batch, kept lean for speed: the position, the position each legal move
@@ -108,18 +129,33 @@ impl Slot {
         position.to_move().index() as i8
     }
 
-    /// Plays column `action` (legal) for the side to move and the passes after it;
-    /// restarts the game from `start` when it ends. Returns the reward and whether the game
-    /// ended.
-    pub(crate) fn step(&mut self, action: usize, start: &Position, reward: Reward) -> (f32, bool) {
-        let mover: Side = self.position.to_move();
-        let before = observe::margin(&self.position, mover);
-        let over = self.advance(self.next[action]) || self.settle();
-        let after = observe::margin(&self.position, mover);
+    /// The first half of a step: plays column `action` (legal) for the side to move; the
+    /// legal moves of the position reached are then sown, for many slots at once, with
+    /// `Position::sow_columns_batch`, before [`Slot::finish_step`].
+    pub(crate) fn play(&mut self, action: usize) -> Played {
+        let mover = self.position.to_move();
+        Played {
+            mover,
+            before: observe::margin(&self.position, mover),
+            over: self.advance(self.next[action]),
+        }
+    }
+
+    /// The rest of a step once the legal moves of the position reached are sown (unless
+    /// it ended the game): the passes after it, the reward, and the restart from `start`
+    /// when the game ended. Returns the reward and whether the game ended.
+    pub(crate) fn finish_step(
+        &mut self,
+        played: Played,
+        start: &Position,
+        reward: Reward,
+    ) -> (f32, bool) {
+        let over = played.over || (self.legal == 0 && self.settle());
+        let after = observe::margin(&self.position, played.mover);
         let value = match reward {
             Reward::Margin if over => after,
             Reward::Margin => 0,
-            Reward::Captures => after - before,
+            Reward::Captures => after - played.before,
         };
         if over {
             self.restart(*start);

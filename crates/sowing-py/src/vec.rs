@@ -14,6 +14,10 @@ use crate::batch::{Reward, Slot};
 use crate::game::Game;
 use crate::{observe, rules_from, IllegalMoveError, SowingError};
 
+/// Games stepped together: their successors' sowings interleaved, their data in the
+/// first-level cache.
+const STEP_BLOCK: usize = 64;
+
 /// A raw view of the output arrays for the stepping loop, which runs without the GIL.
 struct Out {
     obs: *mut f32,
@@ -266,12 +270,28 @@ impl VecGame {
             (&mut self.slots, &self.actions, &self.start, self.reward);
         py.detach(move || {
             let out = out;
-            for (index, (slot, &action)) in slots.iter_mut().zip(actions).enumerate() {
-                let (value, over) = slot.step(usize::from(action), start, reward);
-                unsafe {
-                    *out.rewards.add(index) = value;
-                    *out.terminations.add(index) = over;
-                    out.write(slot, index, n);
+            // A block of games at a time: each plays its move, then the legal moves of all
+            // the positions reached are sown together (their sowings interleaved), then
+            // each finishes its step.
+            let mut played = [None; STEP_BLOCK];
+            for (block, (slots, actions)) in slots
+                .chunks_mut(STEP_BLOCK)
+                .zip(actions.chunks(STEP_BLOCK))
+                .enumerate()
+            {
+                for ((slot, &action), played) in slots.iter_mut().zip(actions).zip(&mut played) {
+                    *played = Some(slot.play(usize::from(action)));
+                }
+                Position::sow_columns_batch(slots);
+                for (offset, (slot, played)) in slots.iter_mut().zip(&played).enumerate() {
+                    let played = played.expect("played above");
+                    let (value, over) = slot.finish_step(played, start, reward);
+                    let index = block * STEP_BLOCK + offset;
+                    unsafe {
+                        *out.rewards.add(index) = value;
+                        *out.terminations.add(index) = over;
+                        out.write(slot, index, n);
+                    }
                 }
             }
         });

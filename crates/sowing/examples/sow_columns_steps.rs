@@ -4,15 +4,36 @@
 //!
 //! ```sh
 //! cargo build --profile bench -p sowing --example sow_columns_steps
-//! valgrind --tool=callgrind target/release/examples/sow_columns_steps 1024 200
+//! valgrind --tool=callgrind --branch-sim=yes target/release/examples/sow_columns_steps 1024 200
 //! callgrind_annotate --auto=yes callgrind.out.*
 //! ```
 //!
 //! Arguments: games (1,024), steps of every game (200), game (`hoyito-ii`), pits a row
-//! (6). Prints the steps and a checksum of the final positions (the same for the same
-//! sowing results). Repetition (C.3) is not tracked here: a pass or the end restarts.
+//! (6), `plain` (one game's moves at a time, `sow_columns`) or `batch` (the default: the
+//! interleaved `sow_columns_batch`). Prints the steps and a checksum of the final
+//! positions (the same for the same sowing results, in either mode). Repetition (C.3) is
+//! not tracked here: a pass or the end restarts.
 
-use sowing::{Move, Position, Rules};
+use sowing::{ColumnsSlot, Move, Position, Rules};
+
+/// A game and the positions its legal moves lead to.
+struct Slot {
+    position: Position,
+    next: [Position; Rules::MAX_PITS_PER_ROW],
+    legal: u16,
+}
+
+impl ColumnsSlot for Slot {
+    fn parts(
+        &mut self,
+    ) -> (
+        &Position,
+        &mut [Position; Rules::MAX_PITS_PER_ROW],
+        &mut u16,
+    ) {
+        (&self.position, &mut self.next, &mut self.legal)
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -22,18 +43,35 @@ fn main() {
     let rules = Rules::new(arg(3, "hoyito-ii").parse().expect("a game"))
         .with_pits(arg(4, "6").parse().expect("pits per row"))
         .expect("a board of that game");
+    let batch = match arg(5, "batch").as_str() {
+        "batch" => true,
+        "plain" => false,
+        other => panic!("unknown mode {other:?} (plain or batch)"),
+    };
     let start = Position::start(rules);
-    let mut positions = vec![start; games];
-    let mut next = [start; Rules::MAX_PITS_PER_ROW];
+    let mut slots: Vec<Slot> = (0..games)
+        .map(|_| Slot {
+            position: start,
+            next: [start; Rules::MAX_PITS_PER_ROW],
+            legal: 0,
+        })
+        .collect();
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut sown = 0u64;
     for _ in 0..steps {
-        for position in &mut positions {
-            let legal = position.sow_columns(u16::MAX, &mut next);
+        if batch {
+            Position::sow_columns_batch(&mut slots);
+        } else {
+            for slot in &mut slots {
+                slot.legal = slot.position.sow_columns(u16::MAX, &mut slot.next);
+            }
+        }
+        for slot in &mut slots {
+            let legal = slot.legal;
             sown += u64::from(legal.count_ones());
             if legal == 0 {
-                if position.is_over() || position.play(Move::Pass).is_err() {
-                    *position = start;
+                if slot.position.is_over() || slot.position.play(Move::Pass).is_err() {
+                    slot.position = start;
                 }
                 continue;
             }
@@ -46,15 +84,15 @@ fn main() {
                 column = (legal >> (column + 1)).trailing_zeros() as usize + column + 1;
                 pick -= 1;
             }
-            *position = next[column];
-            if position.is_over() {
-                *position = start;
+            slot.position = slot.next[column];
+            if slot.position.is_over() {
+                slot.position = start;
             }
         }
     }
-    let checksum = positions
-        .iter()
-        .fold(0u64, |sum, p| sum.wrapping_mul(31).wrapping_add(p.hash()));
+    let checksum = slots.iter().fold(0u64, |sum, s| {
+        sum.wrapping_mul(31).wrapping_add(s.position.hash())
+    });
     println!(
         "{} steps, {sown} legal columns, checksum {checksum:016x}",
         games * steps

@@ -1,6 +1,7 @@
 //! The position: pit counts, captures, side to move and rule state, and the legality of
 //! moves. The sowing itself is in `position/sow.rs`.
 
+mod batch;
 mod sow;
 
 use std::fmt;
@@ -12,6 +13,7 @@ use crate::{
     BySide, Event, Illegal, Move, MoveList, Outcome, Pit, PlayError, PositionError, Report, Rules,
     Side, Variant,
 };
+pub use batch::ColumnsSlot;
 use sow::{NoTrace, Trace};
 
 /// A position: cheap to copy (48 bytes), with an incrementally kept hash, for search.

@@ -4,7 +4,7 @@
 
 use super::Position;
 use crate::tables::{
-    lap_kind, ring_slot, KEEP_MASKS, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS,
+    lap_kind, ring_slot, Lap, KEEP_MASKS, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS,
     RING_KEYS, ROW_BITS, ROW_MASKS,
 };
 use crate::Variant;
@@ -53,7 +53,7 @@ impl Trace for Vec<Event> {
 impl Position {
     /// Whether a side's row is empty: three word operations, no loop with exits.
     #[inline]
-    fn row_is_empty(&self, side: Side) -> bool {
+    pub(super) fn row_is_empty(&self, side: Side) -> bool {
         let mask = &ROW_MASKS[ring_slot(self.rules.pit_count())][side.index()];
         (0..WORDS).fold(0, |any, w| any | (word(&self.pits, w) & word(mask, w))) == 0
     }
@@ -151,11 +151,26 @@ impl Position {
         pit: Pit,
         trace: &mut T,
     ) -> Result<Report, Illegal> {
+        let must_feed = !HOYITO && self.row_is_empty(!self.to_move);
+        let (end_pit, laps) = self.sow_laps::<T, HOYITO, RING>(pit.index(), trace)?;
+        self.finish_sow::<T, HOYITO, RING>(must_feed, end_pit, laps, trace)
+    }
+
+    /// What follows the laps of a move that ended in `end_pit` after `laps` laps: the last
+    /// sower, the capture (and H2.5's chain), the turn and the end of the game. `must_feed`:
+    /// whether the opponent's row was empty before the sowing (A.5). Shared by the plain
+    /// sowing and the interleaved one of [`Position::sow_columns_batch`].
+    #[inline(always)]
+    pub(super) fn finish_sow<T: Trace, const HOYITO: bool, const RING: usize>(
+        &mut self,
+        must_feed: bool,
+        end_pit: usize,
+        laps: u32,
+        trace: &mut T,
+    ) -> Result<Report, Illegal> {
         let rules = self.rules;
         let n = RING / 2;
         let mover = self.to_move;
-        let must_feed = !HOYITO && self.row_is_empty(!mover);
-        let (end_pit, laps) = self.sow_laps::<T, HOYITO, RING>(pit.index(), trace)?;
         let mut report = Report {
             laps,
             ..Report::default()
@@ -313,31 +328,16 @@ impl Position {
         origin: usize,
         trace: &mut T,
     ) -> Result<(usize, u32), Illegal> {
-        let ring = RING;
-        let slot = ring_slot(RING);
-        let hoyito = HOYITO;
         // Ayoayo laps skip the pit they were lifted from, so a turn of the ring is 2N−1 pits.
-        let turn = if hoyito { ring } else { ring - 1 };
-        // The words the lap touches: two cover 2×6.
-        let words = RING.div_ceil(8);
-        let kind = lap_kind(HOYITO, RING);
-        let mover = self.to_move;
-
+        let turn = if HOYITO { RING } else { RING - 1 };
         let mut from = origin;
-        let mut relay = false;
-        let max_laps = self.rules.max_laps();
         let mut laps = 0u32;
         if !T::ENABLED {
             // The common laps first, in a loop of their own: fewer seeds than a turn of the
             // ring, before endless-sowing detection starts and below the lap cap. The same
-            // steps as the general loop below, which takes over from the first other lap.
-            let fast_laps = QUIET_LAPS.min(max_laps);
-            // Bit `p`: a lap ending on four in pit `p` makes a casa (H2.5's `casa-rows`).
-            let casas: u32 = if !hoyito || self.rules.casa_rows == CasaRows::Any {
-                u32::MAX
-            } else {
-                ROW_BITS[slot][(!mover).index()]
-            };
+            // steps as the general loop, which takes over from the first other lap.
+            let fast_laps = self.fast_laps();
+            let casas = self.casa_bits::<HOYITO, RING>();
             let mut hash = self.hash;
             while laps + 1 < fast_laps {
                 let seeds = self.pits[from];
@@ -346,24 +346,74 @@ impl Position {
                 }
                 laps += 1;
                 hash = hash.wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]));
-                let lap = &LAPS[kind][from][usize::from(seeds)];
-                let keep = &KEEP_MASKS[from];
-                for w in 0..words {
-                    let sown = (word(&self.pits, w) & word(keep, w)) + lap.run[w];
-                    set_word(&mut self.pits, w, sown);
-                }
+                let lap = self.sow_short_lap::<HOYITO, RING>(from, seeds);
                 hash = hash.wrapping_add(lap.key);
                 let end = usize::from(lap.end);
                 let held = self.pits[end];
-                if (held == 1) | (hoyito & (held == 4) & ((casas >> end) & 1 == 1)) {
+                if (held == 1) | (HOYITO & (held == 4) & ((casas >> end) & 1 == 1)) {
                     self.hash = hash;
                     return Ok((end, laps));
                 }
                 from = end;
             }
             self.hash = hash;
-            relay = laps > 0;
         }
+        self.sow_laps_general::<T, HOYITO, RING>(from, laps, trace)
+    }
+
+    /// Laps the fast loop may sow: below endless-sowing detection and the lap cap (C.1).
+    #[inline(always)]
+    pub(super) fn fast_laps(&self) -> u32 {
+        QUIET_LAPS.min(self.rules.max_laps())
+    }
+
+    /// Bit `p`: a lap of the side to move ending on four in pit `p` makes a casa (H2.5's
+    /// `casa-rows`); every bit outside Hoyito, where the caller never asks.
+    #[inline(always)]
+    pub(super) fn casa_bits<const HOYITO: bool, const RING: usize>(&self) -> u32 {
+        if !HOYITO || self.rules.casa_rows == CasaRows::Any {
+            u32::MAX
+        } else {
+            ROW_BITS[ring_slot(RING)][(!self.to_move).index()]
+        }
+    }
+
+    /// One fast lap's board words: lifts the `seeds` (fewer than a turn of the ring) of
+    /// `from` and sows them; returns the lap, whose key the caller adds to the hash.
+    #[inline(always)]
+    pub(super) fn sow_short_lap<const HOYITO: bool, const RING: usize>(
+        &mut self,
+        from: usize,
+        seeds: u8,
+    ) -> &'static Lap {
+        let lap = &LAPS[lap_kind(HOYITO, RING)][from][usize::from(seeds)];
+        let keep = &KEEP_MASKS[from];
+        for w in 0..RING.div_ceil(8) {
+            let sown = (word(&self.pits, w) & word(keep, w)) + lap.run[w];
+            set_word(&mut self.pits, w, sown);
+        }
+        lap
+    }
+
+    /// The laps of a move from `from` on, `laps` laps already sown (every kind of lap,
+    /// endless-sowing detection, the lap cap): what [`Position::sow_laps`] hands over to
+    /// after its fast laps, as [`Position::sow_columns_batch`] does.
+    #[inline(always)]
+    pub(super) fn sow_laps_general<T: Trace, const HOYITO: bool, const RING: usize>(
+        &mut self,
+        mut from: usize,
+        mut laps: u32,
+        trace: &mut T,
+    ) -> Result<(usize, u32), Illegal> {
+        let ring = RING;
+        let slot = ring_slot(RING);
+        let hoyito = HOYITO;
+        let turn = if hoyito { ring } else { ring - 1 };
+        let words = RING.div_ceil(8);
+        let kind = lap_kind(HOYITO, RING);
+        let mover = self.to_move;
+        let max_laps = self.rules.max_laps();
+        let mut relay = laps > 0;
         // Brent's state: the saved (pits, end) and when to save next. Saving starts only
         // after a few laps, since nearly every move ends before; any start finds the cycle.
         let mut saved_pits = self.pits;
