@@ -14,26 +14,7 @@
 //! positions (the same for the same sowing results, in either mode). Repetition (C.3) is
 //! not tracked here: a pass or the end restarts.
 
-use sowing::{ColumnsSlot, Move, Position, Rules};
-
-/// A game and the positions its legal moves lead to.
-struct Slot {
-    position: Position,
-    next: [Position; Rules::MAX_PITS_PER_ROW],
-    legal: u16,
-}
-
-impl ColumnsSlot for Slot {
-    fn parts(
-        &mut self,
-    ) -> (
-        &Position,
-        &mut [Position; Rules::MAX_PITS_PER_ROW],
-        &mut u16,
-    ) {
-        (&self.position, &mut self.next, &mut self.legal)
-    }
-}
+use sowing::{Columns, Move, Position, Rules};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -49,13 +30,7 @@ fn main() {
         other => panic!("unknown mode {other:?} (plain or batch)"),
     };
     let start = Position::start(rules);
-    let mut slots: Vec<Slot> = (0..games)
-        .map(|_| Slot {
-            position: start,
-            next: [start; Rules::MAX_PITS_PER_ROW],
-            legal: 0,
-        })
-        .collect();
+    let mut slots = vec![Columns::new(start); games];
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut sown = 0u64;
     for _ in 0..steps {

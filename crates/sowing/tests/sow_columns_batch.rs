@@ -8,7 +8,7 @@ mod common;
 
 use common::all_rules;
 use proptest::prelude::*;
-use sowing::{BySide, ColumnsSlot, Move, Pit, Position, Rules, Side, MAX_LAPS};
+use sowing::{BySide, Columns, Move, Pit, Position, Rules, Side, MAX_LAPS};
 
 /// Caps below, at and past the 8 fast laps, and the rules' own.
 const CAPS: [u32; 8] = [1, 2, 3, 7, 8, 9, 12, MAX_LAPS];
@@ -20,24 +20,6 @@ fn seeds(byte: u8) -> u8 {
         0..=199 => byte % 6,
         200..=239 => byte % 13,
         _ => byte - 215,
-    }
-}
-
-struct Slot {
-    position: Position,
-    next: [Position; Rules::MAX_PITS_PER_ROW],
-    legal: u16,
-}
-
-impl ColumnsSlot for Slot {
-    fn parts(
-        &mut self,
-    ) -> (
-        &Position,
-        &mut [Position; Rules::MAX_PITS_PER_ROW],
-        &mut u16,
-    ) {
-        (&self.position, &mut self.next, &mut self.legal)
     }
 }
 
@@ -73,14 +55,14 @@ proptest! {
         ),
     ) {
         let all = all_rules();
-        let mut slots: Vec<Slot> = games
+        let mut slots: Vec<Columns> = games
             .iter()
             .filter_map(|(cap, counts, south, other)| {
                 // One position in twelve of another game or board.
                 let rules = if *other == 0 { all[(rules + 1) % all.len()] } else { all[rules] };
                 position(rules, *cap, counts, *south)
             })
-            .map(|position| Slot { position, next: [position; Rules::MAX_PITS_PER_ROW], legal: 0xFFFF })
+            .map(Columns::new)
             .collect();
         Position::sow_columns_batch(&mut slots);
         for slot in &slots {

@@ -28,6 +28,41 @@ pub trait ColumnsSlot {
     );
 }
 
+/// The plain [`ColumnsSlot`]: a position, where its moves lead and its legal columns (both
+/// written by [`Position::sow_columns_batch`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Columns {
+    /// The position whose moves are sown.
+    pub position: Position,
+    /// `next[c]`: where the mover's column `c` leads, where `legal` has bit `c`.
+    pub next: [Position; Rules::MAX_PITS_PER_ROW],
+    /// The legal columns, as bits.
+    pub legal: u16,
+}
+
+impl Columns {
+    /// `position`, its moves not sown yet.
+    pub fn new(position: Position) -> Columns {
+        Columns {
+            position,
+            next: [position; Rules::MAX_PITS_PER_ROW],
+            legal: 0,
+        }
+    }
+}
+
+impl ColumnsSlot for Columns {
+    fn parts(
+        &mut self,
+    ) -> (
+        &Position,
+        &mut [Position; Rules::MAX_PITS_PER_ROW],
+        &mut u16,
+    ) {
+        (&self.position, &mut self.next, &mut self.legal)
+    }
+}
+
 /// Sowings in flight in one block (the games of a block are added while their columns fit).
 const BLOCK_SOWINGS: usize = 192;
 // A sowing's index and game in the block are bytes.
