@@ -215,7 +215,7 @@ async fn run(args: Args) -> Result<bool, String> {
         .iter()
         .map(|u| parse_url(u))
         .collect::<Result<Vec<_>, _>>()?;
-    if args.idle.is_some() && (addrs.len() != usize::from(args.server_pid.is_some())) {
+    if args.idle.is_some() && addrs.len() != usize::from(args.server_pid.is_some()) {
         return Err(
             "--idle measures one server: give one --url and its --server-pid, or neither (the server runs here)".into(),
         );
