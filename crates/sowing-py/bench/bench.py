@@ -6,7 +6,8 @@ Every figure is uniformly random legal play on one thread, as environment steps 
 per second, the median of ``--runs`` runs of about ``--seconds`` each:
 
 - ``VecGame``: 1,024 Hoyito II games stepped in Rust, the random legal actions drawn
-  with NumPy from the masks (their cost included);
+  in Rust by ``VecGame.sample_actions`` (the figure of record), or with NumPy from the
+  masks (their cost included), or the step alone;
 - ``Game.play``: single moves from Python, replaying recorded random games (the move
   choice not included), and a plain loop that also asks ``legal_actions()`` and draws;
 - OpenSpiel: its own C++ ``oware`` and our ``sowing_hoyito_ii`` (a Python game) through
@@ -66,6 +67,20 @@ def timed(run: Callable[[float], object], seconds: float, runs: int) -> dict:
         cpu.append(steps / clock.cpu)
     return {"wall": statistics.median(wall), "cpu": statistics.median(cpu),
             "wall_runs": wall, "cpu_runs": cpu}
+
+
+def vec_game_sampled(n: int = 1024) -> Callable[[float], int]:
+    def run(seconds: float) -> int:
+        vec = sowing.VecGame(n, "hoyito-ii", seed=1)
+        steps = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(50):
+                vec.step(vec.sample_actions())
+            steps += 50 * n
+        return steps
+
+    return run
 
 
 def vec_game(n: int = 1024, step_only: bool = False) -> Callable[[float], object]:
@@ -199,7 +214,8 @@ def main() -> None:
     args = parser.parse_args()
 
     rows = [
-        ("sowing.VecGame, 1,024 Hoyito II games, with the draws", vec_game()),
+        ("sowing.VecGame, 1,024 Hoyito II games, sample_actions", vec_game_sampled()),
+        ("sowing.VecGame, 1,024 Hoyito II games, NumPy draws", vec_game()),
         ("sowing.VecGame.step alone", vec_game(step_only=True)),
         ("sowing.Game.play, Hoyito II (recorded random games)", game_play(recorded_games())),
         ("sowing.Game: legal_actions + choice + play", game_loop),

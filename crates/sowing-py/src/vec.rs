@@ -8,6 +8,8 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use sowing::Position;
 
 use crate::batch::{Reward, Slot};
@@ -70,6 +72,29 @@ pub struct VecGame {
     masks: Py<PyArray2<i8>>,
     to_move: Py<PyArray1<i8>>,
     actions: Vec<u8>,
+    /// `sample_actions`' array and generator.
+    sampled: Py<PyArray1<i64>>,
+    rng: Xoshiro256PlusPlus,
+}
+
+/// A generator seeded with `seed`, or from the operating system's entropy.
+fn generator(seed: Option<u64>) -> Xoshiro256PlusPlus {
+    match seed {
+        Some(seed) => Xoshiro256PlusPlus::seed_from_u64(seed),
+        None => Xoshiro256PlusPlus::from_entropy(),
+    }
+}
+
+/// One of the columns of `legal` (bits), each as likely; 0 when there is none.
+fn random_column(legal: u16, rng: &mut Xoshiro256PlusPlus) -> i64 {
+    if legal == 0 {
+        return 0;
+    }
+    let mut bits = legal;
+    for _ in 0..rng.gen_range(0..legal.count_ones()) {
+        bits &= bits - 1; // drop the lowest column
+    }
+    i64::from(bits.trailing_zeros())
 }
 
 impl VecGame {
@@ -102,9 +127,10 @@ impl VecGame {
 impl VecGame {
     /// `n` games of `game` (with `pits` and the options, as `Game`), all at the start.
     /// `reward` is `"margin"` (the final seed margin, on the last step) or `"captures"`
-    /// (the change of the mover's margin on every step).
+    /// (the change of the mover's margin on every step). `seed` seeds `sample_actions`
+    /// (`None`: from the operating system).
     #[new]
-    #[pyo3(signature = (n, game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, reward = "margin"))]
+    #[pyo3(signature = (n, game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, reward = "margin", seed = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -115,6 +141,7 @@ impl VecGame {
         leftover: Option<&str>,
         final_four: Option<&str>,
         reward: &str,
+        seed: Option<u64>,
     ) -> PyResult<VecGame> {
         if n == 0 {
             return Err(SowingError::new_err("a VecGame needs at least one game"));
@@ -143,6 +170,8 @@ impl VecGame {
             masks: PyArray2::zeros(py, [n, per_row], false).unbind(),
             to_move: PyArray1::zeros(py, n, false).unbind(),
             actions: vec![0; n],
+            sampled: PyArray1::zeros(py, n, false).unbind(),
+            rng: generator(seed),
         };
         let out = vec.out(py);
         for (index, slot) in vec.slots.iter().enumerate() {
@@ -199,8 +228,13 @@ impl VecGame {
         self.to_move.bind(py).clone()
     }
 
-    /// Restarts every game; returns `(observations, masks)`.
-    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    /// Restarts every game (and reseeds `sample_actions` when `seed` is given); returns
+    /// `(observations, masks)`.
+    #[pyo3(signature = (*, seed = None))]
+    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
+        if seed.is_some() {
+            self.rng = generator(seed);
+        }
         let out = self.out(py);
         let n = self.n;
         for (index, slot) in self.slots.iter_mut().enumerate() {
@@ -296,6 +330,20 @@ impl VecGame {
             }
         });
         self.outputs(py)
+    }
+
+    /// int64 `(n,)`: a uniformly random legal action of every game, drawn in Rust from the
+    /// VecGame's seeded generator — random play without a draw in NumPy. The same array
+    /// every call, overwritten: pass it to `step`, or copy it to keep it.
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let sampled = self.sampled.bind(py);
+        // Contiguous and owned by the VecGame (made by the constructor), and `&mut self`
+        // keeps `step` from reading it meanwhile.
+        let out = unsafe { sampled.as_slice_mut() }.expect("a contiguous array");
+        for (action, slot) in out.iter_mut().zip(&self.slots) {
+            *action = random_column(slot.legal, &mut self.rng);
+        }
+        sampled.clone()
     }
 
     /// Game `index` as it stands now: a new `Game` from its position (no history).

@@ -112,3 +112,36 @@ def test_bad_arguments():
         sowing.VecGame(2, "ayoayo", 12)
     with pytest.raises(sowing.SowingError, match="no game 9"):
         sowing.VecGame(2).game(9)
+
+
+@pytest.mark.parametrize("rules", [dict(game="hoyito-ii"), dict(game="ayoayo"),
+                                   dict(game="hoyito-ii", pits=12)])
+def test_sample_actions_are_legal_and_seeded(rules):
+    def play(seed):
+        vec = sowing.VecGame(8, seed=seed, **rules)
+        drawn = []
+        for _ in range(300):
+            actions = vec.sample_actions()
+            assert actions.dtype == np.int64 and actions.shape == (8,)
+            assert vec.masks[np.arange(8), actions].all()  # every one legal
+            drawn.append(actions.copy())
+            vec.step(actions)
+        return np.array(drawn)
+
+    first = play(5)
+    assert np.array_equal(first, play(5))  # the same seed, the same draws
+    assert not np.array_equal(first, play(6))
+
+
+def test_sample_actions_are_uniform_over_the_legal_ones():
+    vec = sowing.VecGame(1, "hoyito-ii", seed=3)  # the start: all six columns legal
+    counts = np.zeros(6)
+    for _ in range(6000):
+        counts[vec.sample_actions()[0]] += 1
+    # Chi-squared with 5 degrees of freedom: 20.5 is its 0.1% tail, and the seed is fixed.
+    assert ((counts - 1000) ** 2 / 1000).sum() < 20.5
+    vec.reset(seed=3)
+    again = [int(vec.sample_actions()[0]) for _ in range(20)]
+    vec.reset(seed=3)
+    assert again == [int(vec.sample_actions()[0]) for _ in range(20)]
+    assert vec.sample_actions() is vec.sample_actions()  # one array, overwritten
