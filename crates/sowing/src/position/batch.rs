@@ -10,9 +10,11 @@
 //! turn of the ring or more, or past its laps) hands the sowing over to the general loop,
 //! and the end of every move (capture, turn, game end) is the plain sowing's own code.
 
-use super::sow::NoTrace;
+use std::cell::RefCell;
+
+use super::sow::{sow_short_lap, NoTrace};
 use super::Position;
-use crate::tables::PIT_KEYS;
+use crate::tables::{MAX_PITS, PIT_KEYS};
 use crate::Rules;
 
 /// A game whose legal moves [`Position::sow_columns_batch`] finds: its position, the
@@ -65,35 +67,69 @@ impl ColumnsSlot for Columns {
 
 /// Sowings in flight in one block (the games of a block are added while their columns fit).
 const BLOCK_SOWINGS: usize = 192;
-// A sowing's index and game in the block are bytes.
-const _: () = assert!(BLOCK_SOWINGS <= 256);
+/// The scratch arrays' length: every index is a byte, so none is checked.
+const ITEMS: usize = 256;
+const _: () = assert!(BLOCK_SOWINGS + Rules::MAX_PITS_PER_ROW <= ITEMS);
 
-/// One sowing in flight, in 8 bytes: which game of the block and column, where the next
-/// lap starts, and how many laps it has sown.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(8))]
-struct Sowing {
-    game: u8,
-    column: u8,
-    /// Its index in the block, in the order the sowings were set out.
-    item: u8,
-    from: u8,
-    laps: u8,
+/// One sowing in flight, packed in a word so that a lap reads and writes it whole:
+/// bits 0–7 its index in the block (`item`, in the order the sowings were set out),
+/// 8–15 the pit the next lap starts from, 16–23 the laps sown, 24–30 the fast laps it may
+/// sow ([`Position::fast_laps`]), bit 31 set once it is handed to the general loop, and
+/// 32–63 its game's [`Position::casa_bits`].
+#[derive(Clone, Copy)]
+struct Sowing(u64);
+
+impl Sowing {
+    const HANDED: u64 = 1 << 31;
+
+    fn new(item: usize, from: usize, limit: u32, casas: u32) -> Sowing {
+        Sowing(item as u64 | (from as u64) << 8 | u64::from(limit) << 24 | u64::from(casas) << 32)
+    }
+
+    fn item(self) -> usize {
+        usize::from(self.0 as u8)
+    }
+
+    fn from(self) -> usize {
+        usize::from((self.0 >> 8) as u8)
+    }
+
+    fn laps(self) -> u32 {
+        u32::from((self.0 >> 16) as u8)
+    }
+
+    fn limit(self) -> u32 {
+        u32::from((self.0 >> 24) as u8 & 0x7F)
+    }
+
+    fn casas(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+
+    fn handed(self) -> bool {
+        self.0 & Self::HANDED != 0
+    }
+
+    /// After one more lap, which ended in `end`.
+    fn after_lap(self, end: u8) -> Sowing {
+        Sowing(((self.0 & !0xFF00) | u64::from(end) << 8) + (1 << 16))
+    }
 }
 
-/// The working arrays of a batch, made once for all its blocks.
+/// The working arrays of a batch, made once for all its blocks, indexed by a sowing's
+/// item (a byte).
 struct Scratch {
-    live: [Sowing; BLOCK_SOWINGS],
-    handed: [Sowing; BLOCK_SOWINGS],
-    /// `ended[item]`: the sowing after its last fast lap (`from` is where it ended); with
-    /// `laps` 0 when it was handed over, whose laps are then in `long_laps` (0: refused).
-    ended: [Sowing; BLOCK_SOWINGS],
-    long_laps: [u32; BLOCK_SOWINGS],
-    /// Per game of the block: A.5's empty row, [`Position::fast_laps`],
-    /// [`Position::casa_bits`].
-    must_feed: [bool; BLOCK_SOWINGS],
-    limit: [u8; BLOCK_SOWINGS],
-    casas: [u32; BLOCK_SOWINGS],
+    /// The pits and hash each sowing is sown on (a copy of its game's position).
+    pits: [[u8; MAX_PITS]; ITEMS],
+    hashes: [u64; ITEMS],
+    /// Which game of the block and which column each sowing is.
+    games: [u8; ITEMS],
+    columns: [u8; ITEMS],
+    /// The sowings still going, compacted after each round.
+    live: [Sowing; ITEMS],
+    /// `ended[item]`: the sowing after its last fast lap (`from` is where it ended), or
+    /// where it was handed to the general loop.
+    ended: [Sowing; ITEMS],
 }
 
 impl Position {
@@ -116,20 +152,28 @@ impl Position {
     }
 }
 
+thread_local! {
+    /// One [`Scratch`] a thread, kept between batches: `VecGame` sows a batch every few
+    /// dozen games, and clearing 13 KB each time would cost more than some of its sowings.
+    static SCRATCH: RefCell<Scratch> = const {
+        RefCell::new(Scratch {
+            pits: [[0; MAX_PITS]; ITEMS],
+            hashes: [0; ITEMS],
+            games: [0; ITEMS],
+            columns: [0; ITEMS],
+            live: [Sowing(0); ITEMS],
+            ended: [Sowing(0); ITEMS],
+        })
+    };
+}
+
 fn sow_blocks<S: ColumnsSlot, const HOYITO: bool, const RING: usize>(slots: &mut [S]) {
-    let mut scratch = Box::new(Scratch {
-        live: [Sowing::default(); BLOCK_SOWINGS],
-        handed: [Sowing::default(); BLOCK_SOWINGS],
-        ended: [Sowing::default(); BLOCK_SOWINGS],
-        long_laps: [0; BLOCK_SOWINGS],
-        must_feed: [false; BLOCK_SOWINGS],
-        limit: [0; BLOCK_SOWINGS],
-        casas: [0; BLOCK_SOWINGS],
+    SCRATCH.with_borrow_mut(|scratch| {
+        let games = BLOCK_SOWINGS / (RING / 2);
+        for block in slots.chunks_mut(games) {
+            sow_block::<S, HOYITO, RING>(block, scratch);
+        }
     });
-    let games = BLOCK_SOWINGS / (RING / 2);
-    for block in slots.chunks_mut(games) {
-        sow_block::<S, HOYITO, RING>(block, &mut scratch);
-    }
 }
 
 /// The interleaved sowing of one block (at most `BLOCK_SOWINGS / N` games).
@@ -141,115 +185,92 @@ fn sow_block<S: ColumnsSlot, const HOYITO: bool, const RING: usize>(
     let n = RING / 2;
     let turn = if HOYITO { RING } else { RING - 1 };
     let Scratch {
+        pits,
+        hashes,
+        games,
+        columns,
         live,
-        handed,
         ended,
-        long_laps,
-        must_feed,
-        limit,
-        casas,
     } = scratch;
+    // Every column of every game set out on a copy of its pits; only the occupied ones
+    // are kept (no branch on which).
     let mut count = 0;
     for (game, slot) in block.iter_mut().enumerate() {
         let (position, next, legal) = slot.parts();
-        let position = *position;
         *legal = 0;
         if position.rules.variant().is_hoyito() != HOYITO || position.rules.pit_count() != RING {
             *legal = position.sow_columns(u16::MAX, next);
             continue;
         }
-        must_feed[game] = !HOYITO && position.row_is_empty(!position.to_move);
-        limit[game] = position.fast_laps() as u8;
-        casas[game] = position.casa_bits::<HOYITO, RING>();
+        let (limit, casas) = (position.fast_laps(), position.casa_bits::<HOYITO, RING>());
         let first = position.to_move.index() * n;
-        for (column, slot) in next[..n].iter_mut().enumerate() {
-            *slot = position;
-            live[count] = Sowing {
-                game: game as u8,
-                column: column as u8,
-                item: count as u8,
-                from: (first + column) as u8,
-                laps: 0,
-            };
-            // Only the occupied pits are sown; no branch on which.
+        for column in 0..n {
+            let item = count & (ITEMS - 1);
+            pits[item] = position.pits;
+            hashes[item] = position.hash;
+            games[item] = game as u8;
+            columns[item] = column as u8;
+            live[item] = Sowing::new(item, first + column, limit, casas);
             count += usize::from(position.pits[first + column] != 0);
         }
     }
 
     // The rounds: one fast lap of every live sowing.
-    let mut alive = count;
-    let mut handed_count = 0;
+    let mut alive = count as u8;
     while alive > 0 {
-        let mut kept = 0;
+        let mut kept = 0u8;
         for index in 0..alive {
-            let sowing = live[index];
-            let game = usize::from(sowing.game);
-            let position = &mut block[game].parts().1[usize::from(sowing.column)];
-            let from = usize::from(sowing.from);
-            let seeds = position.pits[from];
-            if (usize::from(seeds) >= turn) | (sowing.laps + 1 >= limit[game]) {
+            let sowing = live[usize::from(index)];
+            let item = sowing.item();
+            let board = &mut pits[item];
+            let from = sowing.from();
+            let seeds = board[from];
+            if (usize::from(seeds) >= turn) | (sowing.laps() + 1 >= sowing.limit()) {
                 // Rare: to the general loop, after the rounds.
-                handed[handed_count] = sowing;
-                handed_count += 1;
+                ended[item] = Sowing(sowing.0 | Sowing::HANDED);
                 continue;
             }
-            let lap = position.sow_short_lap::<HOYITO, RING>(from, seeds);
-            position.hash = position
-                .hash
+            let lap = sow_short_lap::<HOYITO, RING>(board, from, seeds);
+            hashes[item] = hashes[item]
                 .wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]))
                 .wrapping_add(lap.key);
-            let end = lap.end;
-            let held = position.pits[usize::from(end)];
-            let done = (held == 1) | (HOYITO & (held == 4) & ((casas[game] >> end) & 1 == 1));
-            let after = Sowing {
-                from: end,
-                laps: sowing.laps + 1,
-                ..sowing
-            };
-            ended[usize::from(sowing.item)] = after;
-            live[kept] = after;
-            kept += usize::from(!done);
+            let held = board[usize::from(lap.end)];
+            let done =
+                (held == 1) | (HOYITO & (held == 4) & ((sowing.casas() >> lap.end) & 1 == 1));
+            let after = sowing.after_lap(lap.end);
+            ended[item] = after;
+            live[usize::from(kept)] = after;
+            kept += u8::from(!done);
         }
         alive = kept;
     }
 
-    // The sowings handed over: on to their end or refusal, exactly as the plain sowing.
-    for sowing in &handed[..handed_count] {
-        let position = &mut block[usize::from(sowing.game)].parts().1[usize::from(sowing.column)];
-        let item = usize::from(sowing.item);
-        let result = position.sow_laps_general::<NoTrace, HOYITO, RING>(
-            usize::from(sowing.from),
-            u32::from(sowing.laps),
-            &mut NoTrace,
-        );
-        let (end, laps) = result.unwrap_or((0, 0));
-        ended[item] = Sowing {
-            from: end as u8,
-            laps: 0,
-            ..*sowing
-        };
-        long_laps[item] = laps;
-    }
-
-    // The end of every move, and the legal columns.
-    for (item, sowing) in ended[..count].iter().enumerate() {
-        let game = usize::from(sowing.game);
-        let (_, next, legal) = block[game].parts();
-        let position = &mut next[usize::from(sowing.column)];
-        let laps = if sowing.laps != 0 {
-            u32::from(sowing.laps)
+    // Each sowing back on its position: on to its end or refusal in the general loop if
+    // it was handed over, exactly as the plain sowing; then the end of every move, and
+    // the legal columns.
+    for item in 0..count {
+        let sowing = ended[item];
+        let (position, next, legal) = block[usize::from(games[item])].parts();
+        let column = usize::from(columns[item]);
+        let must_feed = !HOYITO && position.row_is_empty(!position.to_move);
+        let next = &mut next[column];
+        *next = *position;
+        next.pits = pits[item];
+        next.hash = hashes[item];
+        let (end, laps) = if sowing.handed() {
+            next.sow_laps_general::<NoTrace, HOYITO, RING>(
+                sowing.from(),
+                sowing.laps(),
+                &mut NoTrace,
+            )
+            .unwrap_or((0, 0))
         } else {
-            long_laps[item]
+            (sowing.from(), sowing.laps())
         };
         let ok = laps != 0
-            && position
-                .finish_sow::<NoTrace, HOYITO, RING>(
-                    must_feed[game],
-                    usize::from(sowing.from),
-                    laps,
-                    &mut NoTrace,
-                )
+            && next
+                .finish_sow::<NoTrace, HOYITO, RING>(must_feed, end, laps, &mut NoTrace)
                 .is_ok();
-        *legal |= u16::from(ok) << sowing.column;
+        *legal |= u16::from(ok) << column;
     }
 }

@@ -30,6 +30,23 @@ fn set_word(bytes: &mut [u8; MAX_PITS], w: usize, value: u64) {
 /// Laps sown before endless-sowing detection starts saving states (C.1).
 const QUIET_LAPS: u32 = 8;
 
+/// [`Position::sow_short_lap`] on a bare board, for the interleaved sowings of
+/// [`Position::sow_columns_batch`], which sow copies of the pits.
+#[inline(always)]
+pub(super) fn sow_short_lap<const HOYITO: bool, const RING: usize>(
+    pits: &mut [u8; MAX_PITS],
+    from: usize,
+    seeds: u8,
+) -> &'static Lap {
+    let lap = &LAPS[lap_kind(HOYITO, RING)][from][usize::from(seeds)];
+    let keep = &KEEP_MASKS[from];
+    for w in 0..RING.div_ceil(8) {
+        let sown = (word(pits, w) & word(keep, w)) + lap.run[w];
+        set_word(pits, w, sown);
+    }
+    lap
+}
+
 /// Receives the steps of a move; the untraced path compiles every call away.
 pub(super) trait Trace {
     const ENABLED: bool;
@@ -386,13 +403,7 @@ impl Position {
         from: usize,
         seeds: u8,
     ) -> &'static Lap {
-        let lap = &LAPS[lap_kind(HOYITO, RING)][from][usize::from(seeds)];
-        let keep = &KEEP_MASKS[from];
-        for w in 0..RING.div_ceil(8) {
-            let sown = (word(&self.pits, w) & word(keep, w)) + lap.run[w];
-            set_word(&mut self.pits, w, sown);
-        }
-        lap
+        sow_short_lap::<HOYITO, RING>(&mut self.pits, from, seeds)
     }
 
     /// The laps of a move from `from` on, `laps` laps already sown (every kind of lap,
