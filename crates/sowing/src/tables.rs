@@ -42,21 +42,27 @@ pub(crate) const NORTH_KEY: u64 = key(101);
 /// Added for the last sower in games whose repetition rule depends on it (Ayoayo, A.8).
 pub(crate) const LAST_SOWER_KEYS: [u64; 2] = [key(102), key(103)];
 
-/// What a lap of fewer seeds than one turn of the ring does: the seed it adds to each pit
-/// (as the board's 8-byte words), the hash change of those seeds, and the pit it ends in.
+/// What a lap of fewer seeds than one turn of the ring does to the board: one word
+/// addition and one hash addition, with no mask to empty the pit it starts from.
 #[derive(Clone, Copy)]
 pub(crate) struct Lap {
-    pub(crate) run: [u64; 3],
+    /// Added (wrapping) to the board's 8-byte words: a seed in each pit sown, less the
+    /// seeds lifted from `from`. A pit that held exactly them drops to 0 with no borrow,
+    /// and no pit holds more than 255 seeds, so no byte carries into the next.
+    pub(crate) words: [u64; 3],
+    /// The hash change of the same: the sown seeds' keys less the lifted ones'.
     pub(crate) key: u64,
+    /// The pit the lap ends in.
     pub(crate) end: u8,
 }
 
 /// `LAPS[kind][from][rest]`: the lap from pit `from` sowing `rest` seeds past whole turns,
-/// where `kind` is [`lap_kind`]. Ayoayo skips the origin, so its turn is one pit shorter:
-/// that changes only where a lap of whole turns ends.
+/// lifting those `rest` from `from`, where `kind` is [`lap_kind`]. Ayoayo skips the
+/// origin, so its turn is one pit shorter: that changes only where a lap of whole turns
+/// ends.
 pub(crate) static LAPS: [[[Lap; MAX_PITS]; MAX_PITS]; 4] = {
     const EMPTY: Lap = Lap {
-        run: [0; 3],
+        words: [0; 3],
         key: 0,
         end: 0,
     };
@@ -71,10 +77,13 @@ pub(crate) static LAPS: [[[Lap; MAX_PITS]; MAX_PITS]; 4] = {
             let mut rest = 0;
             while rest < turn {
                 let lap = &mut laps[kind][from][rest];
+                let lifted = (rest as u64) << (8 * (from % 8));
+                lap.words[from / 8] = lap.words[from / 8].wrapping_sub(lifted);
+                lap.key = (rest as u64).wrapping_mul(PIT_KEYS[from]).wrapping_neg();
                 let mut k = 1;
                 while k <= rest {
                     let pit = (from + k) % ring;
-                    lap.run[pit / 8] += 1 << (8 * (pit % 8));
+                    lap.words[pit / 8] = lap.words[pit / 8].wrapping_add(1 << (8 * (pit % 8)));
                     lap.key = lap.key.wrapping_add(PIT_KEYS[pit]);
                     k += 1;
                 }
@@ -107,18 +116,6 @@ pub(crate) const RING_KEYS: [u64; 2] = {
         slot += 1;
     }
     sums
-};
-
-/// `KEEP_MASKS[pit]`: all bits set but in `pit`, to empty a pit with the same vector
-/// operation that sows into the others (a byte store then a vector load would stall).
-pub(crate) static KEEP_MASKS: [[u8; MAX_PITS]; MAX_PITS] = {
-    let mut masks = [[0xFFu8; MAX_PITS]; MAX_PITS];
-    let mut pit = 0;
-    while pit < MAX_PITS {
-        masks[pit][pit] = 0;
-        pit += 1;
-    }
-    masks
 };
 
 /// `ROW_MASKS[slot][side]`: all bits set in the pits of one side's row.

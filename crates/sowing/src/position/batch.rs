@@ -14,7 +14,7 @@ use std::cell::RefCell;
 
 use super::sow::{sow_short_lap, NoTrace};
 use super::Position;
-use crate::tables::{MAX_PITS, PIT_KEYS};
+use crate::tables::MAX_PITS;
 use crate::Rules;
 
 /// A game whose legal moves [`Position::sow_columns_batch`] finds: its position, the
@@ -231,9 +231,7 @@ fn sow_block<S: ColumnsSlot, const HOYITO: bool, const RING: usize>(
                 continue;
             }
             let lap = sow_short_lap::<HOYITO, RING>(board, from, seeds);
-            hashes[item] = hashes[item]
-                .wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]))
-                .wrapping_add(lap.key);
+            hashes[item] = hashes[item].wrapping_add(lap.key);
             let held = board[usize::from(lap.end)];
             let done =
                 (held == 1) | (HOYITO & (held == 4) & ((sowing.casas() >> lap.end) & 1 == 1));

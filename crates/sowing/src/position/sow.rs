@@ -4,8 +4,8 @@
 
 use super::Position;
 use crate::tables::{
-    lap_kind, ring_slot, Lap, KEEP_MASKS, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS,
-    RING_KEYS, ROW_BITS, ROW_MASKS,
+    lap_kind, ring_slot, Lap, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS, RING_KEYS,
+    ROW_BITS, ROW_MASKS,
 };
 use crate::Variant;
 use crate::{
@@ -39,10 +39,8 @@ pub(super) fn sow_short_lap<const HOYITO: bool, const RING: usize>(
     seeds: u8,
 ) -> &'static Lap {
     let lap = &LAPS[lap_kind(HOYITO, RING)][from][usize::from(seeds)];
-    let keep = &KEEP_MASKS[from];
     for w in 0..RING.div_ceil(8) {
-        let sown = (word(pits, w) & word(keep, w)) + lap.run[w];
-        set_word(pits, w, sown);
+        set_word(pits, w, word(pits, w).wrapping_add(lap.words[w]));
     }
     lap
 }
@@ -362,7 +360,6 @@ impl Position {
                     break;
                 }
                 laps += 1;
-                hash = hash.wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]));
                 let lap = self.sow_short_lap::<HOYITO, RING>(from, seeds);
                 hash = hash.wrapping_add(lap.key);
                 let end = usize::from(lap.end);
@@ -396,7 +393,7 @@ impl Position {
     }
 
     /// One fast lap's board words: lifts the `seeds` (fewer than a turn of the ring) of
-    /// `from` and sows them; returns the lap, whose key the caller adds to the hash.
+    /// `from` and sows them; returns the lap, whose key (the hash change) the caller adds.
     #[inline(always)]
     pub(super) fn sow_short_lap<const HOYITO: bool, const RING: usize>(
         &mut self,
@@ -434,10 +431,10 @@ impl Position {
             laps += 1;
             let seeds = self.pits[from];
             let count = usize::from(seeds);
-            self.hash = self
-                .hash
-                .wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]));
             let end = if T::ENABLED {
+                self.hash = self
+                    .hash
+                    .wrapping_sub(u64::from(seeds).wrapping_mul(PIT_KEYS[from]));
                 self.pits[from] = 0;
                 trace.event(Event::Lift {
                     pit: Pit::new(from),
@@ -462,17 +459,21 @@ impl Position {
                 } else {
                     (count / turn, count % turn)
                 };
-                // Lift and sow in a few word operations: no pit holds more than 255 seeds,
-                // so no byte carries into the next.
+                // Lift and sow in a few word operations (see `Lap`).
                 let lap = &LAPS[kind][from][rest];
-                let keep = &KEEP_MASKS[from];
                 for w in 0..words {
-                    let sown = (word(&self.pits, w) & word(keep, w)) + lap.run[w];
+                    let sown = word(&self.pits, w).wrapping_add(lap.words[w]);
                     set_word(&mut self.pits, w, sown);
                 }
                 self.hash = self.hash.wrapping_add(lap.key);
                 if rounds > 0 {
-                    // Rare: a lap of a whole turn of the ring or more. Ayoayo skips `from`.
+                    // Rare: a lap of a whole turn of the ring or more. The table lifted only
+                    // `rest` seeds: lift the whole turns' too. Ayoayo skips `from`.
+                    let turns = self.pits[from];
+                    self.pits[from] = 0;
+                    self.hash = self
+                        .hash
+                        .wrapping_sub(u64::from(turns).wrapping_mul(PIT_KEYS[from]));
                     let r = rounds as u8;
                     for pit in &mut self.pits[..ring] {
                         *pit += r;
