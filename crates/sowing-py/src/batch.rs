@@ -59,14 +59,8 @@ pub(crate) struct Slot {
 /// cache lines. Runs between captures are 38 positions on average and up to hundreds
 /// (Hoyito II, random play): a new position then hits the filter by chance on about 0.3%
 /// of steps, and a step reads half a position of the history on average.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct HashFilter([u64; 32]);
-
-impl Default for HashFilter {
-    fn default() -> HashFilter {
-        HashFilter([0; 32])
-    }
-}
 
 impl HashFilter {
     /// The two bits of `hash`. The position hash is linear in the pit counts, so nearby
