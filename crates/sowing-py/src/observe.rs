@@ -36,9 +36,13 @@ fn write_as<const N: usize>(position: &Position, side: Side, out: &mut [f32]) {
     let pits = &position.pits()[..2 * N];
     let own = side.index() * N;
     let theirs = N - own;
-    for i in 0..N {
-        out[i] = f32::from(pits[own + i]);
-        out[N + i] = f32::from(pits[theirs + i]);
+    // The ring turned so that the side's own row comes first, then converted in one run
+    // (the compiler's vector conversion wants one array, not two halves).
+    let mut turned = [0u8; 24];
+    turned[..N].copy_from_slice(&pits[own..own + N]);
+    turned[N..2 * N].copy_from_slice(&pits[theirs..theirs + N]);
+    for (value, &seeds) in out[..2 * N].iter_mut().zip(&turned[..2 * N]) {
+        *value = f32::from(seeds);
     }
     let captured = position.captured();
     let flag = |b: bool| f32::from(u8::from(b));
