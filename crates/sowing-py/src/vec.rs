@@ -93,11 +93,38 @@ fn random_column(legal: u16, rng: &mut Xoshiro256PlusPlus) -> i64 {
     if legal == 0 {
         return 0;
     }
-    let mut bits = legal;
-    for _ in 0..rng.gen_range(0..legal.count_ones()) {
-        bits &= bits - 1; // drop the lowest column
+    i64::from(nth_column(legal, rng.gen_range(0..legal.count_ones())))
+}
+
+/// `SELECT[bits][i]`: the `i`-th set bit of six `bits`.
+const SELECT: [[u8; 6]; 64] = {
+    let mut table = [[0; 6]; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        let (mut column, mut i) = (0, 0);
+        while column < 6 {
+            if (bits >> column) & 1 == 1 {
+                table[bits][i] = column as u8;
+                i += 1;
+            }
+            column += 1;
+        }
+        bits += 1;
     }
-    i64::from(bits.trailing_zeros())
+    table
+};
+
+/// The `index`-th legal column of `legal` (up to 12 columns): a table look-up in the
+/// six that hold it, with no loop whose length would be mispredicted.
+fn nth_column(legal: u16, index: u32) -> u32 {
+    let low = usize::from(legal & 63);
+    let in_low = low.count_ones();
+    let (bits, i, base) = if index < in_low {
+        (low, index, 0)
+    } else {
+        (usize::from((legal >> 6) & 63), index - in_low, 6)
+    };
+    base + u32::from(SELECT[bits][i as usize % 6])
 }
 
 impl VecGame {
