@@ -34,7 +34,10 @@ import statistics
 import time
 from typing import Callable
 
-import numpy as np
+# One thread: NumPy's BLAS would otherwise start a thread a core (idle, but not always asleep).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 import sowing
 

@@ -73,17 +73,28 @@ const _: () = assert!(BLOCK_SOWINGS + Rules::MAX_PITS_PER_ROW <= ITEMS);
 
 /// One sowing in flight, packed in a word so that a lap reads and writes it whole:
 /// bits 0–7 its index in the block (`item`, in the order the sowings were set out),
-/// 8–15 the pit the next lap starts from, 16–23 the laps sown, 24–30 the fast laps it may
-/// sow ([`Position::fast_laps`]), bit 31 set once it is handed to the general loop, and
-/// 32–63 its game's [`Position::casa_bits`].
+/// 8–15 the pit the next lap starts from, 16–23 a lap clock (below), 24–30 the fast laps
+/// it may sow ([`Position::fast_laps`]), bit 31 set once it is handed to the general loop,
+/// and 32–63 its game's [`Position::casa_bits`].
+///
+/// The clock starts at `129 − limit` and counts laps, so that its top bit sets when the
+/// fast loop may sow no more laps (`laps + 1 >= limit`): one test a lap.
 #[derive(Clone, Copy)]
 struct Sowing(u64);
 
 impl Sowing {
     const HANDED: u64 = 1 << 31;
+    const CLOCK_DONE: u64 = 0x80 << 16;
 
     fn new(item: usize, from: usize, limit: u32, casas: u32) -> Sowing {
-        Sowing(item as u64 | (from as u64) << 8 | u64::from(limit) << 24 | u64::from(casas) << 32)
+        let clock = u64::from(129 - limit);
+        Sowing(
+            item as u64
+                | (from as u64) << 8
+                | clock << 16
+                | u64::from(limit) << 24
+                | u64::from(casas) << 32,
+        )
     }
 
     fn item(self) -> usize {
@@ -94,12 +105,17 @@ impl Sowing {
         usize::from((self.0 >> 8) as u8)
     }
 
-    fn laps(self) -> u32 {
-        u32::from((self.0 >> 16) as u8)
+    /// Whether the fast loop may sow no more laps of it.
+    fn out_of_fast_laps(self) -> bool {
+        self.0 & Self::CLOCK_DONE != 0
     }
 
-    fn limit(self) -> u32 {
-        u32::from((self.0 >> 24) as u8 & 0x7F)
+    fn laps(self) -> u32 {
+        let (clock, limit) = (
+            u32::from((self.0 >> 16) as u8),
+            u32::from((self.0 >> 24) as u8 & 0x7F),
+        );
+        clock + limit - 129
     }
 
     fn casas(self) -> u32 {
@@ -225,7 +241,7 @@ fn sow_block<S: ColumnsSlot, const HOYITO: bool, const RING: usize>(
             let board = &mut pits[item];
             let from = sowing.from();
             let seeds = board[from];
-            if (usize::from(seeds) >= turn) | (sowing.laps() + 1 >= sowing.limit()) {
+            if (usize::from(seeds) >= turn) | sowing.out_of_fast_laps() {
                 // Rare: to the general loop, after the rounds.
                 ended[item] = Sowing(sowing.0 | Sowing::HANDED);
                 continue;
