@@ -55,6 +55,18 @@ pub(crate) struct Slot {
     seen: HashFilter,
 }
 
+/// A hint to the processor to bring `value`'s cache line in; nothing elsewhere.
+#[inline(always)]
+fn prefetch<T>(value: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and cannot fault, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(value.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// A Bloom filter of position hashes: two bits of 2,048 a hash, in the slot's own four
 /// cache lines. Runs between captures are 38 positions on average and up to hundreds
 /// (Hoyito II, random play): a new position then hits the filter by chance on about 0.3%
@@ -154,6 +166,24 @@ impl Slot {
         observe::write(position, position.to_move(), obs);
         observe::write_mask(self.legal, mask);
         position.to_move().index() as i8
+    }
+
+    /// Asks the processor to fetch what [`Slot::play`]`(action)` will read first: the
+    /// successor played and the end of the history it is added to. `VecGame` asks a few
+    /// games ahead, so that their lines (out of the first-level caches since the last
+    /// step) arrive while it plays the games before.
+    #[inline(always)]
+    pub(crate) fn prefetch_play(&self, action: usize) {
+        prefetch(&self.next[action % Rules::MAX_PITS_PER_ROW]);
+        prefetch(self.since_capture.as_ptr_range().end);
+    }
+
+    /// The second stage of [`Slot::prefetch_play`], once the successor has arrived: the
+    /// filter's word for its hash.
+    #[inline(always)]
+    pub(crate) fn prefetch_filter(&self, action: usize) {
+        let hash = self.next[action % Rules::MAX_PITS_PER_ROW].hash();
+        prefetch(&self.seen.0[HashFilter::bits(hash)[0] / 64]);
     }
 
     /// The first half of a step: plays column `action` (legal) for the side to move; the

@@ -350,8 +350,14 @@ impl VecGame {
                 .zip(actions.chunks(STEP_BLOCK))
                 .enumerate()
             {
-                for ((slot, &action), played) in slots.iter_mut().zip(actions).zip(&mut played) {
-                    *played = Some(slot.play(usize::from(action)));
+                for i in 0..slots.len() {
+                    if let (Some(ahead), Some(&action)) = (slots.get(i + 8), actions.get(i + 8)) {
+                        ahead.prefetch_play(usize::from(action));
+                    }
+                    if let (Some(ahead), Some(&action)) = (slots.get(i + 4), actions.get(i + 4)) {
+                        ahead.prefetch_filter(usize::from(action));
+                    }
+                    played[i] = Some(slots[i].play(usize::from(actions[i])));
                 }
                 Position::sow_columns_batch(slots);
                 for (offset, ((slot, legal), played)) in
