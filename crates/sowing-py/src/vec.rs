@@ -8,7 +8,7 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use rand::{Rng, SeedableRng};
+use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sowing::Position;
 
@@ -88,12 +88,26 @@ fn generator(seed: Option<u64>) -> Xoshiro256PlusPlus {
     }
 }
 
-/// One of the columns of `legal` (bits), each as likely; 0 when there is none.
-fn random_column(legal: u16, rng: &mut Xoshiro256PlusPlus) -> i64 {
+/// One of the columns of `legal` (bits), each as likely, from the random 32 bits `draw`
+/// (more come from `rng` on the rare draw that would bias it); 0 when there is none.
+fn random_column(legal: u16, draw: u32, rng: &mut Xoshiro256PlusPlus) -> i64 {
     if legal == 0 {
         return 0;
     }
-    i64::from(nth_column(legal, rng.gen_range(0..legal.count_ones())))
+    i64::from(nth_column(legal, below(legal.count_ones(), draw, rng)))
+}
+
+/// A number below `k` (not 0), each as likely: Lemire's multiply-and-shift of `draw`, with
+/// his rejection of the few draws that would favour some numbers (a division only then).
+fn below(k: u32, draw: u32, rng: &mut Xoshiro256PlusPlus) -> u32 {
+    let mut product = u64::from(draw) * u64::from(k);
+    if (product as u32) < k {
+        let threshold = k.wrapping_neg() % k;
+        while (product as u32) < threshold {
+            product = u64::from(rng.next_u32()) * u64::from(k);
+        }
+    }
+    (product >> 32) as u32
 }
 
 /// `SELECT[bits][i]`: the `i`-th set bit of six `bits`.
@@ -386,8 +400,16 @@ impl VecGame {
         // Contiguous and owned by the VecGame (made by the constructor), and `&mut self`
         // keeps `step` from reading it meanwhile.
         let out = unsafe { sampled.as_slice_mut() }.expect("a contiguous array");
-        for (action, &legal) in out.iter_mut().zip(&self.legal) {
-            *action = random_column(legal, &mut self.rng);
+        // Two games a 64-bit draw.
+        for (actions, legal) in out.chunks_mut(2).zip(self.legal.chunks(2)) {
+            let draw = self.rng.next_u64();
+            for ((action, &legal), draw) in actions
+                .iter_mut()
+                .zip(legal)
+                .zip([draw as u32, (draw >> 32) as u32])
+            {
+                *action = random_column(legal, draw, &mut self.rng);
+            }
         }
         sampled.clone()
     }

@@ -133,13 +133,17 @@ def test_sample_actions_are_legal_and_seeded(rules):
     assert not np.array_equal(first, play(6))
 
 
-def test_sample_actions_are_uniform_over_the_legal_ones():
-    vec = sowing.VecGame(1, "hoyito-ii", seed=3)  # the start: all six columns legal
-    counts = np.zeros(6)
-    for _ in range(6000):
-        counts[vec.sample_actions()[0]] += 1
-    # Chi-squared with 5 degrees of freedom: 20.5 is its 0.1% tail, and the seed is fixed.
-    assert ((counts - 1000) ** 2 / 1000).sum() < 20.5
+@pytest.mark.parametrize("pits, tail", [(6, 20.5), (12, 31.3)])
+def test_sample_actions_are_uniform_over_the_legal_ones(pits, tail):
+    vec = sowing.VecGame(2, "hoyito-ii", pits, seed=3)  # the start: every column legal
+    counts = np.zeros(pits)
+    for _ in range(500 * pits):
+        for action in vec.sample_actions():
+            counts[action] += 1
+    # Chi-squared with pits - 1 degrees of freedom: `tail` is its 0.1% tail; the seed is
+    # fixed, so this is no coin toss.
+    assert ((counts - 1000) ** 2 / 1000).sum() < tail
+    vec = sowing.VecGame(1, "hoyito-ii", seed=3)
     vec.reset(seed=3)
     again = [int(vec.sample_actions()[0]) for _ in range(20)]
     vec.reset(seed=3)
