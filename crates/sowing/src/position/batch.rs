@@ -183,6 +183,9 @@ thread_local! {
     };
 }
 
+// Its own function for each game kind and board: the hot loop then compiles the same
+// wherever the batch is called from (inlined into `VecGame`'s step, it ran 14% slower).
+#[inline(never)]
 fn sow_blocks<S: ColumnsSlot, const HOYITO: bool, const RING: usize>(slots: &mut [S]) {
     SCRATCH.with_borrow_mut(|scratch| {
         let games = BLOCK_SOWINGS / (RING / 2);
