@@ -395,11 +395,14 @@ impl VecGame {
     /// int64 `(n,)`: a uniformly random legal action of every game, drawn in Rust from the
     /// VecGame's seeded generator — random play without a draw in NumPy. The same array
     /// every call, overwritten: pass it to `step`, or copy it to keep it.
-    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let sampled = self.sampled.bind(py);
-        // Contiguous and owned by the VecGame (made by the constructor), and `&mut self`
-        // keeps `step` from reading it meanwhile.
-        let out = unsafe { sampled.as_slice_mut() }.expect("a contiguous array");
+        // A checked borrow: it fails, with a Python exception, if the caller made the
+        // array read-only or holds a view of it that Rust borrows.
+        let mut writing = sampled.try_readwrite().map_err(|error| {
+            SowingError::new_err(format!("sample_actions cannot write its array: {error}"))
+        })?;
+        let out = writing.as_slice_mut()?;
         // Two games a 64-bit draw.
         for (actions, legal) in out.chunks_mut(2).zip(self.legal.chunks(2)) {
             let draw = self.rng.next_u64();
@@ -411,7 +414,8 @@ impl VecGame {
                 *action = random_column(legal, draw, &mut self.rng);
             }
         }
-        sampled.clone()
+        drop(writing);
+        Ok(sampled.clone())
     }
 
     /// Game `index` as it stands now: a new `Game` from its position (no history).

@@ -149,3 +149,6 @@ def test_sample_actions_are_uniform_over_the_legal_ones(pits, tail):
     vec.reset(seed=3)
     assert again == [int(vec.sample_actions()[0]) for _ in range(20)]
     assert vec.sample_actions() is vec.sample_actions()  # one array, overwritten
+    vec.sample_actions().flags.writeable = False
+    with pytest.raises(sowing.SowingError, match="cannot write its array"):
+        vec.sample_actions()
