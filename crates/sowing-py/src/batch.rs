@@ -2,7 +2,7 @@
 //! lean for speed. `vec.rs` wraps it for Python; a plain Rust program can drive it to
 //! profile it.
 
-use sowing::{ColumnsSlot, Move, Position, Rules, Side};
+use sowing::{ColumnsParts, ColumnsSlot, Move, Position, Rules, Side};
 
 use crate::observe;
 
@@ -27,13 +27,7 @@ pub(crate) struct Played {
 }
 
 impl ColumnsSlot for Slot {
-    fn parts(
-        &mut self,
-    ) -> (
-        &Position,
-        &mut [Position; Rules::MAX_PITS_PER_ROW],
-        &mut u16,
-    ) {
+    fn parts(&mut self) -> ColumnsParts<'_> {
         (&self.position, &mut self.next, &mut self.legal)
     }
 }

@@ -37,7 +37,7 @@ pub use game::Game;
 pub use json::{JsonError, State};
 pub use moves::{Move, MoveList, MoveName, ParseMoveError, Pit};
 pub use outcome::{End, Event, Illegal, Outcome, PlayError, PositionError, Report, TakeReason};
-pub use position::{Columns, ColumnsSlot, Position};
+pub use position::{Columns, ColumnsParts, ColumnsSlot, Position};
 pub use record::{Record, RecordError};
 pub use rounds::Match;
 pub use rules::{

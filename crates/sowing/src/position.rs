@@ -13,7 +13,7 @@ use crate::{
     BySide, Event, Illegal, Move, MoveList, Outcome, Pit, PlayError, PositionError, Report, Rules,
     Side, Variant,
 };
-pub use batch::{Columns, ColumnsSlot};
+pub use batch::{Columns, ColumnsParts, ColumnsSlot};
 use sow::{NoTrace, Trace};
 
 /// A position: cheap to copy (48 bytes), with an incrementally kept hash, for search.

@@ -17,17 +17,19 @@ use super::Position;
 use crate::tables::MAX_PITS;
 use crate::Rules;
 
+/// What a [`ColumnsSlot`] lends [`Position::sow_columns_batch`]: the position; `next[c]`,
+/// where the mover's column `c` leads; the legal columns, as bits.
+pub type ColumnsParts<'a> = (
+    &'a Position,
+    &'a mut [Position; Rules::MAX_PITS_PER_ROW],
+    &'a mut u16,
+);
+
 /// A game whose legal moves [`Position::sow_columns_batch`] finds: its position, the
 /// positions its moves lead to, and the bits of its legal columns.
 pub trait ColumnsSlot {
-    /// The position; `next[c]`, where the mover's column `c` leads; the legal columns.
-    fn parts(
-        &mut self,
-    ) -> (
-        &Position,
-        &mut [Position; Rules::MAX_PITS_PER_ROW],
-        &mut u16,
-    );
+    /// The position, where its moves lead, and its legal columns.
+    fn parts(&mut self) -> ColumnsParts<'_>;
 }
 
 /// The plain [`ColumnsSlot`]: a position, where its moves lead and its legal columns (both
@@ -54,13 +56,7 @@ impl Columns {
 }
 
 impl ColumnsSlot for Columns {
-    fn parts(
-        &mut self,
-    ) -> (
-        &Position,
-        &mut [Position; Rules::MAX_PITS_PER_ROW],
-        &mut u16,
-    ) {
+    fn parts(&mut self) -> ColumnsParts<'_> {
         (&self.position, &mut self.next, &mut self.legal)
     }
 }

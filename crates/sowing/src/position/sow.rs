@@ -30,8 +30,10 @@ fn set_word(bytes: &mut [u8; MAX_PITS], w: usize, value: u64) {
 /// Laps sown before endless-sowing detection starts saving states (C.1).
 const QUIET_LAPS: u32 = 8;
 
-/// [`Position::sow_short_lap`] on a bare board, for the interleaved sowings of
-/// [`Position::sow_columns_batch`], which sow copies of the pits.
+/// One fast lap on a board: lifts the `seeds` (fewer than a turn of the ring) of `from`
+/// and sows them; returns the lap, whose key (the hash change) the caller adds. The plain
+/// sowing's fast loop and the interleaved one of [`Position::sow_columns_batch`] (on
+/// copies of the pits) both use it.
 #[inline(always)]
 pub(super) fn sow_short_lap<const HOYITO: bool, const RING: usize>(
     pits: &mut [u8; MAX_PITS],
@@ -360,7 +362,7 @@ impl Position {
                     break;
                 }
                 laps += 1;
-                let lap = self.sow_short_lap::<HOYITO, RING>(from, seeds);
+                let lap = sow_short_lap::<HOYITO, RING>(&mut self.pits, from, seeds);
                 hash = hash.wrapping_add(lap.key);
                 let end = usize::from(lap.end);
                 let held = self.pits[end];
@@ -390,17 +392,6 @@ impl Position {
         } else {
             ROW_BITS[ring_slot(RING)][(!self.to_move).index()]
         }
-    }
-
-    /// One fast lap's board words: lifts the `seeds` (fewer than a turn of the ring) of
-    /// `from` and sows them; returns the lap, whose key (the hash change) the caller adds.
-    #[inline(always)]
-    pub(super) fn sow_short_lap<const HOYITO: bool, const RING: usize>(
-        &mut self,
-        from: usize,
-        seeds: u8,
-    ) -> &'static Lap {
-        sow_short_lap::<HOYITO, RING>(&mut self.pits, from, seeds)
     }
 
     /// The laps of a move from `from` on, `laps` laps already sown (every kind of lap,
