@@ -262,6 +262,37 @@ class VectorGame:
     def game(self, index: int) -> Game: ...
     def __len__(self) -> int: ...
 
+@final
+class BatchedMCTS:
+    """AlphaZero's search (PUCT) over many games at once, the leaves valued in batches by
+    a Python function ``evaluate(observations, masks) -> (logits, values)``."""
+
+    def __init__(
+        self,
+        *,
+        simulations: int = 64,
+        c_puct: float = 1.5,
+        dirichlet_alpha: float = 0.5,
+        noise_fraction: float = 0.25,
+        virtual_loss: float = 1.0,
+        leaves_per_round: int = 4,
+        tables: Optional["Tables"] = None,
+        seed: int = 0,
+    ) -> None: ...
+    def search(
+        self,
+        games: list[Game],
+        evaluate: Any,
+        *,
+        noise: bool = True,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The visits of each root's columns ``(G, N)`` and each root's value ``(G,)``."""
+    @property
+    def last_search(self) -> tuple[int, int, int]:
+        """(network calls, positions the network valued, exact leaves) of the last search."""
+    @property
+    def simulations(self) -> int: ...
+
 # The pieces of `sow match` behind `python -m sowing.distributed match`.
 def match_player(text: str) -> str: ...
 def match_openings(
