@@ -746,7 +746,12 @@ impl VectorGame {
     /// The columns chosen in game `index` since its start, by both sides in turn (the
     /// forced passes left out).
     fn moves(&self, index: usize) -> PyResult<Vec<usize>> {
-        Ok(self.seat(index)?.moves.iter().map(|&c| usize::from(c)).collect())
+        Ok(self
+            .seat(index)?
+            .moves
+            .iter()
+            .map(|&c| usize::from(c))
+            .collect())
     }
 
     /// Game `index` as played since its start: a `Game` with its history (the columns
