@@ -17,7 +17,7 @@ use crate::responses::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
     TraceEvent, View,
 };
-use crate::store::{GameRow, LiveRow, Store, StoreError, StoreResult};
+use crate::store::{GameRow, LiveRow, NewGame, Store, StoreError, StoreResult};
 
 /// A player that is a person at the screen rather than an engine.
 pub const HUMAN: &str = "human";
@@ -575,7 +575,8 @@ impl Games {
     ) -> GameResult<View> {
         let store = self.store.clone();
         let created = blocking(move || {
-            let id = store.create_game(&game, &south, &north, match_round)?;
+            let id =
+                store.create_game(&NewGame::new(&game, &south, &north).in_match(match_round))?;
             let row = store
                 .game_row(id)?
                 .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
@@ -754,7 +755,7 @@ impl Games {
         }
         let n = game.rules().pits_per_row();
         self.save(guard, |store, game, id, seen| {
-            store.append_move_at(id, game, seen)
+            store.append_move(id, game, Some(seen))
         })
         .await?;
         Ok(TraceEvent::all(&events, n))
@@ -805,7 +806,7 @@ impl Games {
         }
         loaded.game.undo();
         self.save(&mut guard, |store, game, id, seen| {
-            store.truncate_at(id, game, seen)
+            store.truncate(id, game, Some(seen))
         })
         .await?;
         self.view_of(guard.as_ref().expect("saved games are loaded"))
