@@ -3,7 +3,7 @@
 random legal moves in each (8 clients at once, loopback only), then prints the server's
 resident memory (VmRSS, and its peak VmHWM, from /proc).
 
-    sow serve --addr 127.0.0.1:8099 --db /tmp/mem.db &
+    sow serve --addr 127.0.0.1:8099 --db /tmp/mem.db --no-limits &
     scripts/web-memory.py --url http://127.0.0.1:8099 --pid $! --games 10000 --moves 4
 
 Standard library only. It stops by itself after GAMES games.
@@ -51,8 +51,12 @@ def main():
         rng = random.Random(args.seed * 1000 + number)
         conn = http.client.HTTPConnection(url.hostname, url.port)
 
+        # Each client's games are its own (docs/api.md, "Owners").
+        key = f"{rng.getrandbits(128):032x}"
+
         def call(method, path, body):
-            conn.request(method, path, json.dumps(body), {"Content-Type": "application/json"})
+            headers = {"Content-Type": "application/json", "X-Player-Key": key}
+            conn.request(method, path, json.dumps(body), headers)
             response = conn.getresponse()
             return response.status, json.loads(response.read())
 

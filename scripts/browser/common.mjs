@@ -8,18 +8,43 @@ export const BASE = process.env.SOW_URL;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 if (!BASE) throw new Error('SOW_URL is not set');
 
+/**
+ * The player key of the tests (docs/api.md, "Owners"): the API calls here present it, and
+ * every page starts with it in its storage, so the pages may play the games the tests make
+ * through the API. A test of ownership gives a page another key.
+ */
+export const PLAYER_KEY = '7e57c0de7e57c0de7e57c0de7e57c0de';
+
 /** Headless Chromium without sandbox, GPU or background connections (the machine has no network). */
-export function launch() {
-  return chromium.launch({
+export async function launch() {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
       '--no-first-run', '--disable-sync', '--disable-quic'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.addInitScript((key) => {
+      if (!localStorage.getItem('sowing.player')) localStorage.setItem('sowing.player', key);
+    }, PLAYER_KEY);
+    return context;
+  };
+  // A page of its own context, as Browser.newPage makes it, with the key; closing the page
+  // closes its context.
+  browser.newPage = async (options) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.on('close', () => context.close().catch(() => {}));
+    return page;
+  };
+  return browser;
 }
 
 /** A JSON API call; `token` is a live seat's (`X-Seat-Token`). Throws on a non-2xx answer. */
 export async function api(method, path, body, token) {
   const headers = body ? { 'content-type': 'application/json' } : {};
+  headers['x-player-key'] = PLAYER_KEY;
   if (token) headers['x-seat-token'] = token;
   const r = await fetch(BASE + '/api' + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await r.json();

@@ -2,7 +2,7 @@
 // playwright-core). Run by scripts/browser-test.sh, which starts the server and passes
 // SOW_URL, SOW_RESTART (a command that kills the server hard and starts it again on the
 // same database) and SHOT (where to write the screenshot, optional).
-import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
+import { BASE, PLAYER_KEY, api, assert, check, equal, finish, launch } from './common.mjs';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -375,6 +375,43 @@ await check('saved games lists the games to resume', async () => {
   await page.waitForFunction((gid) => Number(document.body.dataset.game) === gid, id);
   await humanTurn();
   await matchesServer(id);
+});
+
+// Every game has an owner (docs/api.md, "Owners"): another browser lists none of this one's
+// games, may watch one by its link but not move in it, until it is given the key.
+await check('saved games are this browser’s own; another browser watches but cannot move until given the key', async () => {
+  const live = await api('POST', '/live', { game: 'hoyito-ii' });
+  const liveId = live.live.id;
+  const other = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  await other.addInitScript(() => localStorage.setItem('sowing.player', 'abcdef0123456789abcdef0123456789'));
+  const p = await other.newPage();
+  await p.goto(`${BASE}/#game=${id}`);
+  await p.waitForFunction((gid) => Number(document.body.dataset.game) === gid, id);
+  await p.waitForFunction(() => document.body.dataset.busy === '0');
+  const before = (await api('GET', `/games/${id}`)).ply;
+  const legal = await p.$$eval('#board .pit.legal', (g) => g.map((x) => x.dataset.name));
+  if (legal.length) {
+    await p.click(`#board .pit[data-name="${legal[0]}"]`);
+    await p.waitForFunction(() => /belongs to another player/.test(document.querySelector('#status').textContent));
+  }
+  equal((await api('GET', `/games/${id}`)).ply, before, 'no move was played by another browser');
+  await p.click('#btn-saved');
+  await p.waitForFunction(() => /No games yet/.test(document.querySelector('#saved-body').textContent));
+  // Carried over: the key pasted, this browser lists the games and may play.
+  await p.click('#key-carry summary');
+  await p.fill('#key-other', PLAYER_KEY);
+  await p.click('#key-use');
+  await p.waitForSelector(`#saved-body tr[data-game="${id}"]`);
+  const mine = (await api('GET', '/games?limit=1000')).games.length;
+  equal(await p.$$eval('#saved-body tr[data-game]', (r) => r.length), Math.min(mine, 200), 'every game of the key');
+  // A live game opens as a live game and has no Delete.
+  const row = p.locator(`#saved-body tr[data-game="${liveId}"]`);
+  equal(await row.getAttribute('data-live'), '1', 'marked live');
+  equal(await row.locator('button.delete').count(), 0, 'no Delete for a live game');
+  await row.locator('button.open').click();
+  await p.waitForFunction((g) => document.body.dataset.live === String(g), liveId);
+  assert(p.url().includes(`#live=${liveId}`), `opened as a live game: ${p.url()}`);
+  await other.close();
 });
 
 await check('Skip ends the running animation and every one queued; the computer’s moves go faster', async () => {

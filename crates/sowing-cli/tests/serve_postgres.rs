@@ -52,6 +52,10 @@ fn request(server: &Server, method: &str, path: &str, body: Option<Value>) -> (u
     request_as(server, method, path, None, body)
 }
 
+/// The player key every request presents: the one-screen games the test creates are its own
+/// (docs/api.md, "Owners").
+const PLAYER_KEY: &str = "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a";
+
 /// [`request`] with a seat's token (header `X-Seat-Token`) when given.
 fn request_as(
     server: &Server,
@@ -66,7 +70,7 @@ fn request_as(
     write!(
         stream,
         "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         {seat}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+         {seat}X-Player-Key: {PLAYER_KEY}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         server.addr,
         body.len()
     )

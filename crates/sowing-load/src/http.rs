@@ -7,6 +7,16 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
+/// What a request presents to act: a live seat's token, or the player key that owns a
+/// one-screen game (docs/api.md, "Owners").
+#[derive(Clone, Copy)]
+pub enum Key<'a> {
+    /// `X-Seat-Token`.
+    Seat(&'a str),
+    /// `X-Player-Key`.
+    Player(&'a str),
+}
+
 /// A connection to one server, kept open across requests.
 pub struct Connection {
     reader: BufReader<TcpStream>,
@@ -26,17 +36,21 @@ impl Connection {
         })
     }
 
-    /// Sends a request with an optional JSON body and seat token (`X-Seat-Token`); the
-    /// status and the body as JSON (`null` when it is not JSON).
+    /// Sends a request with an optional JSON body and key; the status and the body as JSON
+    /// (`null` when it is not JSON).
     pub async fn request(
         &mut self,
         method: &str,
         path: &str,
         body: Option<&Value>,
-        token: Option<&str>,
+        key: Option<Key<'_>>,
     ) -> Result<(u16, Value), String> {
         let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let token = token.map_or(String::new(), |t| format!("X-Seat-Token: {t}\r\n"));
+        let token = match key {
+            Some(Key::Seat(token)) => format!("X-Seat-Token: {token}\r\n"),
+            Some(Key::Player(key)) => format!("X-Player-Key: {key}\r\n"),
+            None => String::new(),
+        };
         let head = format!(
             "{method} {path} HTTP/1.1\r\nHost: {}\r\n{token}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
             self.host,

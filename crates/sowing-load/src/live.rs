@@ -20,7 +20,7 @@ use sowing::{Game, Rules, Side, Variant};
 use sowing_engine::random::{legal_move, Rng};
 use sowing_web::store::Store;
 
-use crate::http::Connection;
+use crate::http::{Connection, Key};
 use crate::socket::{LiveSocket, MoveMessage, ServerMessage, Snapshot};
 use crate::{play_all, variant_of, Target};
 
@@ -201,7 +201,7 @@ async fn seat(
             let body = json!({"move": name, "ply": ply});
             let (status, answer) = tokio::time::timeout(
                 plan.timeout,
-                http.request("POST", &path, Some(&body), Some(token)),
+                http.request("POST", &path, Some(&body), Some(Key::Seat(token))),
             )
             .await
             .map_err(|_| format!("{who}: no answer to move {name} within {:?}", plan.timeout))??;

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use sowing_engine::random::Rng;
 use sowing_web::store::Store;
 
-use crate::http::Connection;
+use crate::http::{Connection, Key};
 use crate::{play_all, variant_of, Target};
 
 /// What one game's player saw.
@@ -45,6 +45,11 @@ async fn play_one(target: Arc<Target>, variant: String, seed: u64, max_moves: us
             return Err(format!("create: {status} {view}"));
         }
         let id = view["id"].as_i64().ok_or("no id")?;
+        // The game is the key's the server made for it (docs/api.md, "Owners").
+        let key = view["player_key"]
+            .as_str()
+            .ok_or("no player_key in the answer")?
+            .to_owned();
         played.id = Some(id);
         let mut state = view["state"].clone();
         while state["over"] != true && played.moves < max_moves {
@@ -66,7 +71,7 @@ async fn play_one(target: Arc<Target>, variant: String, seed: u64, max_moves: us
                     "POST",
                     &format!("/api/games/{id}/moves?brief=true"),
                     Some(&body),
-                    None,
+                    Some(Key::Player(&key)),
                 )
                 .await?;
             played.latencies.push(start.elapsed());

@@ -29,6 +29,7 @@ pub mod live;
 pub mod matches;
 pub mod online;
 mod online_routes;
+pub mod owners;
 pub mod responses;
 mod routes;
 pub mod seats;

@@ -33,6 +33,8 @@ pub struct NewLive {
     pub address: String,
     /// A Hoyito III match of this many rounds (H3.3), else a single game.
     pub rounds: Option<u32>,
+    /// SHA-256 of the creator's player key, which lists the game among theirs.
+    pub owner: Option<[u8; 32]>,
 }
 
 /// An act that needs the opponent's consent: asking twice from both sides agrees.
@@ -421,7 +423,12 @@ impl Games {
         let start = matches::round_start(loaded.game.rules(), next, loaded.game.outcome());
         let row = follow_on(live, false, now);
         match self
-            .insert_live(Game::from_position(start), row, Some((match_id, next)))
+            .insert_live(
+                Game::from_position(start),
+                row,
+                Some((match_id, next)),
+                loaded.row.owner,
+            )
             .await
         {
             Ok(fresh) => {
@@ -512,10 +519,14 @@ impl Games {
         game: Game,
         live: LiveRow,
         match_round: Option<(i64, u32)>,
+        owner: Option<[u8; 32]>,
     ) -> GameResult<Loaded> {
         let store = self.store.clone();
         let loaded = blocking(move || {
-            let id = store.create_game(&NewGame::live(&game, &live).in_match(match_round))?;
+            let new = NewGame::live(&game, &live)
+                .in_match(match_round)
+                .owned_by(owner);
+            let id = store.create_game(&new)?;
             let row = store
                 .game_row(id)?
                 .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
@@ -591,7 +602,7 @@ impl Games {
             }
             None => (Game::new(rules), None),
         };
-        let loaded = self.insert_live(game, live, match_round).await?;
+        let loaded = self.insert_live(game, live, match_round, new.owner).await?;
         let view = self.live_view_of(&loaded, now).await?;
         self.cache_new(loaded)?;
         Ok(Seated {
@@ -834,7 +845,9 @@ impl Games {
                     }
                     None => (Game::from_position(start), None),
                 };
-                let fresh = self.insert_live(game, rematch, match_round).await?;
+                let fresh = self
+                    .insert_live(game, rematch, match_round, loaded.row.owner)
+                    .await?;
                 next.rematch = Some(fresh.row.id);
                 next.offers.rematch = None;
                 self.cache_new(fresh)?;

@@ -160,6 +160,7 @@ fn limited(message: &str) -> ApiError {
 async fn create(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
+    key: crate::owners::PlayerKey,
     JsonBody(body): JsonBody<NewLiveBody>,
 ) -> ApiResult<(StatusCode, Json<Seated>)> {
     if !games.limiter.may_create(address) {
@@ -220,6 +221,7 @@ async fn create(
                 name,
                 address: address.to_string(),
                 rounds,
+                owner: key.hash(),
             },
         )
         .await?;

@@ -252,6 +252,10 @@ pub struct View {
     pub created: String,
     /// When it last changed.
     pub updated: String,
+    /// The player key the server made for a game created without one: sent once, in the
+    /// answer that created it ([`crate::owners`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player_key: Option<String>,
 }
 
 impl View {
@@ -290,6 +294,7 @@ impl View {
             round: row.round,
             created: row.created.clone(),
             updated: row.updated.clone(),
+            player_key: None,
         }
     }
 }
@@ -390,6 +395,8 @@ pub struct GameSummary {
     pub created: String,
     /// When it last changed.
     pub updated: String,
+    /// Played between two seats ("Play a friend"): opened as a live game.
+    pub live: bool,
 }
 
 impl GameSummary {
@@ -408,6 +415,7 @@ impl GameSummary {
             round: row.round,
             created: row.created,
             updated: row.updated,
+            live: false,
         }
     }
 }

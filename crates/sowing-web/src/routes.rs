@@ -19,6 +19,7 @@ use sowing_engine::PlayerSpec;
 
 use crate::engine::EngineError;
 use crate::online_routes::ClientAddr;
+use crate::owners::PlayerKey;
 use crate::responses::{
     EngineReply, ErrorBody, GameList, MoveAnswer, MoveReplay, Played, Undone, View,
 };
@@ -295,16 +296,23 @@ fn may_create_plain(games: &Games, address: std::net::IpAddr) -> ApiResult<()> {
 async fn create_game(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
+    key: PlayerKey,
     JsonBody(new): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     may_create_plain(&games, address)?;
     let (rules, rounds) = new_game_rules(&new)?;
     let south = check_player(new.south)?;
     let north = check_player(new.north)?;
-    let view = match rounds {
-        None => games.create(rules, south, north).await?,
-        Some(rounds) => games.create_match(rules, rounds, south, north).await?,
+    let owner = key.owner();
+    let mut view = match rounds {
+        None => games.create(rules, south, north, owner.hash).await?,
+        Some(rounds) => {
+            games
+                .create_match(rules, rounds, south, north, owner.hash)
+                .await?
+        }
     };
+    view.player_key = owner.made;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -313,14 +321,18 @@ struct ListQuery {
     limit: Option<usize>,
 }
 
+/// `GET /api/games`: the games of the player key presented; none without one.
 async fn list_games(
     State(games): Shared,
+    key: PlayerKey,
     QueryParams(query): QueryParams<ListQuery>,
 ) -> ApiResult<Json<GameList>> {
     let limit = query.limit.unwrap_or(100).min(1000);
-    Ok(Json(GameList {
-        games: games.list(limit).await?,
-    }))
+    let games = match key.hash() {
+        Some(owner) => games.list(owner, limit).await?,
+        None => Vec::new(),
+    };
+    Ok(Json(GameList { games }))
 }
 
 async fn get_game(
@@ -333,9 +345,10 @@ async fn get_game(
 /// `DELETE /api/games/{id}`: 204, or 409 for a round of a match.
 async fn delete_game(
     State(games): Shared,
+    PlayerKey(key): PlayerKey,
     PathParams(id): PathParams<String>,
 ) -> ApiResult<StatusCode> {
-    games.delete(&id).await?;
+    games.delete(&id, key.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -358,12 +371,15 @@ struct MoveQuery {
 
 async fn play_move(
     State(games): Shared,
+    PlayerKey(key): PlayerKey,
     PathParams(id): PathParams<String>,
     QueryParams(query): QueryParams<MoveQuery>,
     JsonBody(body): JsonBody<MoveBody>,
 ) -> ApiResult<Json<MoveAnswer>> {
     Ok(Json(
-        games.play(&id, &body.mv, body.ply, query.brief).await?,
+        games
+            .play(&id, &body.mv, body.ply, query.brief, key.as_deref())
+            .await?,
     ))
 }
 
@@ -385,20 +401,22 @@ pub struct PlyBody {
 
 async fn undo(
     State(games): Shared,
+    PlayerKey(key): PlayerKey,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<PlyBody>,
 ) -> ApiResult<Json<Undone>> {
     Ok(Json(Undone {
-        game: games.undo(&id, body.ply).await?,
+        game: games.undo(&id, body.ply, key.as_deref()).await?,
     }))
 }
 
 async fn redo(
     State(games): Shared,
+    PlayerKey(key): PlayerKey,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<PlyBody>,
 ) -> ApiResult<Json<Played>> {
-    Ok(Json(games.redo(&id, body.ply).await?))
+    Ok(Json(games.redo(&id, body.ply, key.as_deref()).await?))
 }
 
 /// `POST /api/games/{id}/engine`: a move from the engine, played or only suggested.
@@ -419,6 +437,7 @@ pub struct EngineBody {
 
 async fn engine(
     State(games): Shared,
+    PlayerKey(key): PlayerKey,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<EngineBody>,
 ) -> ApiResult<Json<EngineReply>> {
@@ -427,6 +446,7 @@ async fn engine(
         play: body.play,
         engine: body.engine,
         ply: body.ply,
+        key,
     };
     Ok(Json(games.engine(&id, request).await?))
 }
@@ -469,21 +489,28 @@ pub struct RecordBody {
 async fn import_record(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
+    key: PlayerKey,
     JsonBody(body): JsonBody<RecordBody>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     may_create_plain(&games, address)?;
     let record = Record::parse(&body.record).map_err(|e| ApiError::bad(e.to_string()))?;
     let south = check_player(body.south)?;
     let north = check_player(body.north)?;
-    let view = games.import(record.game, south, north).await?;
+    let owner = key.owner();
+    let mut view = games.import(record.game, south, north, owner.hash).await?;
+    view.player_key = owner.made;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
 async fn next_round(
     State(games): Shared,
+    PlayerKey(key): PlayerKey,
     PathParams(id): PathParams<String>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
-    Ok((StatusCode::CREATED, Json(games.next_round(&id).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(games.next_round(&id, key.as_deref()).await?),
+    ))
 }
 
 async fn not_found() -> ApiError {

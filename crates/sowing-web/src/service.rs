@@ -195,6 +195,20 @@ impl Loaded {
 
 /// Refuses a change through the one-screen routes to a game between two seats: its moves
 /// and offers go through `/api/live/{id}` with a seat's token.
+/// Refuses a change to a one-screen game from anyone but its owner ([`crate::owners`]), and
+/// any change through these routes to a game between two seats.
+fn may_change(loaded: &Loaded, key: Option<&str>) -> GameResult<()> {
+    not_live(loaded)?;
+    if crate::owners::may_change(loaded.row.owner.as_ref(), key) {
+        Ok(())
+    } else {
+        Err(GameError::Forbidden(format!(
+            "game {} belongs to another player: only the player key that created it              (X-Player-Key) may change it; anyone may watch it and download its record",
+            loaded.row.id
+        )))
+    }
+}
+
 fn not_live(loaded: &Loaded) -> GameResult<()> {
     match loaded.live {
         Some(_) => Err(GameError::Forbidden(format!(
@@ -335,6 +349,8 @@ pub struct EngineRequest {
     pub engine: Option<String>,
     /// The number of moves the client saw.
     pub ply: Option<usize>,
+    /// The player key presented: to play, it must own the game.
+    pub key: Option<String>,
 }
 
 /// A game's record, as a file.
@@ -572,11 +588,14 @@ impl Games {
         south: String,
         north: String,
         match_round: Option<(i64, u32)>,
+        owner: Option<[u8; 32]>,
     ) -> GameResult<View> {
         let store = self.store.clone();
         let created = blocking(move || {
-            let id =
-                store.create_game(&NewGame::new(&game, &south, &north).in_match(match_round))?;
+            let new = NewGame::new(&game, &south, &north)
+                .in_match(match_round)
+                .owned_by(owner);
+            let id = store.create_game(&new)?;
             let row = store
                 .game_row(id)?
                 .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
@@ -604,12 +623,19 @@ impl Games {
         Ok(view)
     }
 
-    /// A new game under `rules`.
+    /// A new game under `rules`, owned by the player key whose SHA-256 is `owner`.
     ///
     /// # Errors
     /// When the store fails.
-    pub async fn create(&self, rules: Rules, south: String, north: String) -> GameResult<View> {
-        self.save_new(Game::new(rules), south, north, None).await
+    pub async fn create(
+        &self,
+        rules: Rules,
+        south: String,
+        north: String,
+        owner: [u8; 32],
+    ) -> GameResult<View> {
+        self.save_new(Game::new(rules), south, north, None, Some(owner))
+            .await
     }
 
     /// A new Hoyito III match of `rounds` rounds under `rules` (H3.3); round 1's view.
@@ -622,6 +648,7 @@ impl Games {
         rounds: u32,
         south: String,
         north: String,
+        owner: [u8; 32],
     ) -> GameResult<View> {
         let store = self.store.clone();
         let match_id = blocking(move || store.create_match(rounds)).await?;
@@ -631,6 +658,7 @@ impl Games {
             south,
             north,
             Some((match_id, 1)),
+            Some(owner),
         )
         .await
     }
@@ -639,19 +667,26 @@ impl Games {
     ///
     /// # Errors
     /// When the store fails.
-    pub async fn import(&self, game: Game, south: String, north: String) -> GameResult<View> {
-        self.save_new(game, south, north, None).await
+    pub async fn import(
+        &self,
+        game: Game,
+        south: String,
+        north: String,
+        owner: [u8; 32],
+    ) -> GameResult<View> {
+        self.save_new(game, south, north, None, Some(owner)).await
     }
 
-    /// The `limit` most recently changed games in short; a live game that ended otherwise
-    /// than by the rules (resignation, agreement, flag, closed) shows that result.
+    /// The `limit` most recently changed games of the player key whose SHA-256 is `owner`, in
+    /// short; a live game that ended otherwise than by the rules (resignation, agreement,
+    /// flag, closed) shows that result.
     ///
     /// # Errors
     /// When the store fails.
-    pub async fn list(&self, limit: usize) -> GameResult<Vec<GameSummary>> {
+    pub async fn list(&self, owner: [u8; 32], limit: usize) -> GameResult<Vec<GameSummary>> {
         let store = self.store.clone();
         let (rows, results) = blocking(move || {
-            let rows = store.list(limit)?;
+            let rows = store.list(owner, limit)?;
             let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
             Ok((rows, store.live_results(&ids)?))
         })
@@ -660,10 +695,11 @@ impl Games {
         Ok(rows
             .into_iter()
             .map(|row| {
-                let result = results.get(&row.id);
+                let live = results.get(&row.id);
                 let in_match = row.match_id.is_some();
                 let mut summary = GameSummary::of(row);
-                if let Some(result) = result {
+                summary.live = live.is_some();
+                if let Some(Some(result)) = live {
                     crate::online::show_result(&mut summary, result, in_match);
                 }
                 summary
@@ -675,10 +711,10 @@ impl Games {
     ///
     /// # Errors
     /// When there is no such game, it is a round of a match, or the store fails.
-    pub async fn delete(&self, id: &str) -> GameResult<()> {
+    pub async fn delete(&self, id: &str, key: Option<&str>) -> GameResult<()> {
         let mut guard = self.lock(id).await?;
         let loaded = guard.take().expect("locked games are loaded");
-        if let Err(e) = not_live(&loaded) {
+        if let Err(e) = may_change(&loaded, key) {
             *guard = Some(loaded);
             return Err(e);
         }
@@ -717,9 +753,10 @@ impl Games {
         token: &str,
         ply: Option<usize>,
         brief: bool,
+        key: Option<&str>,
     ) -> GameResult<MoveAnswer> {
         let mut guard = self.lock(id).await?;
-        not_live(guard.as_ref().expect("locked games are loaded"))?;
+        may_change(guard.as_ref().expect("locked games are loaded"), key)?;
         let game = &guard.as_ref().expect("locked games are loaded").game;
         check_ply(game, ply)?;
         if token.chars().count() > QUOTED {
@@ -786,10 +823,10 @@ impl Games {
     /// # Errors
     /// When there is no such game or no move, the client is out of date, a later round of
     /// the match has started, or the store fails.
-    pub async fn undo(&self, id: &str, ply: Option<usize>) -> GameResult<View> {
+    pub async fn undo(&self, id: &str, ply: Option<usize>, key: Option<&str>) -> GameResult<View> {
         let mut guard = self.lock(id).await?;
         let loaded = guard.as_mut().expect("locked games are loaded");
-        not_live(loaded)?;
+        may_change(loaded, key)?;
         check_ply(&loaded.game, ply)?;
         if loaded.game.moves().is_empty() {
             return Err(GameError::NothingToUndo);
@@ -818,9 +855,14 @@ impl Games {
     /// # Errors
     /// When there is no such game or nothing to redo, the client is out of date, or the
     /// store fails.
-    pub async fn redo(&self, id: &str, ply: Option<usize>) -> GameResult<Played> {
+    pub async fn redo(
+        &self,
+        id: &str,
+        ply: Option<usize>,
+        key: Option<&str>,
+    ) -> GameResult<Played> {
         let mut guard = self.lock(id).await?;
-        not_live(guard.as_ref().expect("locked games are loaded"))?;
+        may_change(guard.as_ref().expect("locked games are loaded"), key)?;
         let game = &guard.as_ref().expect("locked games are loaded").game;
         check_ply(game, ply)?;
         let Some(mv) = game.redo_moves().next() else {
@@ -846,7 +888,7 @@ impl Games {
             let guard = self.lock(id).await?;
             let loaded = guard.as_ref().expect("locked games are loaded");
             if request.play {
-                not_live(loaded)?;
+                may_change(loaded, request.key.as_deref())?;
             }
             check_ply(&loaded.game, request.ply)?;
             if loaded.game.is_over() {
@@ -938,7 +980,7 @@ impl Games {
     /// # Errors
     /// When there is no such match, its current round goes on, it is over, another request
     /// started the round first, or the store fails.
-    pub async fn next_round(&self, match_text: &str) -> GameResult<View> {
+    pub async fn next_round(&self, match_text: &str, key: Option<&str>) -> GameResult<View> {
         let unknown = || GameError::UnknownMatch(match_text.to_owned());
         let match_id = match_text.parse::<i64>().map_err(|_| unknown())?;
         let store = self.store.clone();
@@ -951,7 +993,7 @@ impl Games {
             .last()
             .ok_or_else(|| GameError::Internal("a match without rounds".to_owned()))?;
         let (south, north) = (last.south.clone(), last.north.clone());
-        let (rules, previous) = {
+        let (rules, previous, owner) = {
             let guard = self.lock(&last.id.to_string()).await?;
             let loaded = guard.as_ref().expect("locked games are loaded");
             if loaded.live.is_some() {
@@ -960,7 +1002,8 @@ impl Games {
                      itself when the one before ends by the rules"
                 )));
             }
-            (loaded.game.rules(), loaded.game.outcome())
+            may_change(loaded, key)?;
+            (loaded.game.rules(), loaded.game.outcome(), loaded.row.owner)
         };
         let table = self.match_table(m.id, None).await?;
         if !table.table.next_round_ready {
@@ -977,6 +1020,7 @@ impl Games {
             south,
             north,
             Some((m.id, round)),
+            owner,
         )
         .await
     }

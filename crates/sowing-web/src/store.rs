@@ -136,6 +136,9 @@ pub struct GameRow {
     /// Bumped by every change to the game (its moves or its live row): a copy in memory at
     /// another version is stale, and a write made from it is refused.
     pub version: i64,
+    /// SHA-256 of its owner's player key ([`crate::owners`]); `None` for a game stored before
+    /// games had owners.
+    pub owner: Option<[u8; 32]>,
 }
 
 /// A match of Hoyito III rounds (H3.3).
@@ -243,6 +246,8 @@ pub struct NewGame<'a> {
     pub match_round: Option<(i64, u32)>,
     /// The seats, clock and offers of a game between two seats (its `game_id` is ignored).
     pub live: Option<&'a LiveRow>,
+    /// SHA-256 of its owner's player key.
+    pub owner: Option<[u8; 32]>,
 }
 
 impl<'a> NewGame<'a> {
@@ -254,6 +259,7 @@ impl<'a> NewGame<'a> {
             north,
             match_round: None,
             live: None,
+            owner: None,
         }
     }
 
@@ -263,6 +269,11 @@ impl<'a> NewGame<'a> {
             live: Some(live),
             ..NewGame::new(game, "human", "human")
         }
+    }
+
+    /// The same game, owned by the player key whose SHA-256 is `owner`.
+    pub fn owned_by(self, owner: Option<[u8; 32]>) -> NewGame<'a> {
+        NewGame { owner, ..self }
     }
 
     /// The same game as round `match_round` of a match (or in none).
@@ -504,7 +515,7 @@ trait Backend: Send + Sync {
 // The rows: columns, readers and writers, once for both databases.
 
 const GAME_COLUMNS: &str = "id, variant, pits, start, south, north, match_id, round, plies, \
-                            result, end_reason, end_to, created, updated, version";
+                            result, end_reason, end_to, created, updated, version, owner";
 
 fn game_row(r: &Record) -> StoreResult<GameRow> {
     let id = r.int(0)?;
@@ -531,6 +542,7 @@ fn game_row(r: &Record) -> StoreResult<GameRow> {
         created: r.text(12)?,
         updated: r.text(13)?,
         version: r.int(14)?,
+        owner: r.opt_hash(15)?,
     })
 }
 
@@ -673,6 +685,7 @@ enum Write {
         moves: Vec<String>,
         summary: Summary,
         live: Option<Box<LiveRow>>,
+        owner: Option<[u8; 32]>,
     },
     Move {
         id: i64,
@@ -809,30 +822,36 @@ impl Write {
                 moves,
                 summary,
                 live,
+                owner,
             } => {
                 let (reason, to) = summary.end.map(end_code).unzip();
+                // Ids come from a counter that deleting a game does not lower: an id is
+                // never given twice, so an old link cannot open someone else's game.
                 let id = sql
-                    .query_one(
-                        "INSERT INTO games (variant, pits, start, south, north, match_id, round,
-                                            plies, result, end_reason, end_to, created, updated)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)
-                         RETURNING id",
-                        &values![
-                            *variant,
-                            *pits,
-                            start,
-                            south,
-                            north,
-                            match_round.map(|(m, _)| m),
-                            match_round.map(|(_, r)| r),
-                            summary.plies,
-                            summary.result,
-                            reason,
-                            to.flatten(),
-                            now,
-                        ],
-                    )?
+                    .query_one("UPDATE game_ids SET last = last + 1 RETURNING last", &[])?
                     .int(0)?;
+                sql.execute(
+                    "INSERT INTO games (id, variant, pits, start, south, north, match_id, round,
+                                            plies, result, end_reason, end_to, created, updated,
+                                            owner)
+                         VALUES (?13, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?14)",
+                    &values![
+                        *variant,
+                        *pits,
+                        start,
+                        south,
+                        north,
+                        match_round.map(|(m, _)| m),
+                        match_round.map(|(_, r)| r),
+                        summary.plies,
+                        summary.result,
+                        reason,
+                        to.flatten(),
+                        now,
+                        id,
+                        *owner,
+                    ],
+                )?;
                 for (ply, mv) in moves.iter().enumerate() {
                     insert_move(sql, id, ply, mv)?;
                 }
@@ -1120,6 +1139,7 @@ impl Store {
                 .collect(),
             summary: Summary::of(new.game),
             live: new.live.map(|live| Box::new(live.clone())),
+            owner: new.owner,
         })
     }
 
@@ -1245,18 +1265,20 @@ impl Store {
         read.map(|(row, tokens)| replay(row, tokens)).transpose()
     }
 
-    /// The most recently changed games, newest first.
+    /// The most recently changed games of the player key whose SHA-256 is `owner`, newest
+    /// first.
     ///
     /// # Errors
     /// On a database failure.
-    pub fn list(&self, count: usize) -> StoreResult<Vec<GameRow>> {
+    pub fn list(&self, owner: [u8; 32], count: usize) -> StoreResult<Vec<GameRow>> {
         self.read(|sql| {
             game_rows(
                 sql,
                 &format!(
-                    "SELECT {GAME_COLUMNS} FROM games ORDER BY updated DESC, id DESC LIMIT ?1"
+                    "SELECT {GAME_COLUMNS} FROM games WHERE owner = ?2
+                     ORDER BY updated DESC, id DESC LIMIT ?1"
                 ),
-                &[limit(count)],
+                &[limit(count), Value::from(owner)],
             )
         })
     }
@@ -1305,12 +1327,13 @@ impl Store {
         })
     }
 
-    /// The results of those of the games `ids` that are live games ended otherwise than by
-    /// the rules (resignation, agreement, flag, abandoned, expired), for the games list.
+    /// Those of the games `ids` that are live games, each with its result when it ended
+    /// otherwise than by the rules (resignation, agreement, flag, abandoned, expired), for
+    /// the games list.
     ///
     /// # Errors
     /// On a database failure.
-    pub fn live_results(&self, ids: &[i64]) -> StoreResult<Vec<(i64, LiveResult)>> {
+    pub fn live_results(&self, ids: &[i64]) -> StoreResult<Vec<(i64, Option<LiveResult>)>> {
         self.read(|sql| {
             let mut results = Vec::new();
             // In slices, well under either database's limit on bound parameters.
@@ -1319,19 +1342,21 @@ impl Store {
                 let params: Vec<Value> = chunk.iter().map(|&id| Value::from(id)).collect();
                 for r in sql.query(
                     &format!(
-                        "SELECT game_id, outcome, reason FROM live
-                         WHERE outcome IS NOT NULL AND game_id IN ({})",
+                        "SELECT game_id, outcome, reason FROM live WHERE game_id IN ({})",
                         marks.join(", ")
                     ),
                     &params,
                 )? {
-                    results.push((
-                        r.int(0)?,
-                        LiveResult {
-                            outcome: r.text(1)?,
-                            reason: r.opt_text(2)?.unwrap_or_default(),
-                        },
-                    ));
+                    let result = r
+                        .opt_text(1)?
+                        .map(|outcome| {
+                            Ok::<_, StoreError>(LiveResult {
+                                outcome,
+                                reason: r.opt_text(2)?.unwrap_or_default(),
+                            })
+                        })
+                        .transpose()?;
+                    results.push((r.int(0)?, result));
                 }
             }
             Ok(results)

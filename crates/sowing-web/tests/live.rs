@@ -33,7 +33,11 @@ async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
-    let mut request = Request::builder().method(method).uri(path);
+    // The creator's player key lists its live games among its own.
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("x-player-key", common::PLAYER_KEY);
     if let Some(token) = token {
         request = request.header("x-seat-token", token);
     }
@@ -978,6 +982,7 @@ async fn live_results_show_in_the_games_list_as_a_one_screen_games_do() {
             .unwrap_or_else(|| panic!("game {id} in {list}"))
     };
     let e = entry(resigned);
+    assert_eq!(e["live"], true, "listed as a live game: {e}");
     assert_eq!(
         (e["result"].clone(), e["termination"].clone()),
         (json!("south"), json!("north resigned: south wins"))

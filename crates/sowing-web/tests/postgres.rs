@@ -173,7 +173,7 @@ fn each_live_write_is_announced_with_the_games_new_version() {
 
 #[test]
 #[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
-fn a_version_1_database_gains_the_live_table_and_keeps_its_games() {
+fn a_version_1_database_gains_the_live_table_owners_and_the_id_counter() {
     let url = fresh_db();
     let game = Game::new(Rules::new(Variant::Ayoayo));
     let id = {
@@ -182,22 +182,27 @@ fn a_version_1_database_gains_the_live_table_and_keeps_its_games() {
             .create_game(&NewGame::new(&game, "human", "human"))
             .unwrap()
     };
-    // Back to version 1: no table `live`.
+    // Back to version 1: no table `live`, no owners, no counter of ids.
     let raw = url.clone();
     std::thread::spawn(move || {
         let mut client = postgres::Client::connect(&raw, postgres::NoTls).unwrap();
         client
-            .batch_execute("DROP TABLE live; UPDATE sowing_schema SET version = 1")
+            .batch_execute(
+                "DROP TABLE live; DROP TABLE game_ids; ALTER TABLE games DROP COLUMN owner;
+                 UPDATE sowing_schema SET version = 1",
+            )
             .unwrap();
     })
     .join()
     .unwrap();
     let store = Store::connect(&url).unwrap();
-    assert!(store.load(id).unwrap().is_some());
+    let (row, _) = store.load(id).unwrap().unwrap();
+    assert_eq!(row.owner, None);
     assert_eq!(store.live_row(id).unwrap(), None);
     let live = store
         .create_game(&NewGame::live(&game, &open_challenge()))
         .unwrap();
+    assert_eq!(live, id + 1, "the counter of ids starts past the games there are");
     assert_eq!(
         store.live_row(live).unwrap().unwrap().names[0].as_deref(),
         Some("Ana")
@@ -212,5 +217,5 @@ fn a_version_1_database_gains_the_live_table_and_keeps_its_games() {
     })
     .join()
     .unwrap();
-    assert_eq!(version, 2);
+    assert_eq!(version, 3);
 }

@@ -217,7 +217,7 @@ async fn the_list_gives_each_game_in_short() {
         masked(list["games"][0].clone()),
         json!({"id": id, "game": "hoyito-ii", "pits": 12, "south": "greedy", "north": "human",
                "plies": 0, "result": null, "termination": null, "match": null, "round": null,
-               "created": "<time>", "updated": "<time>"})
+               "created": "<time>", "updated": "<time>", "live": false})
     );
 }
 

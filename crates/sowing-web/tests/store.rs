@@ -69,7 +69,12 @@ on_both!(
     a_live_game_written_through_one_store_is_read_and_guarded_through_the_other,
     the_lobby_lists_open_challenges_and_the_sweep_finds_stale_ones,
     a_deleted_game_leaves_nothing_behind,
+    a_game_keeps_its_owner_and_the_list_shows_each_owner_theirs,
+    an_id_is_never_given_twice,
 );
+
+/// The SHA-256 of a player key, as the games service stores it.
+const OWNER: [u8; 32] = [7; 32];
 
 fn moves_round_trip_and_an_undo_forgets_the_later_ones(kind: Kind) {
     let (a, b) = two(kind, "round-trip");
@@ -185,7 +190,7 @@ fn a_finished_game_keeps_its_end_and_an_undo_clears_it(kind: Kind) {
     let store = one(kind, "end");
     let mut game = Game::new(Rules::new(Variant::HoyitoII));
     let id = store
-        .create_game(&NewGame::new(&game, "human", "human"))
+        .create_game(&NewGame::new(&game, "human", "human").owned_by(Some(OWNER)))
         .unwrap();
     while !game.is_over() {
         game.play(game.legal_moves()[0]).unwrap();
@@ -197,7 +202,7 @@ fn a_finished_game_keeps_its_end_and_an_undo_clears_it(kind: Kind) {
     assert_eq!(row.result.as_deref(), game.outcome().map(|o| o.name()));
     assert_eq!((row.variant.as_str(), row.pits), ("hoyito-ii", 6));
     // The newest first in the list.
-    assert_eq!(store.list(10).unwrap()[0], row);
+    assert_eq!(store.list(OWNER, 10).unwrap()[0], row);
     game.undo();
     store.truncate(id, &game, None).unwrap();
     let row = store.game_row(id).unwrap().unwrap();
@@ -319,7 +324,7 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other(k
     assert_eq!(a.update_live(&resigned).unwrap(), 4);
     assert_eq!(
         b.live_results(&[id, id + 1000]).unwrap(),
-        [(id, resigned.result.clone().unwrap())]
+        [(id, resigned.result.clone())]
     );
     assert_eq!(a.integrity_check().unwrap(), "ok");
 }
@@ -366,17 +371,57 @@ fn a_deleted_game_leaves_nothing_behind(kind: Kind) {
     let mut game = Game::new(Rules::new(Variant::HoyitoII));
     game.play(game.legal_moves()[0]).unwrap();
     let id = store
-        .create_game(&NewGame::live(&game, &open_challenge()))
+        .create_game(&NewGame::live(&game, &open_challenge()).owned_by(Some(OWNER)))
         .unwrap();
     store.delete(id).unwrap();
     assert_eq!(store.game_row(id).unwrap(), None);
     assert_eq!(store.live_row(id).unwrap(), None);
     assert_eq!(store.stored_moves(id).unwrap(), 0);
-    assert!(store.list(10).unwrap().is_empty());
+    assert!(store.list(OWNER, 10).unwrap().is_empty());
     // A move onto it now: refused, as a game another server deleted.
     game.play(game.legal_moves()[0]).unwrap();
     assert!(matches!(
         store.append_move(id, &game, None),
         Err(StoreError::Conflict(_))
     ));
+}
+
+fn a_game_keeps_its_owner_and_the_list_shows_each_owner_theirs(kind: Kind) {
+    let (a, b) = two(kind, "owners");
+    let game = Game::new(Rules::new(Variant::HoyitoIII));
+    let other = [9; 32];
+    let mine = a
+        .create_game(&NewGame::new(&game, "human", "level:2").owned_by(Some(OWNER)))
+        .unwrap();
+    let theirs = a
+        .create_game(&NewGame::new(&game, "human", "human").owned_by(Some(other)))
+        .unwrap();
+    let nobodys = a
+        .create_game(&NewGame::new(&game, "human", "human"))
+        .unwrap();
+    assert_eq!(b.game_row(mine).unwrap().unwrap().owner, Some(OWNER));
+    assert_eq!(b.game_row(nobodys).unwrap().unwrap().owner, None);
+    let ids = |owner| -> Vec<i64> { b.list(owner, 10).unwrap().iter().map(|r| r.id).collect() };
+    assert_eq!(ids(OWNER), [mine]);
+    assert_eq!(ids(other), [theirs]);
+    assert_eq!(ids([1; 32]), Vec::<i64>::new());
+    // Live games are marked as such in the list's second read.
+    assert_eq!(b.live_results(&[mine, theirs]).unwrap(), []);
+}
+
+/// A deleted game's id, even the newest, is not given again (an old link must not open
+/// someone else's game), also through another server sharing the database.
+fn an_id_is_never_given_twice(kind: Kind) {
+    let (a, b) = two(kind, "ids");
+    let game = Game::new(Rules::new(Variant::HoyitoII));
+    let new = NewGame::new(&game, "human", "human");
+    let first = a.create_game(&new).unwrap();
+    let second = a.create_game(&new).unwrap();
+    a.delete(second).unwrap();
+    let third = b.create_game(&new).unwrap();
+    assert!(third > second, "{third} after {second} was deleted");
+    a.delete(third).unwrap();
+    a.delete(first).unwrap();
+    let fourth = a.create_game(&new).unwrap();
+    assert!(fourth > third, "{fourth} after {third} was deleted");
 }

@@ -22,8 +22,9 @@ use super::{Backend, Change, ReadWork, Record, Sql, StoreError, StoreResult, Val
 const CHANNEL: &str = "sowing_games";
 
 /// The schema's version, kept in the table `sowing_schema`: 1 had games and matches; 2 adds
-/// the table `live` (games between two seats), created on start when missing.
-const VERSION: i64 = 2;
+/// the table `live` (games between two seats), created on start when missing; 3 gives each
+/// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start.
+const VERSION: i64 = 3;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -52,8 +53,13 @@ CREATE TABLE IF NOT EXISTS games (
     end_to      TEXT,
     version     BIGINT NOT NULL DEFAULT 0,
     created     TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
-    updated     TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')
+    updated     TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
+    owner       BYTEA
 );
+ALTER TABLE games ADD COLUMN IF NOT EXISTS owner BYTEA;
+CREATE TABLE IF NOT EXISTS game_ids (last BIGINT NOT NULL);
+INSERT INTO game_ids (last)
+    SELECT COALESCE(MAX(id), 0) FROM games WHERE NOT EXISTS (SELECT 1 FROM game_ids);
 CREATE TABLE IF NOT EXISTS moves (
     game_id BIGINT NOT NULL REFERENCES games(id),
     ply     BIGINT NOT NULL,
@@ -61,6 +67,7 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 );
 CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
+CREATE INDEX IF NOT EXISTS games_by_owner ON games(owner, updated);
 CREATE UNIQUE INDEX IF NOT EXISTS games_by_match ON games(match_id, round);
 CREATE TABLE IF NOT EXISTS live (
     game_id        BIGINT PRIMARY KEY REFERENCES games(id),

@@ -13,8 +13,10 @@ use super::{Backend, Change, ReadWork, Record, Sql, StoreError, StoreResult, Val
 /// The schema's version (`PRAGMA user_version`): 0 was the first, which kept how a game
 /// ended in English (`termination`); 1 keeps it as a code (`end_reason`, `end_to`); 2 adds
 /// the table `live` (games between two seats); 3 gives each game a `version`, as in
-/// PostgreSQL, so that a write from a stale copy is refused alike.
-const VERSION: i64 = 3;
+/// PostgreSQL, so that a write from a stale copy is refused alike; 4 gives each game its
+/// owner (`owner`, the SHA-256 of a player key) and keeps the last id given (`game_ids`), so
+/// that the id of a deleted game is never given again.
+const VERSION: i64 = 4;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -37,8 +39,12 @@ CREATE TABLE IF NOT EXISTS games (
     end_to      TEXT,
     created     TEXT NOT NULL DEFAULT (datetime('now')),
     updated     TEXT NOT NULL DEFAULT (datetime('now')),
-    version     INTEGER NOT NULL DEFAULT 0
+    version     INTEGER NOT NULL DEFAULT 0,
+    owner       BLOB
 );
+CREATE TABLE IF NOT EXISTS game_ids (last INTEGER NOT NULL);
+INSERT INTO game_ids (last)
+    SELECT COALESCE(MAX(id), 0) FROM games WHERE NOT EXISTS (SELECT 1 FROM game_ids);
 CREATE TABLE IF NOT EXISTS moves (
     game_id INTEGER NOT NULL REFERENCES games(id),
     ply     INTEGER NOT NULL,
@@ -46,6 +52,7 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
+CREATE INDEX IF NOT EXISTS games_by_owner ON games(owner, updated);
 CREATE UNIQUE INDEX IF NOT EXISTS games_by_match ON games(match_id, round);
 CREATE TABLE IF NOT EXISTS live (
     game_id        INTEGER PRIMARY KEY REFERENCES games(id),
@@ -234,6 +241,10 @@ impl Sqlite {
         }
         if has_games && version < 3 {
             tx.execute_batch("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+                .map_err(db)?;
+        }
+        if has_games && version < 4 {
+            tx.execute_batch("ALTER TABLE games ADD COLUMN owner BLOB")
                 .map_err(db)?;
         }
         tx.execute_batch(SCHEMA).map_err(db)?;
@@ -477,16 +488,23 @@ mod tests {
     }
 
     #[test]
-    fn a_version_1_database_gains_the_live_table_and_versions_and_keeps_its_games() {
+    fn a_version_1_database_gains_the_live_table_versions_and_owners_and_keeps_its_games() {
         let path = temp_file("version-1");
         let conn = Connection::open(&path).unwrap();
-        // Version 1: today's schema without the table `live` and the games' versions.
-        let version_1 = SCHEMA
+        // Version 1: today's schema without the table `live`, the games' versions and
+        // owners, and the counter of ids.
+        let version_1: String = SCHEMA
             .split("CREATE TABLE IF NOT EXISTS live")
             .next()
             .unwrap()
-            .replace(",\n    version     INTEGER NOT NULL DEFAULT 0", "");
-        assert!(!version_1.contains("version"));
+            .replace(
+                ",\n    version     INTEGER NOT NULL DEFAULT 0,\n    owner       BLOB",
+                "",
+            )
+            .split_inclusive(';')
+            .filter(|statement| !statement.contains("game_ids") && !statement.contains("owner"))
+            .collect();
+        assert!(!version_1.contains("version") && !version_1.contains("owner"));
         conn.execute_batch(&version_1).unwrap();
         conn.pragma_update(None, "user_version", 1).unwrap();
         let start = Game::new(Rules::new(Variant::Ayoayo)).start().to_string();
@@ -499,7 +517,12 @@ mod tests {
         drop(conn);
         let store = Store::open(&path).unwrap();
         let (row, mut game) = store.load(id).unwrap().unwrap();
-        assert_eq!(row.version, 0);
+        assert_eq!((row.version, row.owner), (0, None));
+        // The counter of ids starts past the games there are.
+        let next = store
+            .create_game(&crate::store::NewGame::new(&game, "human", "human"))
+            .unwrap();
+        assert_eq!(next, id + 1);
         assert_eq!(store.live_row(id).unwrap(), None);
         game.play(game.legal_moves()[0]).unwrap();
         assert_eq!(store.append_move(id, &game, Some(0)).unwrap(), 1);

@@ -10,14 +10,22 @@ use axum::Router;
 use serde_json::Value;
 use tower::ServiceExt;
 
-/// Sends a request (a JSON body if given) and returns the status and the body as text.
+/// The player key the tests' requests present (`X-Player-Key`): the games they create are
+/// its own, so they may play in them (tests of ownership use other keys).
+pub const PLAYER_KEY: &str = "0123456789abcdef0123456789abcdef";
+
+/// Sends a request (a JSON body if given) with [`PLAYER_KEY`] and returns the status and
+/// the body as text.
 pub async fn send_text(
     router: &Router,
     method: Method,
     path: &str,
     body: Option<&str>,
 ) -> (StatusCode, String) {
-    let mut request = Request::builder().method(method).uri(path);
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("x-player-key", PLAYER_KEY);
     if body.is_some() {
         request = request.header(header::CONTENT_TYPE, "application/json");
     }
