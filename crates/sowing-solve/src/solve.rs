@@ -8,7 +8,7 @@
 //! where an unstopped one would.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use sowing::{Move, Position};
@@ -348,11 +348,11 @@ pub fn write_checkpoint(
 ///
 /// # Errors
 /// When the file cannot be read, is malformed, or is of other tables.
-pub fn read_checkpoint(prover: &mut Prover<'_>, path: &PathBuf) -> Result<usize, SolveError> {
+pub fn read_checkpoint(prover: &mut Prover<'_>, path: &Path) -> Result<usize, SolveError> {
     let checkpoint = Certificate::read(path)?;
     if checkpoint.family() != prover.family() || checkpoint.leaf_seeds != prover.leaf_seeds() {
         return Err(SolveError::Format {
-            path: path.clone(),
+            path: path.to_path_buf(),
             why: format!(
                 "a checkpoint of {} with tables to {} seeds, not {} to {}",
                 checkpoint.family(),
