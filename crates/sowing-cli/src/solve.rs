@@ -128,7 +128,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.position.is_some() && (args.options.game.is_some() || args.options.pits.is_some()) {
         bail!("give either a position text or --game, not both (the text names its game)");
     }
-    if !(args.memory > 0.0) {
+    if !args.memory.is_finite() || args.memory <= 0.0 {
         bail!("--memory must be a positive number of GiB");
     }
     let dir = tables_dir(args.tables.as_deref())?;
