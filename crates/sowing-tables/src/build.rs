@@ -188,7 +188,7 @@ pub fn expand(
 /// When the layer has more moves inside it than 32-bit offsets can count.
 pub fn solve(expansions: Vec<Expansion>) -> Result<Vec<u8>, TablesError> {
     let (count, edges) = sizes(&expansions)?;
-    Ok(attractors(Predecessors::of(expansions, count, edges)))
+    Ok(attractors(Predecessors::of(expansions, count, edges)).0)
 }
 
 /// [`solve`] with less memory, for layers whose moves do not fit twice: the moves go to the
@@ -203,9 +203,7 @@ pub fn solve_through(expansions: Vec<Expansion>, scratch: &Path) -> Result<Vec<u
     let graph = Predecessors::through_file(expansions, count, edges, scratch);
     // Removed whether or not the reversal succeeded; a failure to remove it changes nothing.
     std::fs::remove_file(scratch).ok();
-    Ok(attractors(
-        graph.map_err(|error| TablesError::io(scratch, error))?,
-    ))
+    Ok(attractors(graph.map_err(|error| TablesError::io(scratch, error))?).0)
 }
 
 /// The positions and the moves inside of a layer's expansions.
@@ -436,7 +434,10 @@ const SOLVE_CHUNK: usize = 1 << 14;
 /// mover forces ≥ t, `−t` once it is held to ≤ −t. Each threshold grows its sets breadth
 /// first, every frontier on all threads: a position joins once (a compare-and-swap from 0),
 /// and a counter reaches 0 once, so any order gives the same sets.
-fn attractors(graph: Predecessors) -> Vec<u8> {
+///
+/// Returns the values and the rounds run (frontiers expanded, over every threshold): the
+/// messages a solve split across workers would exchange (docs/tables.md, "The whole game").
+fn attractors(graph: Predecessors) -> (Vec<u8>, u64) {
     let Predecessors {
         exit,
         inner,
@@ -455,6 +456,7 @@ fn attractors(graph: Predecessors) -> Vec<u8> {
         .map(|&e| i32::from(e).abs())
         .max()
         .unwrap_or(0);
+    let mut rounds = 0u64;
     for t in (1..=top).rev() {
         let won = t as i8 as u8;
         let lost = (-t) as i8 as u8;
@@ -480,6 +482,7 @@ fn attractors(graph: Predecessors) -> Vec<u8> {
             })
             .collect();
         while !frontier.is_empty() {
+            rounds += 1;
             frontier = frontier
                 .par_chunks(SOLVE_CHUNK / 16)
                 .flat_map_iter(|chunk| {
@@ -516,7 +519,7 @@ fn attractors(graph: Predecessors) -> Vec<u8> {
     }
     drop(counter);
     drop(predecessors);
-    value.into_iter().map(AtomicU8::into_inner).collect()
+    (value.into_iter().map(AtomicU8::into_inner).collect(), rounds)
 }
 
 /// The layers a build to `max_seeds` computes, from 1 seed up: those of `layers` up to
@@ -676,23 +679,32 @@ fn build_layer(
             expansion
         })
         .collect::<Result<_, _>>()?;
+    let expanded = bar.elapsed();
     bar.set_message(format!("{family} layer {seeds}: solving"));
-    let values = if reversal_needs_more_than_available(&expansions) {
+    let (count_, edges) = sizes(&expansions)?;
+    let (values, rounds) = if reversal_needs_more_than_available(&expansions) {
         bar.set_message(format!(
             "{family} layer {seeds}: solving through a scratch file (short of memory)"
         ));
-        solve_through(expansions, &file::scratch_path(dir, family, seeds))
+        let scratch = file::scratch_path(dir, family, seeds);
+        let graph = Predecessors::through_file(expansions, count_, edges, &scratch);
+        std::fs::remove_file(&scratch).ok();
+        attractors(graph.map_err(|error| TablesError::io(&scratch, error))?)
     } else {
-        solve(expansions)
+        attractors(Predecessors::of(expansions, count_, edges))
     };
     bar.finish_and_clear();
     if options.progress {
+        // The measurements behind docs/tables.md's costs: moves inside a position, rounds.
         eprintln!(
-            "{family} layer {seeds}: {count} positions in {:.1} s",
-            bar.elapsed().as_secs_f64()
+            "{family} layer {seeds}: {count} positions, {edges} moves inside ({:.2} a \
+             position), {rounds} rounds; expanded in {:.1} s, solved in {:.1} s",
+            edges as f64 / count.max(1) as f64,
+            expanded.as_secs_f64(),
+            (bar.elapsed() - expanded).as_secs_f64()
         );
     }
-    values
+    Ok(values)
 }
 
 impl Tables {
