@@ -1,8 +1,9 @@
 //! Two `sow serve` processes on one PostgreSQL database: a move made through one is served
 //! by the other, and a stale move is refused whichever server it reaches; a live game
 //! created through one and accepted through the other, each move reaching the sockets of
-//! both servers. Skipped (saying
-//! so) when `SOWING_TEST_POSTGRES` is not set; `scripts/test` sets it.
+//! both servers. Ignored under plain `cargo test`: they need a PostgreSQL server, which
+//! `scripts/test` starts and names in `SOWING_TEST_POSTGRES` before running them with
+//! `--ignored`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -95,25 +96,18 @@ fn fresh_database(server: &str, test: &str) -> String {
     format!("{}/{name}", &base[..host_end])
 }
 
-/// The PostgreSQL server of `SOWING_TEST_POSTGRES`, or `None` (saying what is skipped).
-fn postgres_server(skipping: &str) -> Option<String> {
-    let url = std::env::var("SOWING_TEST_POSTGRES")
+/// The PostgreSQL server of `SOWING_TEST_POSTGRES`.
+fn postgres_server() -> String {
+    std::env::var("SOWING_TEST_POSTGRES")
         .ok()
-        .filter(|u| !u.is_empty());
-    if url.is_none() {
-        eprintln!(
-            "skipped: {skipping} (set SOWING_TEST_POSTGRES to a PostgreSQL URL; scripts/test \
-             does)"
-        );
-    }
-    url
+        .filter(|u| !u.is_empty())
+        .expect("this test needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test does)")
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
 fn two_servers_on_one_postgres_database_serve_the_same_games() {
-    let Some(pg) = postgres_server("two sow serve processes on PostgreSQL") else {
-        return;
-    };
+    let pg = postgres_server();
     let db = fresh_database(&pg, "games");
     let (one, two) = (serve(&db), serve(&db));
     let (status, view) = request(&one, "POST", "/api/games", Some(json!({"game": "ayoayo"})));
@@ -196,10 +190,9 @@ fn until(socket: &mut Socket, kind: &str) -> Value {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
 fn a_live_move_made_through_one_server_reaches_the_sockets_of_the_other() {
-    let Some(pg) = postgres_server("a live game across two sow serve processes") else {
-        return;
-    };
+    let pg = postgres_server();
     let db = fresh_database(&pg, "live");
     let (one, two) = (serve(&db), serve(&db));
     // An open challenge posted through one, listed by and accepted through the other.

@@ -15,7 +15,13 @@ per second, the median of ``--runs`` runs of about ``--seconds`` each:
 - PettingZoo: the classic ``connect_four_v3`` (the closest classic environment: two
   players, perfect information, a small discrete action space with a mask; needs
   pygame) and ours, through the same ``last()``/``step`` loop.
-- Gymnasium: ``sowing/HoyitoII-v0`` against the random opponent (agent steps).
+- Gymnasium: ``sowing/HoyitoII-v0`` against the random opponent (agent steps), and
+  ``sowing.vector.SowingVectorEnv``, 1,024 games against the random opponent stepped in
+  Rust (agent steps: each one the agent's move and the opponent's replies), with the
+  actions drawn with NumPy from the masks, or the step alone.
+
+``--only WORDS`` keeps the rows whose name has one of the comma-separated words (``--only
+vector,oware``: the vector environment beside OpenSpiel's Oware).
 
 Each row gives steps per second of wall-clock time and per second of the process's CPU
 time (``time.process_time``): on a machine shared with other work the process waits for
@@ -26,6 +32,7 @@ vary with the machine's load: quote medians, and say how loaded it was.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -106,6 +113,7 @@ def vec_game(n: int = 1024, step_only: bool = False) -> Callable[[float], object
     return run
 
 
+@functools.lru_cache(maxsize=None)
 def recorded_games(count: int = 2000) -> list[list[int]]:
     rng = random.Random(1)
     games = []
@@ -120,12 +128,12 @@ def recorded_games(count: int = 2000) -> list[list[int]]:
     return games
 
 
-def game_play(games: list[list[int]]) -> Callable[[float], int]:
+def game_play(games: Callable[[], list[list[int]]]) -> Callable[[float], int]:
     def run(seconds: float) -> int:
         steps = 0
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
-            for actions in games[:200]:
+            for actions in games()[:200]:
                 game = sowing.Game("hoyito-ii")
                 play = game.play
                 for action in actions:
@@ -209,18 +217,41 @@ def gymnasium_env(seconds: float) -> int:
     return steps
 
 
+def vector_env(step_only: bool) -> Callable[[float], object]:
+    from sowing.vector import SowingVectorEnv
+
+    def run(seconds: float) -> object:
+        env = SowingVectorEnv(1024, "hoyito-ii", opponent="random", seed=6)
+        env.reset(seed=6)
+        masks = env.core.masks  # the core's own array, overwritten by each step
+        rng = np.random.default_rng(6)
+        steps = 0
+        stepping = Clock()
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(20):
+                actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+                with stepping:
+                    env.step(actions)
+            steps += 20 * 1024
+        return (steps, stepping) if step_only else steps
+
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", default="", help="comma-separated words of the rows to run")
     args = parser.parse_args()
 
     rows = [
         ("sowing.VecGame, 1,024 Hoyito II games, sample_actions", vec_game_sampled()),
         ("sowing.VecGame, 1,024 Hoyito II games, NumPy draws", vec_game()),
         ("sowing.VecGame.step alone", vec_game(step_only=True)),
-        ("sowing.Game.play, Hoyito II (recorded random games)", game_play(recorded_games())),
+        ("sowing.Game.play, Hoyito II (recorded random games)", game_play(recorded_games)),
         ("sowing.Game: legal_actions + choice + play", game_loop),
         ("OpenSpiel oware (C++), from Python", openspiel("oware")),
         ("OpenSpiel sowing_hoyito_ii (Python game)", openspiel("sowing_hoyito_ii")),
@@ -235,6 +266,11 @@ def main() -> None:
 
     rows.append(("PettingZoo sowing, Hoyito II", pettingzoo(lambda: sowing_env(game="hoyito-ii"))))
     rows.append(("Gymnasium sowing/HoyitoII-v0 vs random", gymnasium_env))
+    rows.append(("sowing.vector, 1,024 games vs random, NumPy draws", vector_env(False)))
+    rows.append(("sowing.vector, 1,024 games vs random, step alone", vector_env(True)))
+    if args.only:
+        words = [w.strip().lower() for w in args.only.split(",") if w.strip()]
+        rows = [(name, run) for name, run in rows if any(w in name.lower() for w in words)]
 
     results = []
     if not args.json:

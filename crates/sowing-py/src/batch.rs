@@ -214,6 +214,34 @@ impl Slot {
         (value as f32, over)
     }
 
+    /// The position column `column` (legal) of the side to move leads to.
+    pub(crate) fn successor(&self, column: usize) -> &Position {
+        &self.next[column]
+    }
+
+    /// Plays column `action` (legal) for the side to move and every forced pass after it,
+    /// for this slot alone (the vector environments' opponent replies); tells whether the
+    /// game ended. The legal columns are then those of the side to move (none once over).
+    pub(crate) fn play_alone(&mut self, action: usize) -> bool {
+        let played = self.play(action);
+        self.legal = if played.over {
+            0
+        } else {
+            self.position.sow_columns(u16::MAX, &mut self.next)
+        };
+        self.settled(played)
+    }
+
+    /// The passes after a move played by [`Slot::play`] whose position reached has its
+    /// legal columns sown; tells whether the game ended (the legal columns are then none).
+    pub(crate) fn settled(&mut self, played: Played) -> bool {
+        let over = played.over || (self.legal == 0 && self.settle());
+        if over {
+            self.legal = 0;
+        }
+        over
+    }
+
     /// The game as a `sowing::Game` from its current position (the history before it is
     /// not kept).
     pub(crate) fn game(&self) -> sowing::Game {

@@ -8,8 +8,10 @@ use pyo3::prelude::*;
 use sowing::Move;
 use sowing_engine::{Info, Limits, Player, PlayerSpec, Score};
 
+use pyo3::types::PyTuple;
+
 use crate::game::Game;
-use crate::{IllegalMoveError, SowingError};
+use crate::{count, IllegalMoveError, SowingError};
 
 /// What a search found.
 #[pyclass(
@@ -68,9 +70,23 @@ enum Brain {
 /// a time limit depends on the machine. Searches release the GIL.
 #[pyclass(module = "sowing", name = "Engine")]
 pub struct Engine {
+    /// The constructor's arguments: for `repr`, copies and pickles (a new engine from
+    /// them: what the search learnt is not carried over).
+    args: EngineArgs,
     spec: PlayerSpec,
     limits: Limits,
     brain: Mutex<Brain>,
+}
+
+/// The arguments an `Engine` was made with.
+#[derive(Clone)]
+struct EngineArgs {
+    level: Option<u8>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    player: Option<String>,
+    seed: u64,
 }
 
 fn score_parts(score: Score) -> (f64, bool, String) {
@@ -88,13 +104,36 @@ impl Engine {
     #[new]
     #[pyo3(signature = (level = None, *, movetime = None, nodes = None, depth = None, player = None, seed = 0))]
     fn new(
-        level: Option<u8>,
-        movetime: Option<u64>,
-        nodes: Option<u64>,
-        depth: Option<u32>,
+        level: Option<i64>,
+        movetime: Option<i64>,
+        nodes: Option<i64>,
+        depth: Option<i64>,
         player: Option<&str>,
-        seed: u64,
+        seed: i64,
     ) -> PyResult<Engine> {
+        let level = level
+            .map(|level| {
+                u8::try_from(level).map_err(|_| {
+                    SowingError::new_err(format!(
+                        "level must be 1 (beginner) to 6 (full strength), not {level}"
+                    ))
+                })
+            })
+            .transpose()?;
+        let movetime = movetime.map(|v| count("movetime", v)).transpose()?;
+        let nodes = nodes.map(|v| count("nodes", v)).transpose()?;
+        let depth = depth
+            .map(|v| count("depth", v).map(|d| d.min(u64::from(u32::MAX)) as u32))
+            .transpose()?;
+        let seed = count("seed", seed)?;
+        let args = EngineArgs {
+            level,
+            movetime,
+            nodes,
+            depth,
+            player: player.map(str::to_owned),
+            seed,
+        };
         let spec_error = |e: sowing_engine::SpecError| SowingError::new_err(e.to_string());
         let spec = match (level, player) {
             (Some(_), Some(_)) => {
@@ -125,6 +164,7 @@ impl Engine {
             None => Brain::Other(spec.build(seed)),
         };
         Ok(Engine {
+            args,
             spec,
             limits,
             brain: Mutex::new(brain),
@@ -209,7 +249,94 @@ impl Engine {
         }
     }
 
+    /// The limits of every move in milliseconds, nodes and plies (`None`: not limited by
+    /// that; a level adds its own caps of nodes and depth).
+    #[getter]
+    fn limits(&self) -> (Option<u64>, Option<u64>, Option<u32>) {
+        (
+            self.limits.time.map(|t| t.as_millis() as u64),
+            self.limits.nodes,
+            self.limits.depth,
+        )
+    }
+
+    /// The call that makes this engine, its limits and seed included.
     fn __repr__(&self) -> String {
-        format!("Engine(player={:?})", self.spec.to_string())
+        let a = &self.args;
+        let mut parts = Vec::new();
+        match (&a.level, &a.player) {
+            (Some(level), _) => parts.push(format!("level={level}")),
+            (None, Some(player)) => parts.push(format!("player={player:?}")),
+            (None, None) => parts.push(format!("player={:?}", self.spec.to_string())),
+        }
+        if let Some(ms) = self.limits.time.map(|t| t.as_millis()) {
+            parts.push(format!("movetime={ms}"));
+        }
+        if let Some(nodes) = a.nodes {
+            parts.push(format!("nodes={nodes}"));
+        }
+        if let Some(depth) = a.depth {
+            parts.push(format!("depth={depth}"));
+        }
+        if a.seed != 0 {
+            parts.push(format!("seed={}", a.seed));
+        }
+        format!("Engine({})", parts.join(", "))
+    }
+
+    /// A new engine with the same arguments (what the search learnt is not copied).
+    fn __copy__(&self) -> PyResult<Engine> {
+        self.remade()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Engine> {
+        self.remade()
+    }
+
+    /// Pickles as its arguments.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let a = slf.borrow().args.clone();
+        let restore = py.get_type::<Engine>().getattr("_restore")?;
+        let args = (a.level, a.movetime, a.nodes, a.depth, a.player, a.seed).into_pyobject(py)?;
+        PyTuple::new(py, [restore, args.into_any()])
+    }
+
+    /// The engine of `__reduce__`'s arguments.
+    #[staticmethod]
+    fn _restore(
+        level: Option<u8>,
+        movetime: Option<u64>,
+        nodes: Option<u64>,
+        depth: Option<u32>,
+        player: Option<String>,
+        seed: u64,
+    ) -> PyResult<Engine> {
+        Engine::from_args(EngineArgs {
+            level,
+            movetime,
+            nodes,
+            depth,
+            player,
+            seed,
+        })
+    }
+}
+
+impl Engine {
+    fn remade(&self) -> PyResult<Engine> {
+        Engine::from_args(self.args.clone())
+    }
+
+    fn from_args(a: EngineArgs) -> PyResult<Engine> {
+        let to_i64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        Engine::new(
+            a.level.map(i64::from),
+            a.movetime.map(to_i64),
+            a.nodes.map(to_i64),
+            a.depth.map(i64::from),
+            a.player.as_deref(),
+            to_i64(a.seed),
+        )
     }
 }

@@ -122,7 +122,7 @@ impl Game {
     #[pyo3(signature = (game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None))]
     fn new(
         game: &str,
-        pits: usize,
+        pits: i64,
         casa_rows: Option<&str>,
         leftover: Option<&str>,
         final_four: Option<&str>,
@@ -333,7 +333,7 @@ impl Game {
         let rules = plain.rules();
         let rules = rules_from(
             rules.variant().name(),
-            rules.pits_per_row(),
+            rules.pits_per_row() as i64,
             casa_rows,
             leftover,
             final_four,

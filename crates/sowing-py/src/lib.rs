@@ -7,6 +7,7 @@
 //! OpenSpiel environments on top.
 #![warn(missing_docs)]
 
+mod alphazero;
 mod arena;
 mod batch;
 mod engine;
@@ -14,6 +15,7 @@ mod game;
 mod observe;
 mod tables;
 mod vec;
+mod vector;
 
 use pyo3::create_exception;
 use pyo3::prelude::*;
@@ -60,11 +62,12 @@ create_exception!(
 /// line: a Python caller who sets it means something the game cannot do.
 pub(crate) fn rules_from(
     game: &str,
-    pits: usize,
+    pits: i64,
     casa_rows: Option<&str>,
     leftover: Option<&str>,
     final_four: Option<&str>,
 ) -> PyResult<Rules> {
+    let pits = size("pits", pits)?;
     let error = |e: sowing::RulesError| RulesError::new_err(e.to_string());
     let variant: Variant = game.parse().map_err(error)?;
     let mut rules = Rules::new(variant).with_pits(pits).map_err(error)?;
@@ -85,6 +88,19 @@ pub(crate) fn rules_from(
     Ok(rules)
 }
 
+/// `value` of the argument `name` as a count: a negative one is refused with a message
+/// that names the argument (pyo3's own says only "can't convert negative int to
+/// unsigned").
+pub(crate) fn count(name: &str, value: i64) -> PyResult<u64> {
+    u64::try_from(value)
+        .map_err(|_| SowingError::new_err(format!("{name} must not be negative, not {value}")))
+}
+
+/// [`count`] as a `usize`.
+pub(crate) fn size(name: &str, value: i64) -> PyResult<usize> {
+    count(name, value).map(|v| v as usize)
+}
+
 /// The rules as one Python tuple `(game, pits, casa_rows, leftover, final_four)`, for the
 /// functions that `sowing.distributed` calls with the rules of its command line.
 #[derive(FromPyObject)]
@@ -102,7 +118,7 @@ impl RuleArgs {
         let RuleArgs(game, pits, casa_rows, leftover, final_four) = self;
         rules_from(
             game,
-            *pits,
+            i64::try_from(*pits).unwrap_or(i64::MAX),
             casa_rows.as_deref(),
             leftover.as_deref(),
             final_four.as_deref(),
@@ -119,6 +135,8 @@ fn _sowing(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<vec::VecGame>()?;
+    m.add_class::<vector::VectorGame>()?;
+    m.add_class::<alphazero::BatchedMcts>()?;
     m.add_class::<tables::Tables>()?;
     m.add_class::<tables::Probe>()?;
     m.add_function(wrap_pyfunction!(tables::tables_dir, m)?)?;

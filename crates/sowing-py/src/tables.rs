@@ -8,7 +8,7 @@ use sowing::Position;
 use sowing_tables::{build, file, Family};
 
 use crate::game::Game;
-use crate::{rules_from, ParseError, RuleArgs, TablesError};
+use crate::{rules_from, size, ParseError, RuleArgs, TablesError};
 
 fn error(e: sowing_tables::TablesError) -> PyErr {
     TablesError::new_err(e.to_string())
@@ -107,6 +107,18 @@ pub struct Tables {
     inner: sowing_tables::Tables,
 }
 
+impl Tables {
+    /// The most seeds on the board of a position in the tables.
+    pub(crate) fn max_seeds_of(&self) -> usize {
+        self.inner.max_seeds()
+    }
+
+    /// A position's exact future margin for its mover.
+    pub(crate) fn value_of(&self, position: &Position) -> Result<i32, sowing_tables::TablesError> {
+        self.inner.value(position)
+    }
+}
+
 #[pymethods]
 impl Tables {
     /// Opens the tables of a game (keywords as for `Game`) in `dir` (see `tables_dir`),
@@ -118,13 +130,14 @@ impl Tables {
     fn new(
         py: Python<'_>,
         game: &str,
-        pits: usize,
+        pits: i64,
         casa_rows: Option<&str>,
         leftover: Option<&str>,
         final_four: Option<&str>,
         dir: Option<PathBuf>,
-        max_seeds: Option<usize>,
+        max_seeds: Option<i64>,
     ) -> PyResult<Tables> {
+        let max_seeds = max_seeds.map(|m| size("max_seeds", m)).transpose()?;
         let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
         let dir = tables_dir(dir)?;
         let inner = py
@@ -229,6 +242,11 @@ impl Tables {
     }
 }
 
+/// Layers asked for by number, each checked as [`size`] checks one.
+fn sizes(name: &str, values: Vec<i64>) -> PyResult<Vec<usize>> {
+    values.into_iter().map(|v| size(name, v)).collect()
+}
+
 /// `layers="reachable"` or `"all"`, as `sow tables build --layers` takes it.
 fn layers_from(layers: &str) -> PyResult<build::Layers> {
     match layers {
@@ -249,14 +267,16 @@ fn layers_from(layers: &str) -> PyResult<build::Layers> {
 #[allow(clippy::too_many_arguments)]
 pub fn tables_plan(
     game: &str,
-    pits: usize,
-    max_seeds: usize,
+    pits: i64,
+    max_seeds: i64,
     casa_rows: Option<&str>,
     leftover: Option<&str>,
     final_four: Option<&str>,
     layers: &str,
-    extra: Vec<usize>,
+    extra: Vec<i64>,
 ) -> PyResult<Vec<usize>> {
+    let max_seeds = size("max_seeds", max_seeds)?;
+    let extra = sizes("extra", extra)?;
     let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
     let family = Family::of(rules);
     let plan = build::plan(&family, max_seeds, layers_from(layers)?, &extra);
@@ -274,16 +294,19 @@ pub fn tables_plan(
 pub fn tables_build<'py>(
     py: Python<'py>,
     game: &str,
-    pits: usize,
-    max_seeds: usize,
+    pits: i64,
+    max_seeds: i64,
     casa_rows: Option<&str>,
     leftover: Option<&str>,
     final_four: Option<&str>,
     dir: Option<PathBuf>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     layers: &str,
-    extra: Vec<usize>,
+    extra: Vec<i64>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let max_seeds = size("max_seeds", max_seeds)?;
+    let threads = threads.map(|t| size("threads", t)).transpose()?;
+    let extra = sizes("extra", extra)?;
     let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
     let dir = tables_dir(dir)?;
     let options = build::Options {

@@ -5,7 +5,7 @@
 //! that the `VecGame` owns and hands back every time: no allocation and no copy per step.
 //! A finished game starts again at once. The GIL is released while the games are stepped.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use rand::{RngCore, SeedableRng};
@@ -14,7 +14,8 @@ use sowing::Position;
 
 use crate::batch::{Reward, Slot};
 use crate::game::Game;
-use crate::{observe, rules_from, IllegalMoveError, SowingError};
+use crate::vector::{alloc_with, check_memory, integer_actions};
+use crate::{observe, rules_from, size, IllegalMoveError, SowingError};
 
 /// Games stepped together: their successors' sowings interleaved, their data in the
 /// first-level cache.
@@ -178,15 +179,16 @@ impl VecGame {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        n: usize,
+        n: i64,
         game: &str,
-        pits: usize,
+        pits: i64,
         casa_rows: Option<&str>,
         leftover: Option<&str>,
         final_four: Option<&str>,
         reward: &str,
         seed: Option<u64>,
     ) -> PyResult<VecGame> {
+        let n = size("n", n)?;
         if n == 0 {
             return Err(SowingError::new_err("a VecGame needs at least one game"));
         }
@@ -202,7 +204,8 @@ impl VecGame {
         let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
         let start = Position::start(rules);
         let per_row = rules.pits_per_row();
-        let slots: Vec<Slot> = (0..n).map(|_| Slot::new(start)).collect();
+        check_memory(n, std::mem::size_of::<Slot>() + 16 * observe::size(per_row))?;
+        let slots = alloc_with(n, || Slot::new(start))?;
         let vec = VecGame {
             start,
             reward,
@@ -300,7 +303,7 @@ impl VecGame {
         )
     }
 
-    /// Plays `actions[i]` (a column of the mover's pits, int64) in game `i`, for every
+    /// Plays `actions[i]` (a column of the mover's pits; any integer dtype) in game `i`, for every
     /// game, and returns `(observations, rewards, terminations, masks)` — the VecGame's own
     /// arrays, overwritten.
     ///
@@ -308,15 +311,9 @@ impl VecGame {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        if actions.len() != self.slots.len() {
-            return Err(SowingError::new_err(format!(
-                "{} actions for {} games",
-                actions.len(),
-                self.slots.len()
-            )));
-        }
+        let actions = integer_actions(actions, self.slots.len())?;
         // One pass that only checks, with no branch to mispredict on legal actions; the
         // message is made when one is not.
         let view = actions.as_array();

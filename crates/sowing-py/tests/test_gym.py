@@ -111,8 +111,8 @@ def test_render_ansi():
 
 @pytest.mark.parametrize(
     "kwargs",
-    [dict(agent="east"), dict(reward="win"), dict(illegal_action="ignore"),
-     dict(opponent="chess"), dict(render_mode="human")],
+    [dict(agent="east"), dict(reward="score"), dict(illegal_action="ignore"),
+     dict(opponent="chess"), dict(render_mode="text")],
 )
 def test_bad_arguments(kwargs):
     with pytest.raises(ValueError):

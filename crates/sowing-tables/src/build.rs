@@ -519,7 +519,10 @@ fn attractors(graph: Predecessors) -> (Vec<u8>, u64) {
     }
     drop(counter);
     drop(predecessors);
-    (value.into_iter().map(AtomicU8::into_inner).collect(), rounds)
+    (
+        value.into_iter().map(AtomicU8::into_inner).collect(),
+        rounds,
+    )
 }
 
 /// The layers a build to `max_seeds` computes, from 1 seed up: those of `layers` up to

@@ -32,6 +32,7 @@ mod online_routes;
 pub mod responses;
 mod routes;
 pub mod seats;
+pub mod security;
 pub mod service;
 pub mod store;
 pub mod tables_view;
@@ -73,6 +74,16 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SEEDS", default_value_t = first_tables::FIRST_SEEDS,
           value_parser = clap::value_parser!(u8).range(0..=16))]
     pub first_tables: u8,
+    /// An origin besides the server's own whose pages may act here (creating games,
+    /// moving), such as `https://sowing.example` behind a proxy that rewrites the host;
+    /// repeat for several. Every other site's requests that change something get a 403.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = parse_origin)]
+    pub allow_origins: Vec<String>,
+}
+
+fn parse_origin(text: &str) -> Result<String, String> {
+    security::normalize_origin(text)
+        .ok_or_else(|| format!("{text:?} is not an origin like https://sowing.example"))
 }
 
 /// Why the server could not start or stopped.
@@ -121,6 +132,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
         args.cache_games,
         tables,
         limits,
+        args.allow_origins,
         |app| {
             if let Some((dir, games)) = first {
                 first_tables::spawn(app, dir, games, seeds);
@@ -178,7 +190,15 @@ pub fn serve_with_limits(
     tables: Option<Arc<sowing_engine::TableSet>>,
     limits: limits::Limits,
 ) -> Result<(), ServeError> {
-    serve_app(addr, db_path, cached_games, tables, limits, |_| {})
+    serve_app(
+        addr,
+        db_path,
+        cached_games,
+        tables,
+        limits,
+        Vec::new(),
+        |_| {},
+    )
 }
 
 /// [`serve_with_limits`], handing the app to `started` once it exists (before listening).
@@ -188,6 +208,7 @@ fn serve_app(
     cached_games: usize,
     tables: Option<Arc<sowing_engine::TableSet>>,
     limits: limits::Limits,
+    allowed_origins: Vec<String>,
     started: impl FnOnce(Arc<App>),
 ) -> Result<(), ServeError> {
     let addr: SocketAddr = addr
@@ -203,7 +224,8 @@ fn serve_app(
     let app = Arc::new(
         Games::with_cache(store, cores, cached_games)
             .with_tables(tables)
-            .with_limits(limits),
+            .with_limits(limits)
+            .with_allowed_origins(allowed_origins),
     );
     app.listen()
         .map_err(|e| ServeError(format!("{shown}: {e}")))?;
@@ -297,16 +319,13 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
         [
             (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
             (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-            (
-                header::X_CONTENT_TYPE_OPTIONS,
-                HeaderValue::from_static("nosniff"),
-            ),
         ],
         body,
     )
 }
 
-/// The app's routes: the page, then the API under `/api`.
+/// The app's routes: the page, then the API under `/api`; requests from other sites that
+/// would change something are refused, and every answer carries the security headers.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route(
@@ -331,6 +350,11 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .nest("/api", routes::api())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            security::refuse_cross_site,
+        ))
+        .layer(axum::middleware::from_fn(security::security_headers))
         .with_state(app)
 }
 

@@ -14,7 +14,7 @@ use crate::matches;
 use crate::responses::{GameSummary, MoveReplay, TraceEvent, View};
 use crate::seats;
 use crate::service::{blocking, check_ply, illegal, shorten, GameError, Games, Guard, Loaded};
-use crate::store::{LiveResult, LiveRow, Offers, Store, StoreError};
+use crate::store::{LiveResult, LiveRow, NewGame, Offers, Store, StoreError};
 
 type GameResult<T> = Result<T, GameError>;
 
@@ -515,7 +515,7 @@ impl Games {
     ) -> GameResult<Loaded> {
         let store = self.store.clone();
         let loaded = blocking(move || {
-            let id = store.create_live_game(&game, &live, match_round)?;
+            let id = store.create_game(&NewGame::live(&game, &live).in_match(match_round))?;
             let row = store
                 .game_row(id)?
                 .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;

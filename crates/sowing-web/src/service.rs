@@ -17,7 +17,7 @@ use crate::responses::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
     TraceEvent, View,
 };
-use crate::store::{GameRow, LiveRow, Store, StoreError, StoreResult};
+use crate::store::{GameRow, LiveRow, NewGame, Store, StoreError, StoreResult};
 
 /// A player that is a person at the screen rather than an engine.
 pub const HUMAN: &str = "human";
@@ -269,6 +269,9 @@ pub struct Games {
     pub(crate) limiter: Limiter,
     /// Whether the first-start tables are being built (`crate::first_tables`).
     tables_building: std::sync::atomic::AtomicBool,
+    /// Origins besides the server's own whose pages may act here (`--allow-origin`),
+    /// normalised by [`crate::security::normalize_origin`].
+    allowed_origins: Vec<String>,
 }
 
 /// Runs store work off the async runtime.
@@ -364,6 +367,7 @@ impl Games {
             hub: Arc::new(Hub::default()),
             limiter: Limiter::new(Limits::default()),
             tables_building: std::sync::atomic::AtomicBool::new(false),
+            allowed_origins: Vec::new(),
         }
     }
 
@@ -383,6 +387,18 @@ impl Games {
     pub fn with_limits(mut self, limits: Limits) -> Games {
         self.limiter = Limiter::new(limits);
         self
+    }
+
+    /// Lets pages of these origins act here besides the server's own (each as
+    /// [`crate::security::normalize_origin`] gives it).
+    pub fn with_allowed_origins(mut self, origins: Vec<String>) -> Games {
+        self.allowed_origins = origins;
+        self
+    }
+
+    /// The origins besides the server's own whose pages may act here.
+    pub fn allowed_origins(&self) -> &[String] {
+        &self.allowed_origins
     }
 
     /// Uses `hub` to tell live sockets of changes (a hub that also tells other processes).
@@ -559,7 +575,8 @@ impl Games {
     ) -> GameResult<View> {
         let store = self.store.clone();
         let created = blocking(move || {
-            let id = store.create_game(&game, &south, &north, match_round)?;
+            let id =
+                store.create_game(&NewGame::new(&game, &south, &north).in_match(match_round))?;
             let row = store
                 .game_row(id)?
                 .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
@@ -738,7 +755,7 @@ impl Games {
         }
         let n = game.rules().pits_per_row();
         self.save(guard, |store, game, id, seen| {
-            store.append_move_at(id, game, seen)
+            store.append_move(id, game, Some(seen))
         })
         .await?;
         Ok(TraceEvent::all(&events, n))
@@ -789,7 +806,7 @@ impl Games {
         }
         loaded.game.undo();
         self.save(&mut guard, |store, game, id, seen| {
-            store.truncate_at(id, game, seen)
+            store.truncate(id, game, Some(seen))
         })
         .await?;
         self.view_of(guard.as_ref().expect("saved games are loaded"))
@@ -899,8 +916,13 @@ impl Games {
         if let Some(round) = loaded.row.round {
             record.set_tag("Round", round.to_string());
         }
-        record.set_tag("South", loaded.row.south.clone());
-        record.set_tag("North", loaded.row.north.clone());
+        // A live game's players are people with the names they gave, not "human".
+        let names = loaded.live.as_ref().map(|live| &live.names);
+        for (side, player) in [("South", &loaded.row.south), ("North", &loaded.row.north)] {
+            let index = usize::from(side == "North");
+            let name = names.and_then(|names| names[index].clone());
+            record.set_tag(side, name.unwrap_or_else(|| player.clone()));
+        }
         Ok(RecordFile {
             name: format!(
                 "sowing-{}-{}.txt",

@@ -1,26 +1,35 @@
-//! Games kept in SQLite (the default) or PostgreSQL (`pg`): one row per game, one row per
-//! move, one transaction per change. SQLite runs in write-ahead-logging mode with full sync,
-//! so an acknowledged move survives a crash and a half-done write is rolled back rather than
-//! left behind; PostgreSQL lets several servers share the games (see [`Store::connect`]).
+//! Games kept in SQLite (the default, [`Store::open`]) or PostgreSQL ([`Store::connect`]):
+//! one row per game, one row per move, one transaction per change.
+//!
+//! The store's contract is written once, here: the row types, the column lists, the row
+//! readers and writers, and every operation as SQL that both databases run alike (`?N`
+//! parameters, `RETURNING`, `CAST`). A backend ([`Backend`]: `store/sqlite.rs`,
+//! `store/postgres.rs`) supplies only what differs: how a connection is had, how writes are
+//! made durable (SQLite commits the writes queued meanwhile together; PostgreSQL announces
+//! each commit with `NOTIFY` to the other servers), its schema and its upgrades.
+//!
+//! Every change bumps the game row's [`GameRow::version`]; a write made from a copy at an
+//! older version is refused ([`StoreError::Conflict`]), so that several servers sharing
+//! PostgreSQL never write over one another.
 
 use std::fmt;
 use std::path::Path;
-use std::sync::{mpsc, Mutex};
 
-use rusqlite::{params, Connection, ErrorCode, OptionalExtension};
 use sowing::{End, Game, Move, Position, Side};
 
 use crate::clock::Clock;
 
-mod pg;
+mod postgres;
+mod sqlite;
 
 /// Why the store could not do what was asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoreError {
-    /// SQLite failed, or the file is not a database of this program.
+    /// The database failed, or is not a database of this program.
     Database(String),
-    /// A write broke a uniqueness constraint: another writer got there first (the same ply
-    /// stored twice, the same round of a match started twice). Nothing was written.
+    /// A write broke a uniqueness rule or was made from a stale copy: another writer got
+    /// there first (the same ply stored twice, the same round of a match started twice, a
+    /// game changed since it was read). Nothing was written.
     Conflict(String),
     /// A stored game's start position no longer reads. The stored data is kept as it is.
     BadStart {
@@ -72,13 +81,6 @@ impl std::error::Error for StoreError {}
 /// A store answer.
 pub type StoreResult<T> = Result<T, StoreError>;
 
-fn db(error: rusqlite::Error) -> StoreError {
-    match error.sqlite_error_code() {
-        Some(ErrorCode::ConstraintViolation) => StoreError::Conflict(error.to_string()),
-        _ => StoreError::Database(error.to_string()),
-    }
-}
-
 /// How a game ended, as stored: a stable code (`board-cleared`, `last-four`, `cannot-feed`,
 /// `repetition`) and, for the last four, the side that took them. The words for people are
 /// made from it ([`End::describe`]), never stored.
@@ -127,12 +129,12 @@ pub struct GameRow {
     pub result: Option<String>,
     /// How the game ended, or `None` while it goes on.
     pub end: Option<End>,
-    /// When it was created (UTC, SQLite's `datetime`).
+    /// When it was created (UTC, `2026-12-01 18:47:00`).
     pub created: String,
     /// When it last changed.
     pub updated: String,
-    /// Bumped by every change to the game's moves in a shared (PostgreSQL) store, so that a
-    /// server can tell its copy is stale; always 0 in SQLite, where one process owns the file.
+    /// Bumped by every change to the game (its moves or its live row): a copy in memory at
+    /// another version is stale, and a write made from it is refused.
     pub version: i64,
 }
 
@@ -144,266 +146,6 @@ pub struct MatchRow {
     /// Rounds to play (R).
     pub rounds: u32,
 }
-
-/// The database: SQLite or PostgreSQL, with the same methods. Calls block (callers run them
-/// off the async runtime).
-pub struct Store {
-    backend: Backend,
-}
-
-enum Backend {
-    Sqlite(Sqlite),
-    Postgres(pg::Postgres),
-}
-
-/// The SQLite store. One connection behind a mutex: SQLite serialises writers anyway, and
-/// each call is short.
-struct Sqlite {
-    conn: Mutex<Connection>,
-    /// Writes waiting for the next group commit.
-    queue: Mutex<Vec<Job>>,
-}
-
-/// The game row's summary of its moves: how many, the result, how it ended.
-#[derive(Clone, Copy, Debug)]
-struct Summary {
-    plies: usize,
-    result: Option<&'static str>,
-    end: Option<End>,
-}
-
-impl Summary {
-    fn of(game: &Game) -> Summary {
-        Summary {
-            plies: game.moves().len(),
-            result: game.outcome().map(|o| o.name()),
-            end: game.end(),
-        }
-    }
-}
-
-/// A change to the database, applied inside a transaction. It holds only what is written:
-/// a move is its name and the new summary, never a copy of the game.
-enum Write {
-    Match {
-        rounds: u32,
-    },
-    Game {
-        variant: &'static str,
-        pits: usize,
-        start: String,
-        south: String,
-        north: String,
-        match_round: Option<(i64, u32)>,
-        moves: Vec<String>,
-        summary: Summary,
-        /// A game between two seats: its seats, clock and offers (`game_id` is set here).
-        live: Option<Box<LiveRow>>,
-    },
-    Move {
-        id: i64,
-        /// The move's index, from 0.
-        ply: usize,
-        mv: String,
-        summary: Summary,
-        /// The live row as it is after the move (clock, offers), for a game between seats.
-        live: Option<Box<LiveRow>>,
-    },
-    Truncate {
-        id: i64,
-        /// The moves kept: `summary.plies`.
-        summary: Summary,
-        live: Option<Box<LiveRow>>,
-    },
-    /// A live game's seats, clock, offers or result changed (no move).
-    Live(Box<LiveRow>),
-    /// A game and its moves, gone.
-    Delete {
-        id: i64,
-    },
-}
-
-struct Job {
-    write: Write,
-    reply: mpsc::SyncSender<StoreResult<i64>>,
-}
-
-impl Write {
-    /// Applies the change; the new row's id (or the game's).
-    fn apply(&self, tx: &Connection) -> StoreResult<i64> {
-        match self {
-            Write::Match { rounds } => {
-                tx.execute("INSERT INTO matches (rounds) VALUES (?1)", [rounds])
-                    .map_err(db)?;
-                Ok(tx.last_insert_rowid())
-            }
-            Write::Game {
-                variant,
-                pits,
-                start,
-                south,
-                north,
-                match_round,
-                moves,
-                summary,
-                live,
-            } => {
-                tx.execute(
-                    "INSERT INTO games (variant, pits, start, south, north, match_id, round)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![
-                        variant,
-                        *pits as i64,
-                        start,
-                        south,
-                        north,
-                        match_round.map(|(m, _)| m),
-                        match_round.map(|(_, r)| r),
-                    ],
-                )
-                .map_err(db)?;
-                let id = tx.last_insert_rowid();
-                for (ply, mv) in moves.iter().enumerate() {
-                    insert_move(tx, id, ply, mv)?;
-                }
-                update_summary(tx, id, summary)?;
-                if let Some(live) = live {
-                    insert_live(tx, id, live)?;
-                }
-                Ok(id)
-            }
-            Write::Move {
-                id,
-                ply,
-                mv,
-                summary,
-                live,
-            } => {
-                insert_move(tx, *id, *ply, mv)?;
-                update_summary(tx, *id, summary)?;
-                if let Some(live) = live {
-                    put_live(tx, live)?;
-                }
-                Ok(*id)
-            }
-            Write::Live(live) => {
-                put_live(tx, live)?;
-                Ok(live.game_id)
-            }
-            Write::Truncate { id, summary, live } => {
-                tx.execute(
-                    "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                    params![id, summary.plies as i64],
-                )
-                .map_err(db)?;
-                update_summary(tx, *id, summary)?;
-                if let Some(live) = live {
-                    put_live(tx, live)?;
-                }
-                Ok(*id)
-            }
-            Write::Delete { id } => {
-                tx.execute("DELETE FROM live WHERE game_id = ?1", [id])
-                    .map_err(db)?;
-                tx.execute("DELETE FROM moves WHERE game_id = ?1", [id])
-                    .map_err(db)?;
-                tx.execute("DELETE FROM games WHERE id = ?1", [id])
-                    .map_err(db)?;
-                Ok(*id)
-            }
-        }
-    }
-}
-
-fn insert_move(tx: &Connection, id: i64, ply: usize, mv: &str) -> StoreResult<()> {
-    tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)")
-        .and_then(|mut insert| insert.execute(params![id, ply as i64, mv]))
-        .map_err(db)?;
-    Ok(())
-}
-
-/// Keeps the game row's move count, result and end in step with its moves.
-fn update_summary(tx: &Connection, id: i64, summary: &Summary) -> StoreResult<()> {
-    let (reason, to) = summary.end.map(end_code).unzip();
-    tx.prepare_cached(
-        "UPDATE games SET plies = ?2, result = ?3, end_reason = ?4, end_to = ?5,
-                          updated = datetime('now')
-         WHERE id = ?1",
-    )
-    .and_then(|mut update| {
-        update.execute(params![
-            id,
-            summary.plies as i64,
-            summary.result,
-            reason,
-            to.flatten().map(Side::name),
-        ])
-    })
-    .map_err(db)?;
-    Ok(())
-}
-
-/// The schema's version (`PRAGMA user_version`): 0 was the first, which kept how a game
-/// ended in English (`termination`); 1 keeps it as a code (`end_reason`, `end_to`); 2 adds
-/// the table `live` (games between two seats: token hashes, clock, offers, results).
-const VERSION: i64 = 2;
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS matches (
-    id      INTEGER PRIMARY KEY,
-    rounds  INTEGER NOT NULL,
-    created TEXT NOT NULL DEFAULT (datetime('now'))
-);
-CREATE TABLE IF NOT EXISTS games (
-    id          INTEGER PRIMARY KEY,
-    variant     TEXT NOT NULL,
-    pits        INTEGER NOT NULL,
-    start       TEXT NOT NULL,
-    south       TEXT NOT NULL,
-    north       TEXT NOT NULL,
-    match_id    INTEGER REFERENCES matches(id),
-    round       INTEGER,
-    plies       INTEGER NOT NULL DEFAULT 0,
-    result      TEXT,
-    end_reason  TEXT,
-    end_to      TEXT,
-    created     TEXT NOT NULL DEFAULT (datetime('now')),
-    updated     TEXT NOT NULL DEFAULT (datetime('now'))
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    ply     INTEGER NOT NULL,
-    mv      TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
-CREATE UNIQUE INDEX IF NOT EXISTS games_by_match ON games(match_id, round);
-CREATE TABLE IF NOT EXISTS live (
-    game_id        INTEGER PRIMARY KEY REFERENCES games(id),
-    south_hash     BLOB,
-    north_hash     BLOB,
-    south_name     TEXT,
-    north_name     TEXT,
-    lobby          INTEGER NOT NULL DEFAULT 0,
-    address        TEXT,
-    base_ms        INTEGER,
-    increment_ms   INTEGER NOT NULL DEFAULT 0,
-    south_ms       INTEGER NOT NULL DEFAULT 0,
-    north_ms       INTEGER NOT NULL DEFAULT 0,
-    running_since  INTEGER,
-    offer_draw     TEXT,
-    offer_takeback TEXT,
-    offer_rematch  TEXT,
-    outcome        TEXT,
-    reason         TEXT,
-    rematch_id     INTEGER,
-    takebacks      INTEGER NOT NULL DEFAULT 0,
-    version        INTEGER NOT NULL DEFAULT 0,
-    created_ms     INTEGER NOT NULL,
-    touched_ms     INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
-";
 
 /// A finished live game's result when it did not end by the rules: the outcome (`south`,
 /// `north`, `draw`, or `none` for a game closed with no result) and why (`resignation`,
@@ -486,139 +228,543 @@ impl LiveRow {
     }
 }
 
+/// A game to save ([`Store::create_game`]): the game with the moves it already has (an
+/// uploaded record has some), its players, its round of a match, and for a game between two
+/// seats its live row.
+#[derive(Clone, Copy, Debug)]
+pub struct NewGame<'a> {
+    /// The game.
+    pub game: &'a Game,
+    /// South's player: `human` or an engine spec.
+    pub south: &'a str,
+    /// North's player.
+    pub north: &'a str,
+    /// The match and the round (from 1) this game is.
+    pub match_round: Option<(i64, u32)>,
+    /// The seats, clock and offers of a game between two seats (its `game_id` is ignored).
+    pub live: Option<&'a LiveRow>,
+}
+
+impl<'a> NewGame<'a> {
+    /// A game between these players, not in a match, not between seats.
+    pub fn new(game: &'a Game, south: &'a str, north: &'a str) -> NewGame<'a> {
+        NewGame {
+            game,
+            south,
+            north,
+            match_round: None,
+            live: None,
+        }
+    }
+
+    /// A game between two seats (both players `human`).
+    pub fn live(game: &'a Game, live: &'a LiveRow) -> NewGame<'a> {
+        NewGame {
+            live: Some(live),
+            ..NewGame::new(game, "human", "human")
+        }
+    }
+
+    /// The same game as round `match_round` of a match (or in none).
+    pub fn in_match(self, match_round: Option<(i64, u32)>) -> NewGame<'a> {
+        NewGame {
+            match_round,
+            ..self
+        }
+    }
+}
+
+/// A change someone (maybe another server) committed: the game and its new move count and
+/// version, as PostgreSQL's `NOTIFY` carries it. Version -1: the game was deleted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The game.
+    pub game: i64,
+    /// Its moves now.
+    pub plies: usize,
+    /// Its version now ([`GameRow::version`]).
+    pub version: i64,
+}
+
+/// Whether `db` (the `--db` argument) names a PostgreSQL database rather than a file.
+pub fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+thread_local! {
+    /// Set while this thread runs store work its caller moved off the async runtime.
+    static OFF_RUNTIME: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `work`, store calls that its caller has moved off the async runtime (the service
+/// does, with `spawn_blocking`), so that PostgreSQL's blocking client runs them on this
+/// thread. A PostgreSQL call from anywhere else that has a runtime (a test's body) runs on
+/// a thread of its own instead, as that client cannot block a runtime's thread.
+pub fn off_runtime<T>(work: impl FnOnce() -> T) -> T {
+    let was = OFF_RUNTIME.with(|flag| flag.replace(true));
+    let value = work();
+    OFF_RUNTIME.with(|flag| flag.set(was));
+    value
+}
+
+// ---------------------------------------------------------------------------------------
+// What a backend supplies.
+
+/// A value bound to or read from SQL: the few types the schema uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Value {
+    Null,
+    Int(i64),
+    Text(String),
+    Blob(Vec<u8>),
+    Bool(bool),
+}
+
+impl From<i64> for Value {
+    fn from(n: i64) -> Value {
+        Value::Int(n)
+    }
+}
+
+impl From<u32> for Value {
+    fn from(n: u32) -> Value {
+        Value::Int(i64::from(n))
+    }
+}
+
+impl From<usize> for Value {
+    fn from(n: usize) -> Value {
+        Value::Int(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(text: &str) -> Value {
+        Value::Text(text.to_owned())
+    }
+}
+
+impl From<String> for Value {
+    fn from(text: String) -> Value {
+        Value::Text(text)
+    }
+}
+
+impl From<&String> for Value {
+    fn from(text: &String) -> Value {
+        Value::Text(text.clone())
+    }
+}
+
+impl From<Side> for Value {
+    fn from(side: Side) -> Value {
+        Value::from(side.name())
+    }
+}
+
+impl From<[u8; 32]> for Value {
+    fn from(hash: [u8; 32]) -> Value {
+        Value::Blob(hash.to_vec())
+    }
+}
+
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(value: Option<T>) -> Value {
+        value.map_or(Value::Null, Into::into)
+    }
+}
+
+/// The values of a statement's parameters, `?1` first.
+macro_rules! values {
+    ($($value:expr),* $(,)?) => { [$(Value::from($value)),*] };
+}
+
+/// A row read back: its columns in the order selected.
+struct Record(Vec<Value>);
+
+impl Record {
+    fn bad(&self, column: usize, what: &str) -> StoreError {
+        StoreError::Database(format!(
+            "column {column} holds {:?}, not {what}",
+            self.0.get(column)
+        ))
+    }
+
+    fn opt_int(&self, column: usize) -> StoreResult<Option<i64>> {
+        match self.0.get(column) {
+            Some(Value::Int(n)) => Ok(Some(*n)),
+            Some(Value::Null) => Ok(None),
+            _ => Err(self.bad(column, "an integer")),
+        }
+    }
+
+    fn int(&self, column: usize) -> StoreResult<i64> {
+        self.opt_int(column)?
+            .ok_or_else(|| self.bad(column, "an integer"))
+    }
+
+    /// A count or size: an integer that is not negative.
+    fn size(&self, column: usize) -> StoreResult<usize> {
+        usize::try_from(self.int(column)?).map_err(|_| self.bad(column, "a count"))
+    }
+
+    fn opt_small(&self, column: usize) -> StoreResult<Option<u32>> {
+        self.opt_int(column)?
+            .map(|n| u32::try_from(n).map_err(|_| self.bad(column, "a small count")))
+            .transpose()
+    }
+
+    fn opt_text(&self, column: usize) -> StoreResult<Option<String>> {
+        match self.0.get(column) {
+            Some(Value::Text(text)) => Ok(Some(text.clone())),
+            Some(Value::Null) => Ok(None),
+            _ => Err(self.bad(column, "text")),
+        }
+    }
+
+    fn text(&self, column: usize) -> StoreResult<String> {
+        self.opt_text(column)?
+            .ok_or_else(|| self.bad(column, "text"))
+    }
+
+    fn flag(&self, column: usize) -> StoreResult<bool> {
+        match self.0.get(column) {
+            Some(Value::Bool(b)) => Ok(*b),
+            // SQLite keeps booleans as 0 and 1.
+            Some(Value::Int(n)) => Ok(*n != 0),
+            _ => Err(self.bad(column, "a boolean")),
+        }
+    }
+
+    fn opt_side(&self, column: usize) -> StoreResult<Option<Side>> {
+        self.opt_text(column)?
+            .map(|text| text.parse::<Side>().map_err(|_| self.bad(column, "a side")))
+            .transpose()
+    }
+
+    fn opt_hash(&self, column: usize) -> StoreResult<Option<[u8; 32]>> {
+        match self.0.get(column) {
+            Some(Value::Blob(blob)) => <[u8; 32]>::try_from(blob.as_slice())
+                .map(Some)
+                .map_err(|_| self.bad(column, "a 32-byte hash")),
+            Some(Value::Null) => Ok(None),
+            _ => Err(self.bad(column, "a 32-byte hash")),
+        }
+    }
+}
+
+/// Statements on a connection (inside a transaction when the backend says so). The SQL is
+/// written with `?1`, `?2`… parameters, which a backend may respell.
+trait Sql {
+    /// Runs a statement; the rows it changed.
+    fn execute(&mut self, sql: &str, params: &[Value]) -> StoreResult<usize>;
+    /// Runs a query; its rows.
+    fn query(&mut self, sql: &str, params: &[Value]) -> StoreResult<Vec<Record>>;
+}
+
+impl dyn Sql + '_ {
+    fn query_opt(&mut self, sql: &str, params: &[Value]) -> StoreResult<Option<Record>> {
+        Ok(self.query(sql, params)?.into_iter().next())
+    }
+
+    fn query_one(&mut self, sql: &str, params: &[Value]) -> StoreResult<Record> {
+        self.query_opt(sql, params)?
+            .ok_or_else(|| StoreError::Database(format!("no row from {sql:?}")))
+    }
+}
+
+/// Read work, run on one consistent view of the database.
+type ReadWork<'a> = dyn FnMut(&mut dyn Sql) -> StoreResult<()> + Send + 'a;
+
+/// What a database supplies to the store: a consistent read, a durable write, and word of
+/// other writers' changes.
+trait Backend: Send + Sync {
+    /// Runs `work` on one view of the database (one transaction, or one connection that no
+    /// writer can use meanwhile).
+    fn read(&self, work: &mut ReadWork<'_>) -> StoreResult<()>;
+    /// Applies `write` in a transaction of its own (or a savepoint of a transaction shared
+    /// with other writes): all of it is committed before the answer, or none of it.
+    fn write(&self, write: Write) -> StoreResult<i64>;
+    /// Calls `on_change` for every change committed by anyone from now on (PostgreSQL);
+    /// nothing when this process is the only writer (SQLite).
+    fn listen(&self, on_change: Box<dyn Fn(Change) + Send>) -> StoreResult<()>;
+    /// Whether other processes may change the games.
+    fn is_shared(&self) -> bool;
+    /// The database's own check: `ok` when sound.
+    fn integrity_check(&self) -> StoreResult<String>;
+}
+
+// ---------------------------------------------------------------------------------------
+// The rows: columns, readers and writers, once for both databases.
+
+const GAME_COLUMNS: &str = "id, variant, pits, start, south, north, match_id, round, plies, \
+                            result, end_reason, end_to, created, updated, version";
+
+fn game_row(r: &Record) -> StoreResult<GameRow> {
+    let id = r.int(0)?;
+    let to = r.opt_side(11)?;
+    let end = r
+        .opt_text(10)?
+        .map(|code| {
+            end_of_code(&code, to)
+                .ok_or_else(|| StoreError::Database(format!("game {id}: unknown end {code:?}")))
+        })
+        .transpose()?;
+    Ok(GameRow {
+        id,
+        variant: r.text(1)?,
+        pits: r.size(2)?,
+        start: r.text(3)?,
+        south: r.text(4)?,
+        north: r.text(5)?,
+        match_id: r.opt_int(6)?,
+        round: r.opt_small(7)?,
+        plies: r.size(8)?,
+        result: r.opt_text(9)?,
+        end,
+        created: r.text(12)?,
+        updated: r.text(13)?,
+        version: r.int(14)?,
+    })
+}
+
 const LIVE_COLUMNS: &str = "game_id, south_hash, north_hash, south_name, north_name, lobby, \
     address, base_ms, increment_ms, south_ms, north_ms, running_since, offer_draw, \
     offer_takeback, offer_rematch, outcome, reason, rematch_id, takebacks, version, \
     created_ms, touched_ms";
 
-fn side_text(side: Option<Side>) -> Option<&'static str> {
-    side.map(Side::name)
-}
+/// An open challenge of the lobby (with `?1` bound to true): listed, a seat free, no result.
+const OPEN: &str = "lobby = ?1 AND outcome IS NULL AND (south_hash IS NULL OR north_hash IS NULL)";
 
-fn hash_blob(hash: &Option<[u8; 32]>) -> Option<&[u8]> {
-    hash.as_ref().map(|h| h.as_slice())
-}
-
-fn live_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<LiveRow> {
-    let bad = |column: usize, what: String| {
-        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, what.into())
-    };
-    let hash = |column: usize| -> rusqlite::Result<Option<[u8; 32]>> {
-        let blob: Option<Vec<u8>> = row.get(column)?;
-        blob.map(|b| {
-            <[u8; 32]>::try_from(b.as_slice())
-                .map_err(|_| bad(column, format!("a seat hash of {} bytes", b.len())))
-        })
-        .transpose()
-    };
-    let side = |column: usize| -> rusqlite::Result<Option<Side>> {
-        let text: Option<String> = row.get(column)?;
-        text.map(|t| {
-            t.parse::<Side>()
-                .map_err(|_| bad(column, format!("side {t:?}")))
-        })
-        .transpose()
-    };
-    let base: Option<i64> = row.get(7)?;
-    let clock = base.map(|base_ms| -> rusqlite::Result<Clock> {
-        Ok(Clock {
+fn live_row(r: &Record) -> StoreResult<LiveRow> {
+    let clock = match r.opt_int(7)? {
+        Some(base_ms) => Some(Clock {
             base_ms,
-            increment_ms: row.get(8)?,
-            remaining_ms: [row.get(9)?, row.get(10)?],
-            running_since: row.get(11)?,
-        })
-    });
-    let outcome: Option<String> = row.get(15)?;
-    let reason: Option<String> = row.get(16)?;
+            increment_ms: r.int(8)?,
+            remaining_ms: [r.int(9)?, r.int(10)?],
+            running_since: r.opt_int(11)?,
+        }),
+        None => None,
+    };
+    let reason = r.opt_text(16)?;
     Ok(LiveRow {
-        game_id: row.get(0)?,
-        seats: [hash(1)?, hash(2)?],
-        names: [row.get(3)?, row.get(4)?],
-        lobby: row.get(5)?,
-        address: row.get(6)?,
-        clock: clock.transpose()?,
+        game_id: r.int(0)?,
+        seats: [r.opt_hash(1)?, r.opt_hash(2)?],
+        names: [r.opt_text(3)?, r.opt_text(4)?],
+        lobby: r.flag(5)?,
+        address: r.opt_text(6)?,
+        clock,
         offers: Offers {
-            draw: side(12)?,
-            takeback: side(13)?,
-            rematch: side(14)?,
+            draw: r.opt_side(12)?,
+            takeback: r.opt_side(13)?,
+            rematch: r.opt_side(14)?,
         },
-        result: outcome.map(|outcome| LiveResult {
+        result: r.opt_text(15)?.map(|outcome| LiveResult {
             outcome,
             reason: reason.unwrap_or_default(),
         }),
-        rematch: row.get(17)?,
-        takebacks: row.get(18)?,
-        version: row.get(19)?,
-        created_ms: row.get(20)?,
-        touched_ms: row.get(21)?,
+        rematch: r.opt_int(17)?,
+        takebacks: r.opt_small(18)?.unwrap_or(0),
+        version: r.int(19)?,
+        created_ms: r.int(20)?,
+        touched_ms: r.int(21)?,
     })
 }
 
-/// The live row's values in `LIVE_COLUMNS` order from `south_hash` on, but `version`.
-macro_rules! live_values {
-    ($live:expr) => {{
-        let live = $live;
-        let clock = live.clock.as_ref();
-        params![
-            hash_blob(&live.seats[0]),
-            hash_blob(&live.seats[1]),
-            live.names[0],
-            live.names[1],
-            live.lobby,
-            live.address,
-            clock.map(|c| c.base_ms),
-            clock.map_or(0, |c| c.increment_ms),
-            clock.map_or(0, |c| c.remaining_ms[0]),
-            clock.map_or(0, |c| c.remaining_ms[1]),
-            clock.and_then(|c| c.running_since),
-            side_text(live.offers.draw),
-            side_text(live.offers.takeback),
-            side_text(live.offers.rematch),
-            live.result.as_ref().map(|r| r.outcome.as_str()),
-            live.result.as_ref().map(|r| r.reason.as_str()),
-            live.rematch,
-            live.takebacks,
-            live.created_ms,
-            live.touched_ms,
-        ]
-    }};
+/// The live row's values for `?1` (the game), `?2` (its version) and then `LIVE_COLUMNS`
+/// from `south_hash` to `touched_ms` but `version`.
+fn live_values(id: i64, live: &LiveRow) -> Vec<Value> {
+    let clock = live.clock.as_ref();
+    values![
+        id,
+        live.version,
+        live.seats[0],
+        live.seats[1],
+        live.names[0].as_ref(),
+        live.names[1].as_ref(),
+        live.lobby,
+        live.address.as_ref(),
+        clock.map(|c| c.base_ms),
+        clock.map_or(0, |c| c.increment_ms),
+        clock.map_or(0, |c| c.remaining_ms[0]),
+        clock.map_or(0, |c| c.remaining_ms[1]),
+        clock.and_then(|c| c.running_since),
+        live.offers.draw,
+        live.offers.takeback,
+        live.offers.rematch,
+        live.result.as_ref().map(|r| r.outcome.as_str()),
+        live.result.as_ref().map(|r| r.reason.as_str()),
+        live.rematch,
+        live.takebacks,
+        live.created_ms,
+        live.touched_ms,
+    ]
+    .into()
 }
 
-fn insert_live(tx: &Connection, id: i64, live: &LiveRow) -> StoreResult<()> {
-    let values = live_values!(live);
-    let mut all: Vec<&dyn rusqlite::ToSql> = vec![&id];
-    all.extend(values.iter().copied());
-    tx.execute(
-        "INSERT INTO live (game_id, south_hash, north_hash, south_name, north_name, lobby,
-             address, base_ms, increment_ms, south_ms, north_ms, running_since, offer_draw,
-             offer_takeback, offer_rematch, outcome, reason, rematch_id, takebacks,
-             created_ms, touched_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-             ?18, ?19, ?20, ?21)",
-        all.as_slice(),
+/// The game row's summary of its moves: how many, the result, how it ended.
+#[derive(Clone, Copy, Debug)]
+struct Summary {
+    plies: usize,
+    result: Option<&'static str>,
+    end: Option<End>,
+}
+
+impl Summary {
+    fn of(game: &Game) -> Summary {
+        Summary {
+            plies: game.moves().len(),
+            result: game.outcome().map(|o| o.name()),
+            end: game.end(),
+        }
+    }
+}
+
+/// The time now as the rows keep it: UTC, `2026-12-01 18:47:00` (as SQLite's
+/// `datetime('now')` writes it), made here so that both databases store the same text.
+fn now_text() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    utc_text(secs)
+}
+
+/// `secs` after the Unix epoch as `YYYY-MM-DD HH:MM:SS` (UTC), by the civil calendar
+/// (Howard Hinnant's days-to-date).
+fn utc_text(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rest = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
+        rest / 3_600,
+        rest / 60 % 60,
+        rest % 60
     )
-    .map_err(db)?;
+}
+
+/// A change to the database. It holds only what is written: a move is its name and the new
+/// summary, never a copy of the game.
+enum Write {
+    Match {
+        rounds: u32,
+    },
+    Game {
+        variant: &'static str,
+        pits: usize,
+        start: String,
+        south: String,
+        north: String,
+        match_round: Option<(i64, u32)>,
+        moves: Vec<String>,
+        summary: Summary,
+        live: Option<Box<LiveRow>>,
+    },
+    Move {
+        id: i64,
+        /// The move's index, from 0.
+        ply: usize,
+        mv: String,
+        summary: Summary,
+        /// The version the writer's copy is at, when it must still be the stored one.
+        seen: Option<i64>,
+        /// The live row as it is after the move (clock, offers), for a game between seats.
+        live: Option<Box<LiveRow>>,
+    },
+    Truncate {
+        id: i64,
+        /// The moves kept: `summary.plies`.
+        summary: Summary,
+        seen: Option<i64>,
+        live: Option<Box<LiveRow>>,
+    },
+    /// A live game's seats, clock, offers or result changed (no move).
+    Live(Box<LiveRow>),
+    /// A game and its moves, gone.
+    Delete {
+        id: i64,
+    },
+}
+
+/// What a write did: its answer (a new row's id, or the game's new version), and the change
+/// to announce to other servers, if any.
+struct Applied {
+    answer: i64,
+    change: Option<Change>,
+}
+
+fn changed_meanwhile(id: i64) -> StoreError {
+    StoreError::Conflict(format!(
+        "game {id} changed meanwhile (by another writer); nothing was written"
+    ))
+}
+
+/// Writes the game row's summary of its moves onto the game as `plies_before` and `seen`
+/// (when given) describe it; its new version, or `None` when the game is not so.
+fn update_summary(
+    sql: &mut dyn Sql,
+    id: i64,
+    summary: &Summary,
+    plies_before: Option<usize>,
+    seen: Option<i64>,
+    now: &str,
+) -> StoreResult<Option<i64>> {
+    let (reason, to) = summary.end.map(end_code).unzip();
+    let row = sql.query_opt(
+        "UPDATE games SET plies = ?2, result = ?3, end_reason = ?4, end_to = ?5,
+                          updated = ?6, version = version + 1
+         WHERE id = ?1 AND (CAST(?7 AS BIGINT) IS NULL OR plies = ?7)
+                       AND (CAST(?8 AS BIGINT) IS NULL OR version = ?8)
+         RETURNING version",
+        &values![
+            id,
+            summary.plies,
+            summary.result,
+            reason,
+            to.flatten(),
+            now,
+            plies_before,
+            seen
+        ],
+    )?;
+    row.map(|r| r.int(0)).transpose()
+}
+
+fn insert_move(sql: &mut dyn Sql, id: i64, ply: usize, mv: &str) -> StoreResult<()> {
+    sql.execute(
+        "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+        &values![id, ply, mv],
+    )?;
     Ok(())
 }
 
-/// Writes the live row over the stored one if that is still at `live.version` (bumping it);
-/// else nothing is written and the answer is a conflict (another writer got there first).
-fn put_live(tx: &Connection, live: &LiveRow) -> StoreResult<()> {
-    let values = live_values!(live);
-    let mut all: Vec<&dyn rusqlite::ToSql> = vec![&live.game_id, &live.version];
-    all.extend(values.iter().copied());
-    let changed = tx
-        .prepare_cached(
-            "UPDATE live SET south_hash = ?3, north_hash = ?4, south_name = ?5,
-                 north_name = ?6, lobby = ?7, address = ?8, base_ms = ?9, increment_ms = ?10,
-                 south_ms = ?11, north_ms = ?12, running_since = ?13, offer_draw = ?14,
-                 offer_takeback = ?15, offer_rematch = ?16, outcome = ?17, reason = ?18,
-                 rematch_id = ?19, takebacks = ?20, created_ms = ?21, touched_ms = ?22,
-                 version = version + 1
-             WHERE game_id = ?1 AND version = ?2",
-        )
-        .and_then(|mut update| update.execute(all.as_slice()))
-        .map_err(db)?;
+/// Writes the live row over the stored one if that is still at `live.version` (bumping
+/// it); else a conflict, and the caller's transaction is not committed.
+fn put_live(sql: &mut dyn Sql, live: &LiveRow) -> StoreResult<()> {
+    let changed = sql.execute(
+        "UPDATE live SET south_hash = ?3, north_hash = ?4, south_name = ?5,
+             north_name = ?6, lobby = ?7, address = ?8, base_ms = ?9, increment_ms = ?10,
+             south_ms = ?11, north_ms = ?12, running_since = ?13, offer_draw = ?14,
+             offer_takeback = ?15, offer_rematch = ?16, outcome = ?17, reason = ?18,
+             rematch_id = ?19, takebacks = ?20, created_ms = ?21, touched_ms = ?22,
+             version = version + 1
+         WHERE game_id = ?1 AND version = ?2",
+        &live_values(live.game_id, live),
+    )?;
     if changed == 0 {
         return Err(StoreError::Conflict(format!(
             "game {} changed meanwhile (version {} is no longer the stored one)",
@@ -628,85 +774,154 @@ fn put_live(tx: &Connection, live: &LiveRow) -> StoreResult<()> {
     Ok(())
 }
 
-/// From version 0 to 1: the English `termination` becomes a code. The texts are those that
-/// version 0 wrote (`End::describe` then), spelled out here because they are history: the
-/// words for people may change, what old files hold does not.
-fn migrate_to_1(tx: &Connection) -> StoreResult<()> {
-    tx.execute_batch(
-        "ALTER TABLE games ADD COLUMN end_reason TEXT;
-         ALTER TABLE games ADD COLUMN end_to TEXT;
-         UPDATE games SET
-             end_reason = CASE termination
-                 WHEN 'the board was cleared' THEN 'board-cleared'
-                 WHEN 'the last four went to south' THEN 'last-four'
-                 WHEN 'the last four went to north' THEN 'last-four'
-                 WHEN 'the player to move could not feed' THEN 'cannot-feed'
-                 WHEN 'a position recurred' THEN 'repetition'
-             END,
-             end_to = CASE termination
-                 WHEN 'the last four went to south' THEN 'south'
-                 WHEN 'the last four went to north' THEN 'north'
-             END;",
-    )
-    .map_err(db)?;
-    let unknown: Option<(i64, String)> = tx
-        .query_row(
-            "SELECT id, termination FROM games
-             WHERE termination IS NOT NULL AND end_reason IS NULL LIMIT 1",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .map_err(db)?;
-    if let Some((id, text)) = unknown {
-        return Err(StoreError::Database(format!(
-            "cannot upgrade the database: game {id} ended in a way this program does not \
-             know ({text:?}); the file is left unchanged"
-        )));
+impl Write {
+    /// Applies the change inside the caller's transaction.
+    fn apply(&self, sql: &mut dyn Sql) -> StoreResult<Applied> {
+        let now = now_text();
+        let change = |game: i64, plies: usize, version: i64| Applied {
+            answer: version,
+            change: Some(Change {
+                game,
+                plies,
+                version,
+            }),
+        };
+        match self {
+            Write::Match { rounds } => {
+                let id = sql
+                    .query_one(
+                        "INSERT INTO matches (rounds, created) VALUES (?1, ?2) RETURNING id",
+                        &values![*rounds, now],
+                    )?
+                    .int(0)?;
+                Ok(Applied {
+                    answer: id,
+                    change: None,
+                })
+            }
+            Write::Game {
+                variant,
+                pits,
+                start,
+                south,
+                north,
+                match_round,
+                moves,
+                summary,
+                live,
+            } => {
+                let (reason, to) = summary.end.map(end_code).unzip();
+                let id = sql
+                    .query_one(
+                        "INSERT INTO games (variant, pits, start, south, north, match_id, round,
+                                            plies, result, end_reason, end_to, created, updated)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)
+                         RETURNING id",
+                        &values![
+                            *variant,
+                            *pits,
+                            start,
+                            south,
+                            north,
+                            match_round.map(|(m, _)| m),
+                            match_round.map(|(_, r)| r),
+                            summary.plies,
+                            summary.result,
+                            reason,
+                            to.flatten(),
+                            now,
+                        ],
+                    )?
+                    .int(0)?;
+                for (ply, mv) in moves.iter().enumerate() {
+                    insert_move(sql, id, ply, mv)?;
+                }
+                if let Some(live) = live {
+                    sql.execute(
+                        &format!(
+                            "INSERT INTO live ({LIVE_COLUMNS})
+                             VALUES (?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
+                                     ?15, ?16, ?17, ?18, ?19, ?20, ?2, ?21, ?22)"
+                        ),
+                        &live_values(
+                            id,
+                            &LiveRow {
+                                version: 0,
+                                ..(**live).clone()
+                            },
+                        ),
+                    )?;
+                }
+                Ok(Applied {
+                    answer: id,
+                    ..change(id, summary.plies, 0)
+                })
+            }
+            Write::Move {
+                id,
+                ply,
+                mv,
+                summary,
+                seen,
+                live,
+            } => {
+                let version = update_summary(sql, *id, summary, Some(*ply), *seen, &now)?
+                    .ok_or_else(|| changed_meanwhile(*id))?;
+                insert_move(sql, *id, *ply, mv)?;
+                if let Some(live) = live {
+                    put_live(sql, live)?;
+                }
+                Ok(change(*id, summary.plies, version))
+            }
+            Write::Truncate {
+                id,
+                summary,
+                seen,
+                live,
+            } => {
+                let Some(version) = update_summary(sql, *id, summary, None, *seen, &now)? else {
+                    return match (seen, live) {
+                        // No such game, and nothing said it should be: nothing to forget.
+                        (None, None) => Ok(Applied {
+                            answer: 0,
+                            change: None,
+                        }),
+                        _ => Err(changed_meanwhile(*id)),
+                    };
+                };
+                sql.execute(
+                    "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                    &values![*id, summary.plies],
+                )?;
+                if let Some(live) = live {
+                    put_live(sql, live)?;
+                }
+                Ok(change(*id, summary.plies, version))
+            }
+            Write::Live(live) => {
+                put_live(sql, live)?;
+                // The game row's version tells other servers their copy is stale.
+                let row = sql
+                    .query_opt(
+                        "UPDATE games SET updated = ?2, version = version + 1
+                         WHERE id = ?1 RETURNING plies, version",
+                        &values![live.game_id, now],
+                    )?
+                    .ok_or_else(|| changed_meanwhile(live.game_id))?;
+                Ok(change(live.game_id, row.size(0)?, row.int(1)?))
+            }
+            Write::Delete { id } => {
+                for table in [
+                    "live WHERE game_id",
+                    "moves WHERE game_id",
+                    "games WHERE id",
+                ] {
+                    sql.execute(&format!("DELETE FROM {table} = ?1"), &values![*id])?;
+                }
+                Ok(change(*id, 0, -1))
+            }
+        }
     }
-    tx.execute_batch("ALTER TABLE games DROP COLUMN termination;")
-        .map_err(db)
-}
-
-/// [`GameRow::version`] in SQLite: one process owns the file, so nothing needs to tell
-/// whether its copy of a game is stale.
-const SQLITE_VERSION: i64 = 0;
-
-const GAME_COLUMNS: &str = "id, variant, pits, start, south, north, match_id, round, plies, \
-                            result, end_reason, end_to, created, updated";
-
-fn game_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
-    let reason: Option<String> = row.get(10)?;
-    let to: Option<String> = row.get(11)?;
-    let unknown = |column: usize, text: &str| {
-        rusqlite::Error::FromSqlConversionFailure(
-            column,
-            rusqlite::types::Type::Text,
-            format!("unknown end {text:?}").into(),
-        )
-    };
-    let to: Option<Side> = to
-        .map(|text| text.parse::<Side>().map_err(|_| unknown(11, &text)))
-        .transpose()?;
-    let end = reason
-        .map(|code| end_of_code(&code, to).ok_or_else(|| unknown(10, &code)))
-        .transpose()?;
-    Ok(GameRow {
-        id: row.get(0)?,
-        variant: row.get(1)?,
-        pits: row.get::<_, i64>(2)? as usize,
-        start: row.get(3)?,
-        south: row.get(4)?,
-        north: row.get(5)?,
-        match_id: row.get(6)?,
-        round: row.get(7)?,
-        plies: row.get::<_, i64>(8)? as usize,
-        result: row.get(9)?,
-        end,
-        created: row.get(12)?,
-        updated: row.get(13)?,
-        version: 0,
-    })
 }
 
 /// The game a row and its stored moves make: the start position, each move replayed.
@@ -737,535 +952,33 @@ fn replay(row: GameRow, tokens: Vec<String>) -> StoreResult<(GameRow, Game)> {
     Ok((row, game))
 }
 
-impl Sqlite {
-    /// Opens (creating on first start) the database at `path`; a database written by an
-    /// earlier version of this program is upgraded in place, in one transaction.
-    ///
-    /// # Errors
-    /// When the file cannot be opened, is not a database of this program, or is of a newer
-    /// version.
-    fn open(path: &Path) -> StoreResult<Sqlite> {
-        Sqlite::setup(Connection::open(path).map_err(db)?)
-    }
-
-    /// A database in memory, for tests.
-    ///
-    /// # Errors
-    /// Only if SQLite itself fails.
-    fn in_memory() -> StoreResult<Sqlite> {
-        Sqlite::setup(Connection::open_in_memory().map_err(db)?)
-    }
-
-    fn setup(mut conn: Connection) -> StoreResult<Sqlite> {
-        // WAL: readers never block the writer and a crash mid-write leaves the last commit;
-        // synchronous=FULL: a commit is on disk before the move is acknowledged.
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(db)?;
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(db)?;
-        conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(db)?;
-        // Room for every statement of the hot paths (moves, live rows, reads of a game).
-        conn.set_prepared_statement_cache_capacity(64);
-        let tx = conn.transaction().map_err(db)?;
-        let version: i64 = tx
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(db)?;
-        if version > VERSION {
-            return Err(StoreError::Database(format!(
-                "the database is of version {version}, newer than this program's ({VERSION})"
-            )));
-        }
-        let has_games: bool = tx
-            .query_row(
-                "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'games'",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(db)?;
-        if has_games && version < 1 {
-            migrate_to_1(&tx)?;
-        }
-        tx.execute_batch(SCHEMA).map_err(db)?;
-        tx.pragma_update(None, "user_version", VERSION)
-            .map_err(db)?;
-        tx.commit().map_err(db)?;
-        Ok(Sqlite {
-            conn: Mutex::new(conn),
-            queue: Mutex::new(Vec::new()),
-        })
-    }
-
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave a transaction half done (SQLite rolls
-        // it back when the transaction is dropped), so a poisoned lock is still usable.
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Runs a write in a transaction shared with the writes queued meanwhile (group commit):
-    /// whoever holds the connection commits every queued write at once, each inside its own
-    /// savepoint so that one failure undoes only itself, and every caller gets its answer
-    /// only after that commit. Durability is that of one transaction per write, with one
-    /// sync for many.
-    fn write(&self, write: Write) -> StoreResult<i64> {
-        let (reply, answer) = mpsc::sync_channel(1);
-        self.queue
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(Job { write, reply });
-        let mut conn = self.conn();
-        // A writer that held the connection before us may have committed our write too.
-        if let Ok(result) = answer.try_recv() {
-            return result;
-        }
-        let jobs = std::mem::take(&mut *self.queue.lock().unwrap_or_else(|e| e.into_inner()));
-        let mut results = Vec::with_capacity(jobs.len());
-        let committed = (|| -> StoreResult<()> {
-            let mut tx = conn.transaction().map_err(db)?;
-            for job in &jobs {
-                let mut sp = tx.savepoint().map_err(db)?;
-                let result = job.write.apply(&sp);
-                if result.is_ok() {
-                    sp.commit().map_err(db)?;
-                } else {
-                    sp.rollback().map_err(db)?;
-                }
-                results.push(result);
-            }
-            tx.commit().map_err(db)
-        })();
-        for (job, result) in jobs.into_iter().zip(
-            results
-                .into_iter()
-                .map(Some)
-                .chain(std::iter::repeat_with(|| None)),
-        ) {
-            let result = match (&committed, result) {
-                (Ok(()), Some(result)) => result,
-                (Err(e), _) => Err(e.clone()),
-                (Ok(()), None) => Err(StoreError::Database("write skipped".to_owned())),
-            };
-            let _ = job.reply.send(result);
-        }
-        drop(conn);
-        answer
-            .recv()
-            .unwrap_or_else(|_| Err(StoreError::Database("the write was lost".to_owned())))
-    }
-
-    /// Creates a match of `rounds` rounds; its id.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn create_match(&self, rounds: u32) -> StoreResult<i64> {
-        self.write(Write::Match { rounds })
-    }
-
-    /// A match by id.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn get_match(&self, id: i64) -> StoreResult<Option<MatchRow>> {
-        self.conn()
-            .query_row(
-                "SELECT id, rounds FROM matches WHERE id = ?1",
-                [id],
-                |row| {
-                    Ok(MatchRow {
-                        id: row.get(0)?,
-                        rounds: row.get(1)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(db)
-    }
-
-    /// Saves a new game with the moves it already has (an uploaded record), in one
-    /// transaction; its id.
-    ///
-    /// # Errors
-    /// On a database failure, or [`StoreError::Conflict`] when that round of the match is
-    /// already stored; nothing is then saved.
-    pub fn create_game(
-        &self,
-        game: &Game,
-        south: &str,
-        north: &str,
-        match_round: Option<(i64, u32)>,
-    ) -> StoreResult<i64> {
-        let rules = game.rules();
-        let n = rules.pits_per_row();
-        self.write(Write::Game {
-            variant: rules.variant().name(),
-            pits: n,
-            start: game.start().to_string(),
-            south: south.to_owned(),
-            north: north.to_owned(),
-            match_round,
-            moves: game.moves().iter().map(|m| m.name(n).to_string()).collect(),
-            summary: Summary::of(game),
-            live: None,
-        })
-    }
-
-    /// Saves a new game between two seats with its live row, in one transaction; its id.
-    ///
-    /// # Errors
-    /// On a database failure; nothing is then saved.
-    pub fn create_live_game(
-        &self,
-        game: &Game,
-        live: &LiveRow,
-        match_round: Option<(i64, u32)>,
-    ) -> StoreResult<i64> {
-        let rules = game.rules();
-        let n = rules.pits_per_row();
-        self.write(Write::Game {
-            variant: rules.variant().name(),
-            pits: n,
-            start: game.start().to_string(),
-            south: "human".to_owned(),
-            north: "human".to_owned(),
-            match_round,
-            moves: game.moves().iter().map(|m| m.name(n).to_string()).collect(),
-            summary: Summary::of(game),
-            live: Some(Box::new(live.clone())),
-        })
-    }
-
-    /// Records a live game's new move with its live row (clock, offers) in one transaction.
-    ///
-    /// # Errors
-    /// On a database failure, or [`StoreError::Conflict`] if the ply is already stored or
-    /// the live row changed meanwhile; nothing is then saved.
-    ///
-    /// # Panics
-    /// If `game` has no moves.
-    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
-        let ply = game.moves().len() - 1;
-        self.write(Write::Move {
-            id: live.game_id,
-            ply,
-            mv: game.moves()[ply]
-                .name(game.rules().pits_per_row())
-                .to_string(),
-            summary: Summary::of(game),
-            live: Some(Box::new(live.clone())),
-        })
-        .map(|_| SQLITE_VERSION)
-    }
-
-    /// A takeback granted in a live game: the moves after `game`'s, and the live row.
-    ///
-    /// # Errors
-    /// On a database failure or a conflict; nothing is then changed.
-    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
-        self.write(Write::Truncate {
-            id: live.game_id,
-            summary: Summary::of(game),
-            live: Some(Box::new(live.clone())),
-        })
-        .map(|_| SQLITE_VERSION)
-    }
-
-    /// Writes a live game's row (seats, clock, offers, result) if it is still at
-    /// `live.version`.
-    ///
-    /// # Errors
-    /// On a database failure, or [`StoreError::Conflict`] when another writer changed it
-    /// first; nothing is then changed.
-    pub fn update_live(&self, live: &LiveRow) -> StoreResult<i64> {
-        self.write(Write::Live(Box::new(live.clone())))
-            .map(|_| SQLITE_VERSION)
-    }
-
-    /// A live game's row, or `None` for a game that is not between two seats.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn live_row(&self, id: i64) -> StoreResult<Option<LiveRow>> {
-        self.conn()
-            .prepare_cached(&format!(
-                "SELECT {LIVE_COLUMNS} FROM live WHERE game_id = ?1"
-            ))
-            .and_then(|mut select| select.query_row([id], live_row).optional())
-            .map_err(db)
-    }
-
-    /// The live results of the games `ids` that have one.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn live_results(&self, ids: &[i64]) -> StoreResult<Vec<(i64, LiveResult)>> {
-        let conn = self.conn();
-        let mut results = Vec::new();
-        // In slices, well under SQLite's limit on bound parameters.
-        for chunk in ids.chunks(500) {
-            let marks = vec!["?"; chunk.len()].join(", ");
-            let mut stmt = conn
-                .prepare(&format!(
-                    "SELECT game_id, outcome, reason FROM live
-                     WHERE outcome IS NOT NULL AND game_id IN ({marks})"
-                ))
-                .map_err(db)?;
-            let rows = stmt
-                .query_map(rusqlite::params_from_iter(chunk), |row| {
-                    Ok((
-                        row.get::<_, i64>(0)?,
-                        LiveResult {
-                            outcome: row.get(1)?,
-                            reason: row.get(2)?,
-                        },
-                    ))
-                })
-                .map_err(db)?;
-            for row in rows {
-                results.push(row.map_err(db)?);
-            }
-        }
-        Ok(results)
-    }
-
-    /// The open challenges of the lobby (a seat free, no result), oldest first.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn lobby(&self, limit: usize) -> StoreResult<Vec<(GameRow, LiveRow)>> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {LIVE_COLUMNS} FROM live
-                 WHERE lobby = 1 AND outcome IS NULL
-                   AND (south_hash IS NULL OR north_hash IS NULL)
-                 ORDER BY created_ms, game_id LIMIT ?1"
-            ))
-            .map_err(db)?;
-        let lives: Vec<LiveRow> = stmt
-            .query_map([limit as i64], live_row)
-            .map_err(db)?
-            .collect::<Result<_, _>>()
-            .map_err(db)?;
-        drop(stmt);
-        drop(conn);
-        let mut open = Vec::with_capacity(lives.len());
-        for live in lives {
-            if let Some(row) = self.game_row(live.game_id)? {
-                open.push((row, live));
-            }
-        }
-        Ok(open)
-    }
-
-    /// How many open challenges there are in all, and how many `address` posted.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn open_challenges(&self, address: &str) -> StoreResult<(usize, usize)> {
-        self.conn()
-            .query_row(
-                "SELECT count(*), count(CASE WHEN address = ?1 THEN 1 END) FROM live
-                 WHERE lobby = 1 AND outcome IS NULL
-                   AND (south_hash IS NULL OR north_hash IS NULL)",
-                [address],
-                |r| Ok((r.get::<_, i64>(0)? as usize, r.get::<_, i64>(1)? as usize)),
-            )
-            .map_err(db)
-    }
-
-    /// Live games with no result that nobody touched since `before_ms` (Unix ms), and open
-    /// challenges not taken since `open_before_ms`: the ids, for closing.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn stale_live_games(&self, before_ms: i64, open_before_ms: i64) -> StoreResult<Vec<i64>> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT game_id FROM live WHERE outcome IS NULL AND (touched_ms < ?1
-                   OR (lobby = 1 AND (south_hash IS NULL OR north_hash IS NULL)
-                       AND touched_ms < ?2))
-                 ORDER BY game_id",
-            )
-            .map_err(db)?;
-        let rows = stmt
-            .query_map([before_ms, open_before_ms], |r| r.get(0))
-            .map_err(db)?;
-        rows.collect::<Result<_, _>>().map_err(db)
-    }
-
-    /// Records the move `game` has just played (its last), with the new result, in one
-    /// transaction.
-    ///
-    /// # Errors
-    /// On a database failure, or [`StoreError::Conflict`] if that ply is already stored
-    /// (two writers raced); nothing is then saved.
-    ///
-    /// # Panics
-    /// If `game` has no moves.
-    pub fn append_move(&self, id: i64, game: &Game) -> StoreResult<i64> {
-        let ply = game.moves().len() - 1;
-        self.write(Write::Move {
-            id,
-            ply,
-            mv: game.moves()[ply]
-                .name(game.rules().pits_per_row())
-                .to_string(),
-            summary: Summary::of(game),
-            live: None,
-        })
-        .map(|_| SQLITE_VERSION)
-    }
-
-    /// Forgets the moves after the first `game.moves().len()` (an undo), in one transaction.
-    ///
-    /// # Errors
-    /// On a database failure; nothing is then changed.
-    pub fn truncate(&self, id: i64, game: &Game) -> StoreResult<i64> {
-        self.write(Write::Truncate {
-            id,
-            summary: Summary::of(game),
-            live: None,
-        })
-        .map(|_| SQLITE_VERSION)
-    }
-
-    /// Deletes a game and its moves, in one transaction.
-    ///
-    /// # Errors
-    /// On a database failure; nothing is then changed.
-    pub fn delete(&self, id: i64) -> StoreResult<()> {
-        self.write(Write::Delete { id }).map(drop)
-    }
-
-    /// A game's row.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn game_row(&self, id: i64) -> StoreResult<Option<GameRow>> {
-        self.conn()
-            .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))
-            .and_then(|mut select| select.query_row([id], game_row).optional())
-            .map_err(db)
-    }
-
-    /// A game's row and the game replayed from its moves.
-    ///
-    /// # Errors
-    /// On a database failure; [`StoreError::BadStart`] or [`StoreError::Unreplayable`] when
-    /// the stored game no longer replays under these rules (it cannot happen unless the
-    /// rules changed). The game is then refused whole rather than cut short, and nothing
-    /// stored is changed.
-    pub fn load(&self, id: i64) -> StoreResult<Option<(GameRow, Game)>> {
-        let Some(row) = self.game_row(id)? else {
-            return Ok(None);
-        };
-        let tokens: Vec<String> = {
-            let conn = self.conn();
-            let mut stmt = conn
-                .prepare_cached("SELECT mv FROM moves WHERE game_id = ?1 ORDER BY ply")
-                .map_err(db)?;
-            let rows = stmt.query_map([id], |r| r.get(0)).map_err(db)?;
-            rows.collect::<Result<_, _>>().map_err(db)?
-        };
-        replay(row, tokens).map(Some)
-    }
-
-    /// The most recently changed games, newest first.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn list(&self, limit: usize) -> StoreResult<Vec<GameRow>> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {GAME_COLUMNS} FROM games ORDER BY updated DESC, id DESC LIMIT ?1"
-            ))
-            .map_err(db)?;
-        let rows = stmt.query_map([limit as i64], game_row).map_err(db)?;
-        rows.collect::<Result<_, _>>().map_err(db)
-    }
-
-    /// The games of a match, by round.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn match_games(&self, match_id: i64) -> StoreResult<Vec<GameRow>> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {GAME_COLUMNS} FROM games WHERE match_id = ?1 ORDER BY round"
-            ))
-            .map_err(db)?;
-        let rows = stmt.query_map([match_id], game_row).map_err(db)?;
-        rows.collect::<Result<_, _>>().map_err(db)
-    }
-
-    /// SQLite's own check of the file: `ok` when every page and index is sound.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn integrity_check(&self) -> StoreResult<String> {
-        self.conn()
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .map_err(db)
-    }
-
-    /// Counts the moves stored for a game (for checks and the load generator).
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn stored_moves(&self, id: i64) -> StoreResult<usize> {
-        self.conn()
-            .query_row("SELECT count(*) FROM moves WHERE game_id = ?1", [id], |r| {
-                r.get::<_, i64>(0)
-            })
-            .map(|n| n as usize)
-            .map_err(db)
-    }
+/// A limit as a parameter (PostgreSQL's `LIMIT` takes a 64-bit integer).
+fn limit(n: usize) -> Value {
+    Value::from(n.min(i64::MAX as usize))
 }
 
-/// A change another writer (maybe another server) committed: the game and its new move
-/// count and version, as PostgreSQL's `NOTIFY` carries it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Change {
-    /// The game.
-    pub game: i64,
-    /// Its moves now.
-    pub plies: usize,
-    /// Its version now ([`GameRow::version`]).
-    pub version: i64,
+/// A game's row, within a read.
+fn read_game_row(sql: &mut dyn Sql, id: i64) -> StoreResult<Option<GameRow>> {
+    sql.query_opt(
+        &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
+        &values![id],
+    )?
+    .as_ref()
+    .map(game_row)
+    .transpose()
 }
 
-/// Whether `db` (the `--db` argument) names a PostgreSQL database rather than a file.
-pub fn is_postgres_url(db: &str) -> bool {
-    db.starts_with("postgres://") || db.starts_with("postgresql://")
+fn game_rows(sql: &mut dyn Sql, query: &str, params: &[Value]) -> StoreResult<Vec<GameRow>> {
+    sql.query(query, params)?.iter().map(game_row).collect()
 }
 
-macro_rules! each {
-    ($self:ident, $store:ident => $call:expr) => {
-        match &$self.backend {
-            Backend::Sqlite($store) => $call,
-            Backend::Postgres($store) => pg::off_runtime(|| $call),
-        }
-    };
-}
+// ---------------------------------------------------------------------------------------
+// The store.
 
-thread_local! {
-    /// Set while this thread runs store work its caller moved off the async runtime.
-    static OFF_RUNTIME: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `work`, store calls that its caller has moved off the async runtime (the service
-/// does, with `spawn_blocking`), so that PostgreSQL's blocking client runs them on this
-/// thread. A PostgreSQL call from anywhere else that has a runtime (a test's body) runs on
-/// a thread of its own instead, as that client cannot block a runtime's thread.
-pub fn off_runtime<T>(work: impl FnOnce() -> T) -> T {
-    let was = OFF_RUNTIME.with(|flag| flag.replace(true));
-    let value = work();
-    OFF_RUNTIME.with(|flag| flag.set(was));
-    value
+/// The database: SQLite or PostgreSQL, with the same operations. Calls block (callers run
+/// them off the async runtime).
+pub struct Store {
+    backend: Box<dyn Backend>,
 }
 
 impl Store {
@@ -1277,7 +990,7 @@ impl Store {
     /// version.
     pub fn open(path: &Path) -> StoreResult<Store> {
         Ok(Store {
-            backend: Backend::Sqlite(Sqlite::open(path)?),
+            backend: Box::new(sqlite::Sqlite::open(path)?),
         })
     }
 
@@ -1287,7 +1000,7 @@ impl Store {
     /// Only if SQLite itself fails.
     pub fn in_memory() -> StoreResult<Store> {
         Ok(Store {
-            backend: Backend::Sqlite(Sqlite::in_memory()?),
+            backend: Box::new(sqlite::Sqlite::in_memory()?),
         })
     }
 
@@ -1300,7 +1013,7 @@ impl Store {
     /// When the database cannot be reached, or holds tables of a newer version.
     pub fn connect(url: &str) -> StoreResult<Store> {
         Ok(Store {
-            backend: Backend::Postgres(pg::off_runtime(|| pg::Postgres::connect(url))?),
+            backend: Box::new(postgres::Postgres::connect(url)?),
         })
     }
 
@@ -1319,7 +1032,7 @@ impl Store {
     /// Whether other processes may change the games (PostgreSQL): a copy in memory must
     /// then be checked against [`Store::version`] before it is trusted.
     pub fn is_shared(&self) -> bool {
-        matches!(self.backend, Backend::Postgres(_))
+        self.backend.is_shared()
     }
 
     /// Calls `on_change` (on a thread of its own) for every change committed to the store by
@@ -1329,157 +1042,7 @@ impl Store {
     /// # Errors
     /// When the listening connection cannot be made.
     pub fn listen(&self, on_change: impl Fn(Change) + Send + 'static) -> StoreResult<()> {
-        match &self.backend {
-            Backend::Sqlite(_) => Ok(()),
-            Backend::Postgres(store) => pg::off_runtime(|| store.listen(on_change)),
-        }
-    }
-
-    /// A game's version now ([`GameRow::version`]), `None` when there is no such game.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn version(&self, id: i64) -> StoreResult<Option<i64>> {
-        match &self.backend {
-            Backend::Sqlite(store) => Ok(store.game_row(id)?.map(|row| row.version)),
-            Backend::Postgres(store) => pg::off_runtime(|| store.version(id)),
-        }
-    }
-
-    /// Creates a match of `rounds` rounds; its id.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn create_match(&self, rounds: u32) -> StoreResult<i64> {
-        each!(self, store => store.create_match(rounds))
-    }
-
-    /// A match by id.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn get_match(&self, id: i64) -> StoreResult<Option<MatchRow>> {
-        each!(self, store => store.get_match(id))
-    }
-
-    /// Saves a new game with the moves it already has (an uploaded record), in one
-    /// transaction; its id.
-    ///
-    /// # Errors
-    /// On a database failure, or [`StoreError::Conflict`] when that round of the match is
-    /// already stored; nothing is then saved.
-    pub fn create_game(
-        &self,
-        game: &Game,
-        south: &str,
-        north: &str,
-        match_round: Option<(i64, u32)>,
-    ) -> StoreResult<i64> {
-        each!(self, store => store.create_game(game, south, north, match_round))
-    }
-
-    /// Records the move `game` has just played (its last), with the new result, in one
-    /// transaction.
-    /// Returns the game's [`GameRow::version`] after the write.
-    ///
-    /// # Errors
-    /// On a database failure, or [`StoreError::Conflict`] if that ply is already stored
-    /// (two writers raced; in PostgreSQL also when the stored game does not have exactly
-    /// the moves before it); nothing is then saved.
-    ///
-    /// # Panics
-    /// If `game` has no moves.
-    pub fn append_move(&self, id: i64, game: &Game) -> StoreResult<i64> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.append_move(id, game),
-            Backend::Postgres(store) => pg::off_runtime(|| store.append_move(id, game, None)),
-        }
-    }
-
-    /// [`Store::append_move`] onto the game as it was at `version` ([`GameRow::version`]):
-    /// refused with [`StoreError::Conflict`] if another server changed it since (SQLite has
-    /// no other writer: there it is [`Store::append_move`]).
-    /// Returns the game's [`GameRow::version`] after the write.
-    ///
-    /// # Errors
-    /// See [`Store::append_move`].
-    ///
-    /// # Panics
-    /// If `game` has no moves.
-    pub fn append_move_at(&self, id: i64, game: &Game, version: i64) -> StoreResult<i64> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.append_move(id, game),
-            Backend::Postgres(store) => {
-                pg::off_runtime(|| store.append_move(id, game, Some(version)))
-            }
-        }
-    }
-
-    /// Forgets the moves after the first `game.moves().len()` (an undo), in one transaction.
-    /// Returns the game's [`GameRow::version`] after the write.
-    ///
-    /// # Errors
-    /// On a database failure; nothing is then changed.
-    pub fn truncate(&self, id: i64, game: &Game) -> StoreResult<i64> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.truncate(id, game),
-            Backend::Postgres(store) => pg::off_runtime(|| store.truncate(id, game, None)),
-        }
-    }
-
-    /// [`Store::truncate`] of the game as it was at `version`, as [`Store::append_move_at`].
-    /// Returns the game's [`GameRow::version`] after the write.
-    ///
-    /// # Errors
-    /// See [`Store::truncate`]; [`StoreError::Conflict`] when the game changed since.
-    pub fn truncate_at(&self, id: i64, game: &Game, version: i64) -> StoreResult<i64> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.truncate(id, game),
-            Backend::Postgres(store) => pg::off_runtime(|| store.truncate(id, game, Some(version))),
-        }
-    }
-
-    /// Deletes a game and its moves, in one transaction.
-    ///
-    /// # Errors
-    /// On a database failure; nothing is then changed.
-    pub fn delete(&self, id: i64) -> StoreResult<()> {
-        each!(self, store => store.delete(id))
-    }
-
-    /// A game's row.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn game_row(&self, id: i64) -> StoreResult<Option<GameRow>> {
-        each!(self, store => store.game_row(id))
-    }
-
-    /// A game's row and the game replayed from its moves.
-    ///
-    /// # Errors
-    /// On a database failure; [`StoreError::BadStart`] or [`StoreError::Unreplayable`] when
-    /// the stored game no longer replays under these rules (it cannot happen unless the
-    /// rules changed). The game is then refused whole rather than cut short, and nothing
-    /// stored is changed.
-    pub fn load(&self, id: i64) -> StoreResult<Option<(GameRow, Game)>> {
-        each!(self, store => store.load(id))
-    }
-
-    /// The most recently changed games, newest first.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn list(&self, limit: usize) -> StoreResult<Vec<GameRow>> {
-        each!(self, store => store.list(limit))
-    }
-
-    /// The games of a match, by round.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub fn match_games(&self, match_id: i64) -> StoreResult<Vec<GameRow>> {
-        each!(self, store => store.match_games(match_id))
+        self.backend.listen(Box::new(on_change))
     }
 
     /// The database's own check: `ok` when sound. SQLite checks every page and index;
@@ -1489,51 +1052,110 @@ impl Store {
     /// # Errors
     /// On a database failure.
     pub fn integrity_check(&self) -> StoreResult<String> {
-        each!(self, store => store.integrity_check())
+        self.backend.integrity_check()
     }
 
-    /// Counts the moves stored for a game (for checks and the load generator).
+    /// Runs `work` on one consistent view of the database.
+    fn read<T: Send>(
+        &self,
+        work: impl FnOnce(&mut dyn Sql) -> StoreResult<T> + Send,
+    ) -> StoreResult<T> {
+        let mut work = Some(work);
+        let mut answer = None;
+        self.backend.read(&mut |sql| {
+            if let Some(work) = work.take() {
+                answer = Some(work(sql)?);
+            }
+            Ok(())
+        })?;
+        answer.ok_or_else(|| StoreError::Database("a read did not run".to_owned()))
+    }
+
+    /// Creates a match of `rounds` rounds; its id.
     ///
     /// # Errors
     /// On a database failure.
-    pub fn stored_moves(&self, id: i64) -> StoreResult<usize> {
-        each!(self, store => store.stored_moves(id))
+    pub fn create_match(&self, rounds: u32) -> StoreResult<i64> {
+        self.backend.write(Write::Match { rounds })
     }
 
-    /// Saves a new game between two seats with its live row, in one transaction; its id.
-    /// `match_round` makes it that round of a match.
+    /// A match by id.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn get_match(&self, id: i64) -> StoreResult<Option<MatchRow>> {
+        self.read(|sql| {
+            sql.query_opt("SELECT id, rounds FROM matches WHERE id = ?1", &values![id])?
+                .map(|r| {
+                    Ok(MatchRow {
+                        id: r.int(0)?,
+                        rounds: r.opt_small(1)?.unwrap_or(0),
+                    })
+                })
+                .transpose()
+        })
+    }
+
+    /// Saves a new game with the moves it already has, and its live row for a game between
+    /// two seats, in one transaction; its id.
     ///
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] when that round of the match is
     /// already stored; nothing is then saved.
-    pub fn create_live_game(
-        &self,
-        game: &Game,
-        live: &LiveRow,
-        match_round: Option<(i64, u32)>,
-    ) -> StoreResult<i64> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.create_live_game(game, live, match_round),
-            Backend::Postgres(store) => {
-                pg::off_runtime(|| store.create_live_game(game, live, match_round))
-            }
-        }
+    pub fn create_game(&self, new: &NewGame<'_>) -> StoreResult<i64> {
+        let rules = new.game.rules();
+        let n = rules.pits_per_row();
+        self.backend.write(Write::Game {
+            variant: rules.variant().name(),
+            pits: n,
+            start: new.game.start().to_string(),
+            south: new.south.to_owned(),
+            north: new.north.to_owned(),
+            match_round: new.match_round,
+            moves: new
+                .game
+                .moves()
+                .iter()
+                .map(|m| m.name(n).to_string())
+                .collect(),
+            summary: Summary::of(new.game),
+            live: new.live.map(|live| Box::new(live.clone())),
+        })
     }
 
-    /// The results of those of the games `ids` that are live games ended otherwise than by
-    /// the rules (resignation, agreement, flag, abandoned, expired), for the games list.
+    /// Records the move `game` has just played (its last), with the new result, in one
+    /// transaction, onto the game as it was at version `seen` when given; the game's new
+    /// [`GameRow::version`].
     ///
     /// # Errors
-    /// On a database failure.
-    pub fn live_results(&self, ids: &[i64]) -> StoreResult<Vec<(i64, LiveResult)>> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.live_results(ids),
-            Backend::Postgres(store) => pg::off_runtime(|| store.live_results(ids)),
-        }
+    /// On a database failure, or [`StoreError::Conflict`] when that ply is already stored,
+    /// the stored game does not have exactly the moves before it, or its version is no
+    /// longer `seen` (another writer got there first); nothing is then saved.
+    ///
+    /// # Panics
+    /// If `game` has no moves.
+    pub fn append_move(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<i64> {
+        self.backend.write(move_write(id, game, seen, None))
     }
 
-    /// Records a live game's new move with its live row (clock, offers) in one transaction.
-    /// Returns the game's [`GameRow::version`] after the write.
+    /// Forgets the moves after the first `game.moves().len()` (an undo), in one transaction,
+    /// from version `seen` when given; the game's new version (0 when there is no such game
+    /// and no version was given: nothing to forget).
+    ///
+    /// # Errors
+    /// On a database failure, or [`StoreError::Conflict`] when the game changed since
+    /// `seen`; nothing is then changed.
+    pub fn truncate(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<i64> {
+        self.backend.write(Write::Truncate {
+            id,
+            summary: Summary::of(game),
+            seen,
+            live: None,
+        })
+    }
+
+    /// Records a live game's new move with its live row (clock, offers) in one transaction;
+    /// the game's new version.
     ///
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] if the ply is already stored or
@@ -1542,36 +1164,129 @@ impl Store {
     /// # Panics
     /// If `game` has no moves.
     pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.append_live_move(game, live),
-            Backend::Postgres(store) => pg::off_runtime(|| store.append_live_move(game, live)),
-        }
+        self.backend
+            .write(move_write(live.game_id, game, None, Some(live)))
     }
 
-    /// A takeback granted in a live game: the moves after `game`'s, and the live row.
-    /// Returns the game's [`GameRow::version`] after the write.
+    /// A takeback granted in a live game: the moves after `game`'s, and the live row; the
+    /// game's new version.
     ///
     /// # Errors
     /// On a database failure or a conflict; nothing is then changed.
     pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.truncate_live(game, live),
-            Backend::Postgres(store) => pg::off_runtime(|| store.truncate_live(game, live)),
-        }
+        self.backend.write(Write::Truncate {
+            id: live.game_id,
+            summary: Summary::of(game),
+            seen: None,
+            live: Some(Box::new(live.clone())),
+        })
     }
 
     /// Writes a live game's row (seats, clock, offers, result) if it is still at
-    /// `live.version`.
-    /// Returns the game's [`GameRow::version`] after the write.
+    /// `live.version`; the game's new version.
     ///
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] when another writer changed it
     /// first; nothing is then changed.
     pub fn update_live(&self, live: &LiveRow) -> StoreResult<i64> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.update_live(live),
-            Backend::Postgres(store) => pg::off_runtime(|| store.update_live(live)),
-        }
+        self.backend.write(Write::Live(Box::new(live.clone())))
+    }
+
+    /// Deletes a game, its moves and its live row, in one transaction.
+    ///
+    /// # Errors
+    /// On a database failure; nothing is then changed.
+    pub fn delete(&self, id: i64) -> StoreResult<()> {
+        self.backend.write(Write::Delete { id }).map(drop)
+    }
+
+    /// A game's row.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn game_row(&self, id: i64) -> StoreResult<Option<GameRow>> {
+        self.read(|sql| read_game_row(sql, id))
+    }
+
+    /// A game's version now ([`GameRow::version`]), `None` when there is no such game.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn version(&self, id: i64) -> StoreResult<Option<i64>> {
+        self.read(|sql| {
+            sql.query_opt("SELECT version FROM games WHERE id = ?1", &values![id])?
+                .map(|r| r.int(0))
+                .transpose()
+        })
+    }
+
+    /// A game's row and the game replayed from its moves, read together.
+    ///
+    /// # Errors
+    /// On a database failure; [`StoreError::BadStart`] or [`StoreError::Unreplayable`] when
+    /// the stored game no longer replays under these rules (it cannot happen unless the
+    /// rules changed). The game is then refused whole rather than cut short, and nothing
+    /// stored is changed.
+    pub fn load(&self, id: i64) -> StoreResult<Option<(GameRow, Game)>> {
+        let read = self.read(|sql| {
+            let Some(row) = read_game_row(sql, id)? else {
+                return Ok(None);
+            };
+            let tokens = sql
+                .query(
+                    "SELECT mv FROM moves WHERE game_id = ?1 ORDER BY ply",
+                    &values![id],
+                )?
+                .iter()
+                .map(|r| r.text(0))
+                .collect::<StoreResult<Vec<String>>>()?;
+            Ok(Some((row, tokens)))
+        })?;
+        read.map(|(row, tokens)| replay(row, tokens)).transpose()
+    }
+
+    /// The most recently changed games, newest first.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn list(&self, count: usize) -> StoreResult<Vec<GameRow>> {
+        self.read(|sql| {
+            game_rows(
+                sql,
+                &format!(
+                    "SELECT {GAME_COLUMNS} FROM games ORDER BY updated DESC, id DESC LIMIT ?1"
+                ),
+                &[limit(count)],
+            )
+        })
+    }
+
+    /// The games of a match, by round.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn match_games(&self, match_id: i64) -> StoreResult<Vec<GameRow>> {
+        self.read(|sql| {
+            game_rows(
+                sql,
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE match_id = ?1 ORDER BY round"),
+                &values![match_id],
+            )
+        })
+    }
+
+    /// Counts the moves stored for a game (for checks and the load generator).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn stored_moves(&self, id: i64) -> StoreResult<usize> {
+        self.read(|sql| {
+            sql.query_one(
+                "SELECT count(*) FROM moves WHERE game_id = ?1",
+                &values![id],
+            )?
+            .size(0)
+        })
     }
 
     /// A live game's row, or `None` for a game that is not between two seats.
@@ -1579,21 +1294,75 @@ impl Store {
     /// # Errors
     /// On a database failure.
     pub fn live_row(&self, id: i64) -> StoreResult<Option<LiveRow>> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.live_row(id),
-            Backend::Postgres(store) => pg::off_runtime(|| store.live_row(id)),
-        }
+        self.read(|sql| {
+            sql.query_opt(
+                &format!("SELECT {LIVE_COLUMNS} FROM live WHERE game_id = ?1"),
+                &values![id],
+            )?
+            .as_ref()
+            .map(live_row)
+            .transpose()
+        })
+    }
+
+    /// The results of those of the games `ids` that are live games ended otherwise than by
+    /// the rules (resignation, agreement, flag, abandoned, expired), for the games list.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn live_results(&self, ids: &[i64]) -> StoreResult<Vec<(i64, LiveResult)>> {
+        self.read(|sql| {
+            let mut results = Vec::new();
+            // In slices, well under either database's limit on bound parameters.
+            for chunk in ids.chunks(500) {
+                let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("?{i}")).collect();
+                let params: Vec<Value> = chunk.iter().map(|&id| Value::from(id)).collect();
+                for r in sql.query(
+                    &format!(
+                        "SELECT game_id, outcome, reason FROM live
+                         WHERE outcome IS NOT NULL AND game_id IN ({})",
+                        marks.join(", ")
+                    ),
+                    &params,
+                )? {
+                    results.push((
+                        r.int(0)?,
+                        LiveResult {
+                            outcome: r.text(1)?,
+                            reason: r.opt_text(2)?.unwrap_or_default(),
+                        },
+                    ));
+                }
+            }
+            Ok(results)
+        })
     }
 
     /// The open challenges of the lobby (a seat free, no result), oldest first.
     ///
     /// # Errors
     /// On a database failure.
-    pub fn lobby(&self, limit: usize) -> StoreResult<Vec<(GameRow, LiveRow)>> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.lobby(limit),
-            Backend::Postgres(store) => pg::off_runtime(|| store.lobby(limit)),
-        }
+    pub fn lobby(&self, count: usize) -> StoreResult<Vec<(GameRow, LiveRow)>> {
+        self.read(|sql| {
+            let lives = sql
+                .query(
+                    &format!(
+                        "SELECT {LIVE_COLUMNS} FROM live WHERE {OPEN}
+                         ORDER BY created_ms, game_id LIMIT ?2"
+                    ),
+                    &[Value::Bool(true), limit(count)],
+                )?
+                .iter()
+                .map(live_row)
+                .collect::<StoreResult<Vec<LiveRow>>>()?;
+            let mut open = Vec::with_capacity(lives.len());
+            for live in lives {
+                if let Some(row) = read_game_row(sql, live.game_id)? {
+                    open.push((row, live));
+                }
+            }
+            Ok(open)
+        })
     }
 
     /// How many open challenges there are in all, and how many `address` posted.
@@ -1601,10 +1370,16 @@ impl Store {
     /// # Errors
     /// On a database failure.
     pub fn open_challenges(&self, address: &str) -> StoreResult<(usize, usize)> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.open_challenges(address),
-            Backend::Postgres(store) => pg::off_runtime(|| store.open_challenges(address)),
-        }
+        self.read(|sql| {
+            let r = sql.query_one(
+                &format!(
+                    "SELECT count(*), count(CASE WHEN address = ?2 THEN 1 END) FROM live
+                     WHERE {OPEN}"
+                ),
+                &values![true, address],
+            )?;
+            Ok((r.size(0)?, r.size(1)?))
+        })
     }
 
     /// Live games with no result that nobody touched since `before_ms` (Unix ms), and open
@@ -1613,150 +1388,43 @@ impl Store {
     /// # Errors
     /// On a database failure.
     pub fn stale_live_games(&self, before_ms: i64, open_before_ms: i64) -> StoreResult<Vec<i64>> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.stale_live_games(before_ms, open_before_ms),
-            Backend::Postgres(store) => {
-                pg::off_runtime(|| store.stale_live_games(before_ms, open_before_ms))
-            }
-        }
-    }
-
-    /// The SQLite connection, for tests that write what this program never would.
-    #[cfg(test)]
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        match &self.backend {
-            Backend::Sqlite(store) => store.conn(),
-            Backend::Postgres(_) => panic!("not an SQLite store"),
-        }
-    }
-
-    #[cfg(test)]
-    fn setup(conn: Connection) -> StoreResult<Store> {
-        Ok(Store {
-            backend: Backend::Sqlite(Sqlite::setup(conn)?),
+        self.read(|sql| {
+            sql.query(
+                &format!(
+                    "SELECT game_id FROM live WHERE outcome IS NULL
+                       AND (touched_ms < ?2 OR ({OPEN} AND touched_ms < ?3))
+                     ORDER BY game_id"
+                ),
+                &values![true, before_ms, open_before_ms],
+            )?
+            .iter()
+            .map(|r| r.int(0))
+            .collect()
         })
+    }
+}
+
+/// The write of `game`'s last move.
+///
+/// # Panics
+/// If `game` has no moves.
+fn move_write(id: i64, game: &Game, seen: Option<i64>, live: Option<&LiveRow>) -> Write {
+    let ply = game.moves().len() - 1;
+    Write::Move {
+        id,
+        ply,
+        mv: game.moves()[ply]
+            .name(game.rules().pits_per_row())
+            .to_string(),
+        summary: Summary::of(game),
+        seen,
+        live: live.map(|live| Box::new(live.clone())),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sowing::{Rules, Variant};
-
-    #[test]
-    fn moves_round_trip_and_undo_truncates() {
-        let store = Store::in_memory().unwrap();
-        let mut game = Game::new(Rules::new(Variant::Ayoayo));
-        let id = store.create_game(&game, "human", "greedy", None).unwrap();
-        for _ in 0..3 {
-            let mv = game.legal_moves()[0];
-            game.play(mv).unwrap();
-            store.append_move(id, &game).unwrap();
-        }
-        let (row, loaded) = store.load(id).unwrap().unwrap();
-        assert_eq!(loaded.moves(), game.moves());
-        assert_eq!(row.plies, 3);
-        game.undo();
-        store.truncate(id, &game).unwrap();
-        let (_, loaded) = store.load(id).unwrap().unwrap();
-        assert_eq!(loaded.moves().len(), 2);
-        assert_eq!(store.stored_moves(id).unwrap(), 2);
-    }
-
-    #[test]
-    fn concurrent_writers_share_commits_and_keep_every_move() {
-        let store = std::sync::Arc::new(Store::in_memory().unwrap());
-        let threads: Vec<_> = (0..8)
-            .map(|t| {
-                let store = store.clone();
-                std::thread::spawn(move || {
-                    let mut game = Game::new(Rules::new(Variant::ALL[t % 3]));
-                    let id = store.create_game(&game, "human", "human", None).unwrap();
-                    for _ in 0..30 {
-                        let Some(&mv) = game.legal_moves().first() else {
-                            break;
-                        };
-                        game.play(mv).unwrap();
-                        store.append_move(id, &game).unwrap();
-                        // A stale duplicate in the same batch fails alone.
-                        assert!(store.append_move(id, &game).is_err());
-                    }
-                    (id, game)
-                })
-            })
-            .collect();
-        for thread in threads {
-            let (id, game) = thread.join().unwrap();
-            let (row, loaded) = store.load(id).unwrap().unwrap();
-            assert_eq!(loaded.moves(), game.moves());
-            assert_eq!(row.plies, game.moves().len());
-        }
-    }
-
-    #[test]
-    fn a_ply_written_twice_is_refused() {
-        let store = Store::in_memory().unwrap();
-        let mut game = Game::new(Rules::new(Variant::HoyitoII));
-        let id = store.create_game(&game, "human", "human", None).unwrap();
-        game.play(game.parse_move("A").unwrap()).unwrap();
-        store.append_move(id, &game).unwrap();
-        assert!(matches!(
-            store.append_move(id, &game),
-            Err(StoreError::Conflict(_))
-        ));
-        assert_eq!(store.stored_moves(id).unwrap(), 1);
-    }
-
-    #[test]
-    fn a_round_started_twice_is_a_conflict() {
-        let store = Store::in_memory().unwrap();
-        let game = Game::new(Rules::new(Variant::HoyitoIII));
-        let match_id = store.create_match(3).unwrap();
-        store
-            .create_game(&game, "human", "human", Some((match_id, 1)))
-            .unwrap();
-        let again = store.create_game(&game, "human", "human", Some((match_id, 1)));
-        assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
-        assert_eq!(store.match_games(match_id).unwrap().len(), 1);
-    }
-
-    #[test]
-    fn a_game_whose_moves_no_longer_replay_is_refused_and_kept() {
-        let store = Store::in_memory().unwrap();
-        let mut game = Game::new(Rules::new(Variant::Ayoayo));
-        let id = store.create_game(&game, "human", "human", None).unwrap();
-        for _ in 0..2 {
-            game.play(game.legal_moves()[0]).unwrap();
-            store.append_move(id, &game).unwrap();
-        }
-        // As if the rules had changed: a stored move that is no longer legal.
-        store
-            .conn()
-            .execute(
-                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, 2, 'pass')",
-                [id],
-            )
-            .unwrap();
-        store
-            .conn()
-            .execute("UPDATE games SET plies = 3 WHERE id = ?1", [id])
-            .unwrap();
-        let error = store.load(id).unwrap_err();
-        assert!(
-            matches!(&error, StoreError::Unreplayable { game, ply: 3, token, .. }
-                if *game == id && token == "pass"),
-            "{error:?}"
-        );
-        assert!(error.to_string().contains("no longer replays"), "{error}");
-        // Nothing was cut: the moves and the row are as they were.
-        assert_eq!(store.stored_moves(id).unwrap(), 3);
-        assert_eq!(store.game_row(id).unwrap().unwrap().plies, 3);
-        store
-            .conn()
-            .execute("UPDATE games SET start = 'nonsense' WHERE id = ?1", [id])
-            .unwrap();
-        assert!(matches!(store.load(id), Err(StoreError::BadStart { .. })));
-    }
 
     #[test]
     fn the_end_is_stored_as_a_code_and_read_back() {
@@ -1773,228 +1441,23 @@ mod tests {
         }
         assert_eq!(end_of_code("last-four", None), None);
         assert_eq!(end_of_code("resigned", None), None);
-        // A finished game: its row has the end the game has.
-        let store = Store::in_memory().unwrap();
-        let mut game = Game::new(Rules::new(Variant::HoyitoII));
-        let id = store.create_game(&game, "human", "human", None).unwrap();
-        while !game.is_over() {
-            game.play(game.legal_moves()[0]).unwrap();
-            store.append_move(id, &game).unwrap();
-        }
-        let row = store.game_row(id).unwrap().unwrap();
-        assert_eq!(row.end, game.end());
-        assert!(row.end.is_some());
-        assert_eq!(row.result.as_deref(), game.outcome().map(|o| o.name()));
-        assert_eq!((row.variant.as_str(), row.pits), ("hoyito-ii", 6));
-        let stored: String = store
-            .conn()
-            .query_row("SELECT end_reason FROM games WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        assert_eq!(stored, end_code(game.end().unwrap()).0);
-        // Undo clears it again.
-        game.undo();
-        store.truncate(id, &game).unwrap();
-        let row = store.game_row(id).unwrap().unwrap();
-        assert_eq!((row.end, row.result), (None, None));
-    }
-
-    /// The schema of version 0, as it was.
-    const SCHEMA_0: &str = "
-        CREATE TABLE matches (id INTEGER PRIMARY KEY, rounds INTEGER NOT NULL,
-            created TEXT NOT NULL DEFAULT (datetime('now')));
-        CREATE TABLE games (
-            id INTEGER PRIMARY KEY, variant TEXT NOT NULL, pits INTEGER NOT NULL,
-            start TEXT NOT NULL, south TEXT NOT NULL, north TEXT NOT NULL,
-            match_id INTEGER REFERENCES matches(id), round INTEGER,
-            plies INTEGER NOT NULL DEFAULT 0, result TEXT, termination TEXT,
-            created TEXT NOT NULL DEFAULT (datetime('now')),
-            updated TEXT NOT NULL DEFAULT (datetime('now')));
-        CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id),
-            ply INTEGER NOT NULL, mv TEXT NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
-        CREATE INDEX games_by_update ON games(updated);
-        CREATE UNIQUE INDEX games_by_match ON games(match_id, round);
-    ";
-
-    /// A version 0 database with one game for each way it wrote an ending, one in play,
-    /// and `extra` (a termination text) if given.
-    fn version_0(extra: Option<&str>) -> (Connection, Vec<(i64, Option<End>)>) {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(SCHEMA_0).unwrap();
-        let start = Game::new(Rules::new(Variant::HoyitoII)).start().to_string();
-        let texts = [
-            (Some("the board was cleared"), Some(End::BoardCleared)),
-            (
-                Some("the last four went to south"),
-                Some(End::LastFour(Side::South)),
-            ),
-            (
-                Some("the last four went to north"),
-                Some(End::LastFour(Side::North)),
-            ),
-            (
-                Some("the player to move could not feed"),
-                Some(End::CannotFeed),
-            ),
-            (Some("a position recurred"), Some(End::Repetition)),
-            (None, None),
-        ];
-        let mut expected = Vec::new();
-        for (text, end) in texts.into_iter().chain(extra.map(|t| (Some(t), None))) {
-            conn.execute(
-                "INSERT INTO games (variant, pits, start, south, north, plies, result, termination)
-                 VALUES ('hoyito-ii', 6, ?1, 'human', 'greedy', 0, ?2, ?3)",
-                params![start, text.map(|_| "draw"), text],
-            )
-            .unwrap();
-            expected.push((conn.last_insert_rowid(), end));
-        }
-        (conn, expected)
     }
 
     #[test]
-    fn a_version_0_database_is_upgraded_and_its_games_keep_their_end() {
-        let (conn, expected) = version_0(None);
-        let store = Store::setup(conn).unwrap();
-        for (id, end) in expected {
-            let (row, game) = store.load(id).unwrap().unwrap();
-            assert_eq!(row.end, end, "game {id}");
-            assert_eq!(game.moves().len(), 0);
-        }
-        let conn = store.conn();
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, VERSION);
-        let old_column: i64 = conn
-            .query_row(
-                "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'termination'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        assert_eq!(old_column, 0);
+    fn times_are_written_as_sqlite_writes_them() {
+        assert_eq!(utc_text(0), "1970-01-01 00:00:00");
+        assert_eq!(utc_text(951_782_400), "2000-02-29 00:00:00");
+        assert_eq!(utc_text(1_796_150_820), "2026-12-01 18:47:00");
+        assert_eq!(utc_text(4_107_542_399), "2100-02-28 23:59:59");
     }
 
     #[test]
-    fn an_ending_that_version_0_never_wrote_stops_the_upgrade_and_changes_nothing() {
-        let (conn, _) = version_0(Some("resigned"));
-        let path =
-            std::env::temp_dir().join(format!("sowing-store-upgrade-{}.db", std::process::id()));
-        std::fs::remove_file(&path).ok();
-        conn.execute("VACUUM INTO ?1", [path.to_str().unwrap()])
-            .unwrap();
-        let error = Store::open(&path).err().expect("the upgrade is refused");
-        assert!(error.to_string().contains("\"resigned\""), "{error}");
-        let conn = Connection::open(&path).unwrap();
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, 0);
-        let texts: i64 = conn
-            .query_row("SELECT count(termination) FROM games", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(texts, 6);
-        drop(conn);
-        std::fs::remove_file(&path).ok();
-    }
-
-    #[test]
-    fn a_version_1_database_gains_the_live_table_and_keeps_its_games() {
-        let conn = Connection::open_in_memory().unwrap();
-        // Version 1: today's schema without the table `live`.
-        let version_1 = SCHEMA
-            .split("CREATE TABLE IF NOT EXISTS live")
-            .next()
-            .unwrap();
-        conn.execute_batch(version_1).unwrap();
-        conn.pragma_update(None, "user_version", 1).unwrap();
-        let start = Game::new(Rules::new(Variant::Ayoayo)).start().to_string();
-        conn.execute(
-            "INSERT INTO games (variant, pits, start, south, north) VALUES ('ayoayo', 6, ?1, 'human', 'human')",
-            [start],
-        )
-        .unwrap();
-        let id = conn.last_insert_rowid();
-        let store = Store::setup(conn).unwrap();
-        assert!(store.load(id).unwrap().is_some());
-        assert_eq!(store.live_row(id).unwrap(), None);
-        let version: i64 = store
-            .conn()
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, 2);
-    }
-
-    #[test]
-    fn a_live_row_round_trips_and_a_stale_version_is_a_conflict() {
-        let store = Store::in_memory().unwrap();
-        let mut game = Game::new(Rules::new(Variant::HoyitoII));
-        let live = LiveRow {
-            game_id: 0,
-            seats: [Some([7; 32]), None],
-            names: [Some("Ana".into()), None],
-            lobby: true,
-            address: Some("192.0.2.1".into()),
-            clock: Some(Clock::new(60_000, 2_000)),
-            offers: Offers::default(),
-            result: None,
-            rematch: None,
-            takebacks: 0,
-            version: 0,
-            created_ms: 1,
-            touched_ms: 1,
-        };
-        let id = store.create_live_game(&game, &live, None).unwrap();
-        let read = store.live_row(id).unwrap().unwrap();
-        assert_eq!(
-            read,
-            LiveRow {
-                game_id: id,
-                ..live.clone()
-            }
-        );
-        assert_eq!(store.open_challenges("192.0.2.1").unwrap(), (1, 1));
-        assert_eq!(store.lobby(10).unwrap().len(), 1);
-        game.play(game.parse_move("C").unwrap()).unwrap();
-        let mut next = read.clone();
-        next.seats[1] = Some([9; 32]);
-        next.offers.draw = Some(Side::North);
-        next.clock
-            .as_mut()
-            .unwrap()
-            .after_move(Side::South, 5, true);
-        next.result = Some(LiveResult {
-            outcome: "draw".into(),
-            reason: "agreement".into(),
-        });
-        store.append_live_move(&game, &next).unwrap();
-        let after = store.live_row(id).unwrap().unwrap();
-        assert_eq!(
-            after,
-            LiveRow {
-                version: 1,
-                ..next.clone()
-            }
-        );
-        assert_eq!(store.stored_moves(id).unwrap(), 1);
-        // Written again from version 0: refused, and the move with it.
-        game.play(game.legal_moves()[0]).unwrap();
-        assert!(matches!(
-            store.append_live_move(&game, &next),
-            Err(StoreError::Conflict(_))
-        ));
-        assert_eq!(store.stored_moves(id).unwrap(), 1);
-        assert_eq!(store.lobby(10).unwrap().len(), 0, "both seats taken");
-    }
-
-    #[test]
-    fn a_database_of_a_newer_version_is_refused() {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "user_version", VERSION + 1)
-            .unwrap();
-        let error = Store::setup(conn).err().expect("refused");
-        assert!(error.to_string().contains("newer"), "{error}");
+    fn a_record_refuses_a_column_of_another_type() {
+        let r = Record(vec![Value::Text("x".into()), Value::Int(-1), Value::Null]);
+        assert!(r.int(0).is_err());
+        assert!(r.size(1).is_err());
+        assert_eq!(r.opt_text(2), Ok(None));
+        assert!(r.text(2).is_err());
+        assert!(r.opt_hash(0).is_err());
     }
 }

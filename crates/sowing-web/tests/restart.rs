@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 use sowing::{Game, Rules, Variant};
-use sowing_web::store::Store;
+use sowing_web::store::{NewGame, Store};
 use sowing_web::{router, App};
 
 mod common;
@@ -86,12 +86,14 @@ fn crash_writer() {
     for round in 0.. {
         let variant = Variant::ALL[round % 3];
         let mut game = Game::new(Rules::new(variant));
-        let id = store.create_game(&game, "random", "random", None).unwrap();
+        let id = store
+            .create_game(&NewGame::new(&game, "random", "random"))
+            .unwrap();
         writeln!(out, "ack {id} 0").unwrap();
         while !game.is_over() && game.moves().len() < 400 {
             let mv = sowing_engine::random::legal_move(&game, &mut rng).unwrap();
             game.play(mv).unwrap();
-            store.append_move(id, &game).unwrap();
+            store.append_move(id, &game, None).unwrap();
             writeln!(out, "ack {id} {}", game.moves().len()).unwrap();
             out.flush().unwrap();
         }

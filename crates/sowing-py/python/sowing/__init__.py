@@ -1,8 +1,10 @@
 """Hoyito II, Hoyito III and Ayoayo at the speed of Rust.
 
 The exact rules (``Game``), the engine (``Engine``), a vectorised environment stepped in
-Rust (``VecGame``) and, when their libraries are installed, environments for Gymnasium
-(``sowing.gym``, registered as ``sowing/HoyitoII-v0`` … on import), PettingZoo
+Rust (``VecGame``), vector environments for trainers with the opponent inside
+(``sowing.vector``, on ``VectorGame``) and, when their libraries are installed,
+environments for Gymnasium (``sowing.gym``, registered as ``sowing/HoyitoII-v0`` … on
+import), PettingZoo
 (``sowing.pettingzoo.env``) and OpenSpiel (``import sowing.openspiel``); the endgame
 tables (``sowing.tables``) and matches on a Ray cluster (``python -m sowing.distributed``).
 
@@ -20,6 +22,7 @@ from ._sowing import (
     GAMES,
     MAX_LAPS,
     Analysis,
+    BatchedMCTS,
     Engine,
     Game,
     IllegalMoveError,
@@ -29,12 +32,14 @@ from ._sowing import (
     SowingError,
     TablesError,
     VecGame,
+    VectorGame,
 )
 
 __all__ = [
     "GAMES",
     "MAX_LAPS",
     "Analysis",
+    "BatchedMCTS",
     "Engine",
     "Game",
     "IllegalMoveError",
@@ -44,6 +49,7 @@ __all__ = [
     "SowingError",
     "TablesError",
     "VecGame",
+    "VectorGame",
 ]
 
 # Gymnasium ids are registered on import when Gymnasium is installed (it has no plugin

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import numpy as np
+
 from ._sowing import Game
 
 
@@ -27,12 +29,49 @@ def environment_game(
 ) -> tuple[dict[str, Any], Game]:
     """Checks the arguments the environments share and makes their game: the rules (as
     keyword arguments of ``Game``) and the game at the start."""
-    if reward not in ("margin", "captures"):
-        raise ValueError(f"reward must be margin or captures, not {reward!r}")
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
     if render_mode is not None and render_mode not in render_modes:
-        raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        allowed = ", ".join(repr(mode) for mode in render_modes)
+        raise ValueError(f"render_mode must be None or one of {allowed}, not {render_mode!r}")
     rules = dict(game=game, pits=pits, **game_options(casa_rows, leftover, final_four))
     return rules, Game(**rules)
+
+
+REWARDS = ("margin", "captures", "normalized", "win")
+
+
+def reward(mode: str, before: int, after: int, over: bool, seeds: int) -> float:
+    """A step's reward from a player's margin ``before`` and ``after`` it: ``"margin"``,
+    the final margin on the last step (0 before); ``"captures"``, the change of the margin
+    (the same total, spread over the steps); ``"normalized"``, the final margin divided by
+    the seeds of the game (in -1 … 1: the raw ±48 margin makes PPO's value targets large);
+    ``"win"``, 1, 0 or -1 for a win, draw or loss."""
+    if mode == "captures":
+        return float(after - before)
+    if not over:
+        return 0.0
+    if mode == "normalized":
+        return after / seeds
+    if mode == "win":
+        return float((after > 0) - (after < 0))
+    return float(after)
+
+
+def worst_reward(mode: str, seeds: int) -> float:
+    """The reward of an illegal action, which loses: the worst of the mode."""
+    return -float(seeds) if mode in ("margin", "captures") else -1.0
+
+
+def integer_action(action: Any) -> int:
+    """``action`` as an int: a Python or NumPy integer, or a NumPy array of one integer;
+    anything else (a float such as 2.7, a bool, a string) raises ``TypeError`` rather than
+    being rounded."""
+    if isinstance(action, np.ndarray) and action.size == 1:
+        action = action.reshape(()).item() if action.dtype.kind in "iu" else action
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action is an integer (a column), not {action!r}")
+    return int(action)
 
 
 def margin(game: Game, side: str) -> int:

@@ -1,7 +1,7 @@
 """Type stubs of the native module (crates/sowing-py/src)."""
 
 import os
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +31,7 @@ class RulesError(SowingError):
 class TablesError(SowingError):
     """Endgame tables that could not be built, opened or probed."""
 
+@final
 class Report:
     """What a move did."""
 
@@ -45,6 +46,7 @@ class Report:
     @property
     def end(self) -> Optional[EndName]: ...
 
+@final
 class Game:
     """A game with its history, undo and the repetition rule.
 
@@ -116,6 +118,7 @@ class Game:
     def action_of(self, name: str) -> int: ...
     def move_name(self, action: int) -> str: ...
 
+@final
 class Analysis:
     """What a search found."""
 
@@ -134,6 +137,7 @@ class Analysis:
     @property
     def nodes(self) -> int: ...
 
+@final
 class Engine:
     """A computer player of the engine crate; searches release the GIL."""
 
@@ -149,10 +153,16 @@ class Engine:
     ) -> None: ...
     @property
     def name(self) -> str: ...
+    @property
+    def limits(self) -> tuple[Optional[int], Optional[int], Optional[int]]:
+        """(movetime in ms, nodes, depth) of every move; ``None``: not limited by that."""
     def analyse(self, game: Game) -> Analysis: ...
     def best_move(self, game: Game) -> str: ...
     def new_game(self) -> None: ...
+    def __copy__(self) -> "Engine": ...
+    def __deepcopy__(self, memo: Any) -> "Engine": ...
 
+@final
 class VecGame:
     """``n`` games stepped together in Rust, writing into arrays it owns."""
 
@@ -189,7 +199,7 @@ class VecGame:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
     def sample_actions(self) -> npt.NDArray[np.int64]: ...
     def step(
-        self, actions: npt.NDArray[np.int64]
+        self, actions: npt.ArrayLike
     ) -> tuple[
         npt.NDArray[np.float32],
         npt.NDArray[np.float32],
@@ -198,6 +208,90 @@ class VecGame:
     ]: ...
     def game(self, index: int) -> Game: ...
     def __len__(self) -> int: ...
+
+@final
+class VectorGame:
+    """``n`` games of one agent against an opponent whose replies are played inside each
+    step, in Rust: the core of ``sowing.vector``."""
+
+    def __init__(
+        self,
+        n: int,
+        game: GameName = "hoyito-ii",
+        pits: int = 6,
+        *,
+        casa_rows: Optional[str] = None,
+        leftover: Optional[str] = None,
+        final_four: Optional[str] = None,
+        opponent: str = "random",
+        agent: Literal["south", "north", "alternate"] = "south",
+        reward: Literal["margin", "captures", "normalized", "win"] = "margin",
+        illegal_action: Literal["lose", "raise"] = "lose",
+        autoreset: Literal["next-step", "same-step"] = "next-step",
+        seed: Optional[int] = None,
+    ) -> None: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def seeds(self) -> int: ...
+    @property
+    def opponent(self) -> str: ...
+    @property
+    def seed(self) -> Optional[int]: ...
+    @property
+    def observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def terminations(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def masks(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def agents(self) -> npt.NDArray[np.int8]: ...
+    def reset(
+        self, seed: Optional[int] = None, mask: Optional[npt.NDArray[np.bool_]] = None
+    ) -> None: ...
+    def step(self, actions: npt.ArrayLike) -> None: ...
+    def moves(self, index: int) -> list[int]: ...
+    def game(self, index: int) -> Game: ...
+    def __len__(self) -> int: ...
+
+@final
+class BatchedMCTS:
+    """AlphaZero's search (PUCT) over many games at once, the leaves valued in batches by
+    a Python function ``evaluate(observations, masks) -> (logits, values)``."""
+
+    def __init__(
+        self,
+        *,
+        simulations: int = 64,
+        c_puct: float = 1.5,
+        dirichlet_alpha: float = 0.5,
+        noise_fraction: float = 0.25,
+        virtual_loss: float = 1.0,
+        leaves_per_round: int = 4,
+        tables: Optional["Tables"] = None,
+        seed: int = 0,
+    ) -> None: ...
+    def search(
+        self,
+        games: list[Game],
+        evaluate: Any,
+        *,
+        noise: bool = True,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The visits of each root's columns ``(G, N)`` and each root's value ``(G,)``."""
+    @property
+    def last_search(self) -> tuple[int, int, int]:
+        """(network calls, positions the network valued, exact leaves) of the last search."""
+    @property
+    def simulations(self) -> int: ...
 
 # The pieces of `sow match` behind `python -m sowing.distributed match`.
 def match_player(text: str) -> str: ...
@@ -231,6 +325,7 @@ def match_report(
     out: str,
 ) -> str: ...
 
+@final
 class Probe:
     """A position's exact value and each legal move's, for the player to move."""
 
@@ -241,6 +336,7 @@ class Probe:
     @property
     def best(self) -> list[str]: ...
 
+@final
 class Tables:
     """The endgame tables of one game and its options, memory-mapped."""
 

@@ -44,18 +44,28 @@ class SowingEnv(gymnasium.Env):
         agent: the side the agent plays, ``"south"`` (moves first) or ``"north"``.
         reward: ``"margin"``: the final seed margin (agent's captures less the opponent's)
             on the last step, 0 before; ``"captures"``: the change of that margin over
-            each step, which adds up to the same total.
+            each step, which adds up to the same total; ``"normalized"``: the final
+            margin divided by the seeds of the game (-1 … 1, what PPO learns best from);
+            ``"win"``: 1, 0 or -1 on the last step.
         illegal_action: ``"lose"``: an illegal action ends the episode with the worst
-            reward (minus every seed of the game) and ``info["illegal_action"] = True``;
-            ``"raise"``: raises ``IllegalMoveError``.
+            reward (minus every seed of the game; -1 for ``normalized`` and ``win``) and
+            ``info["illegal_action"] = True``; ``"raise"``: raises ``IllegalMoveError``.
+            An action that is not an integer (2.7, ``"A"``) raises ``TypeError`` either
+            way, and so does stepping a finished episode (``ResetNeeded``) before
+            ``reset``.
         casa_rows, leftover, final_four: the rule options, as for ``sowing.Game``.
 
     Observation: float32 ``2N + 8`` from the agent's point of view (``Game.observation``):
     its pits, the opponent's, both captures, whether it is to move, the last sower and
-    who takes the last four.
+    who takes the last four. ``action_masks()`` gives the legal actions (sb3-contrib's
+    convention for MaskablePPO), as ``info["action_mask"]`` does.
+
+    Render modes: ``"ansi"`` (the board as text) and ``"rgb_array"`` (as the web page
+    draws it, ``sowing.render.board_image``). Environments copy (``copy.deepcopy``) and
+    pickle, an ``Engine`` opponent with them (without what its search learnt).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -84,13 +94,21 @@ class SowingEnv(gymnasium.Env):
         if isinstance(opponent, str):
             Engine(player=opponent)  # refuse an unknown name now, not at reset
         self._opponent_spec = opponent
-        self._engine: Optional[Engine] = opponent if isinstance(opponent, Engine) else None
+        # A name is built at each reset; an Engine (or any object with its best_move and
+        # new_game) is used as it is.
+        self._engine: Optional[Engine] = None if isinstance(opponent, str) else opponent
+        self._started = False
+        self._lost = False
         self.agent = agent
         self.reward_mode = reward
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Box(0.0, float(seeds), shape=(size,), dtype=np.float32)
+
+    def action_masks(self) -> np.ndarray:
+        """bool ``(N,)``: the agent's legal actions now (none once the episode is over)."""
+        return self._mask().astype(np.bool_)
 
     def _mask(self) -> np.ndarray:
         mask = np.zeros(self._n, dtype=np.int8)
@@ -120,6 +138,8 @@ class SowingEnv(gymnasium.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         self.game = Game(**self._rules)
+        self._lost = False
+        self._started = True
         if isinstance(self._opponent_spec, str):
             engine_seed = int(self.np_random.integers(0, 2**63 - 1))
             self._engine = Engine(player=self._opponent_spec, seed=engine_seed)
@@ -129,7 +149,11 @@ class SowingEnv(gymnasium.Env):
         return self._observe()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        action = int(action)
+        action = _common.integer_action(action)
+        if self.game.is_over or self._lost or not self._started:
+            raise gymnasium.error.ResetNeeded(
+                "the episode is over (or never started): call reset() before step()"
+            )
         mask = self._mask()
         if not (0 <= action < self._n and mask[action]):
             if self.illegal_action == "raise":
@@ -140,22 +164,25 @@ class SowingEnv(gymnasium.Env):
                 )
             observation, info = self._observe()
             info["illegal_action"] = True
-            return observation, -float(self._seeds), True, False, info
+            self._lost = True
+            worst = _common.worst_reward(self.reward_mode, self._seeds)
+            return observation, worst, True, False, info
         before = _common.margin(self.game, self.agent)
         self.game.play(action)
         self._advance()
         after = _common.margin(self.game, self.agent)
         terminated = self.game.is_over
-        if self.reward_mode == "captures":
-            reward = float(after - before)
-        else:
-            reward = float(after) if terminated else 0.0
+        reward = _common.reward(self.reward_mode, before, after, terminated, self._seeds)
         observation, info = self._observe()
         return observation, reward, terminated, False, info
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Union[None, str, np.ndarray]:
         if self.render_mode == "ansi":
             return _common.board_text(self.game)
+        if self.render_mode == "rgb_array":
+            from .render import board_image
+
+            return board_image(self.game)
         return None
 
 
@@ -168,10 +195,18 @@ ENVIRONMENTS = {
 
 
 def register() -> None:
-    """Registers the environments with Gymnasium (done on ``import sowing``)."""
+    """Registers the environments with Gymnasium (done on ``import sowing``); the vector
+    environment stepped in Rust (``sowing.vector.SowingVectorEnv``) is each id's
+    ``vector_entry_point``, for ``gymnasium.make_vec(…,
+    vectorization_mode="vector_entry_point")``."""
     for env_id, kwargs in ENVIRONMENTS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="sowing.gym:SowingEnv", kwargs=kwargs)
+            gymnasium.register(
+                id=env_id,
+                entry_point="sowing.gym:SowingEnv",
+                vector_entry_point="sowing.vector:SowingVectorEnv",
+                kwargs=kwargs,
+            )
 
 
 register()

@@ -11,7 +11,9 @@ Registered: ``sowing_hoyito_ii`` (parameters ``pits`` = 6 or 12, ``casa_rows``),
 (``leftover``). Players are 0 = South (moves first) and 1 = North. Actions are the
 columns of the mover's pits, ``0 … N-1``, and ``N`` for a pass (a real move: the only
 legal one when there is no sowing move, C.2). Returns are the final seed margins (zero
-sum). The observation tensor is ``Game.observation`` from the player's point of view.
+sum; a draw is ``[0.0, 0.0]``). The observation tensor is ``Game.observation`` from the
+player's point of view, and so is the information-state tensor (the game has perfect
+information: every player's information state is the history, whose string it gives).
 
 The rules have no move limit (a game ends when the board empties, on the last four, when
 Ayoayo's mover cannot feed, or when a position recurs, C.3), so ``max_game_length`` is a
@@ -62,7 +64,7 @@ def _game_type(game: str) -> pyspiel.GameType:
         max_num_players=2,
         min_num_players=2,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_PARAMETERS[game],
@@ -109,7 +111,7 @@ class SowingGame(pyspiel.Game):
             iig_obs_type.public_info and not iig_obs_type.perfect_recall
         ):
             return BoardObserver(self, params)
-        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+        return InformationStateObserver(self, iig_obs_type, params)
 
 
 class SowingState(pyspiel.State):
@@ -144,7 +146,8 @@ class SowingState(pyspiel.State):
         if not self.game_.is_over:
             return [0.0, 0.0]
         south = float(_common.margin(self.game_, "south"))
-        return [south, -south]
+        # 0.0 - south, not -south: a draw is [0.0, 0.0], not [0.0, -0.0].
+        return [south, 0.0 - south]
 
     def __str__(self) -> str:
         return self.game_.position_text
@@ -165,6 +168,20 @@ class BoardObserver:
 
     def string_from(self, state: SowingState, player: int) -> str:
         return state.game_.position_text
+
+
+class InformationStateObserver(BoardObserver):
+    """The information state of a perfect-information game: every player knows the whole
+    history. Its string is the history (OpenSpiel's public-information observer); its
+    tensor is the position's (``Game.observation``), the perfect-information tensor: the
+    moves before it change nothing to come but the repetition rule (C.3)."""
+
+    def __init__(self, game: SowingGame, iig_obs_type: Any, params: Any) -> None:
+        super().__init__(game, params)
+        self._history = IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+    def string_from(self, state: SowingState, player: int) -> str:
+        return self._history.string_from(state, player)
 
 
 class HoyitoIIGame(SowingGame):

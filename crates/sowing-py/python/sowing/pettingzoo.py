@@ -55,12 +55,14 @@ class raw_env(AECEnv):
     Args:
         game, pits, casa_rows, leftover, final_four: the rules, as for ``sowing.Game``.
         reward: ``"margin"``: each agent's final seed margin when the game ends (zero-sum);
-            ``"captures"``: the change of each agent's margin at every step.
-        render_mode: ``None`` or ``"ansi"``.
+            ``"captures"``: the change of each agent's margin at every step;
+            ``"normalized"``: the final margin over the seeds of the game (-1 … 1);
+            ``"win"``: 1, 0 or -1 when the game ends.
+        render_mode: ``None``, ``"ansi"`` or ``"rgb_array"`` (``sowing.render``).
     """
 
     metadata = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array"],
         "name": "sowing_v0",
         "is_parallelizable": False,
         "render_fps": 4,
@@ -130,15 +132,12 @@ class raw_env(AECEnv):
         assert action is not None
         self._cumulative_rewards[agent] = 0
         before = _common.margin(self.game, "south")
-        self.game.play(int(action))
+        self.game.play(_common.integer_action(action))
         _common.settle(self.game)
         after = _common.margin(self.game, "south")
         over = self.game.is_over
-        if self.reward_mode == "captures":
-            south = float(after - before)
-        else:
-            south = float(after) if over else 0.0
-        self.rewards = {"player_0": south, "player_1": -south}
+        south = _common.reward(self.reward_mode, before, after, over, self.seeds)
+        self.rewards = {"player_0": south, "player_1": 0.0 - south}
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
             for name in self.agents:
@@ -148,7 +147,11 @@ class raw_env(AECEnv):
             self.agent_selection = AGENT_OF[self.game.to_move]
         self._accumulate_rewards()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Any:
+        if self.render_mode == "rgb_array":
+            from .render import board_image
+
+            return board_image(self.game)
         if self.render_mode is None:
             return None
         return _common.board_text(self.game)

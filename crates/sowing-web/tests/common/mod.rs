@@ -83,20 +83,6 @@ pub fn reopenable_db(name: &str) -> String {
     }
 }
 
-/// The PostgreSQL server's URL from `SOWING_TEST_POSTGRES`, or `None` (and a line saying
-/// what is skipped) when it is not set.
-pub fn postgres_server(skipping: &str) -> Option<String> {
-    let url = std::env::var("SOWING_TEST_POSTGRES")
-        .ok()
-        .filter(|u| !u.is_empty());
-    if url.is_none() {
-        eprintln!(
-            "skipped: {skipping} (set SOWING_TEST_POSTGRES to a PostgreSQL URL; scripts/test does)"
-        );
-    }
-    url
-}
-
 /// A new, empty database on the server of `SOWING_TEST_POSTGRES`: its URL.
 pub fn fresh_postgres_db() -> Option<String> {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -1,0 +1,388 @@
+"""Vector environments for trainers: many games of one agent against an opponent, stepped
+in Rust with the opponent's replies played inside each step.
+
+Two interfaces over the same core (``sowing.VectorGame``):
+
+- ``SowingVectorEnv``: Gymnasium's ``VectorEnv`` (1.x), registered as the
+  ``vector_entry_point`` of the ``sowing/…`` ids::
+
+      import gymnasium, sowing
+      envs = gymnasium.make_vec("sowing/HoyitoII-v0", num_envs=1024,
+                                vectorization_mode="vector_entry_point", opponent="random")
+
+- ``SowingVecEnv``: Stable-Baselines3's ``VecEnv`` (with ``action_masks()`` for
+  sb3-contrib's MaskablePPO), without importing Stable-Baselines3 unless it is installed::
+
+      from sb3_contrib import MaskablePPO
+      from sowing.vector import SowingVecEnv
+      model = MaskablePPO("MlpPolicy", SowingVecEnv(256, reward="normalized")).learn(100_000)
+
+Both take the options of ``sowing.gym.SowingEnv`` (the game, ``opponent``, ``agent``,
+``reward``, ``illegal_action``) with these differences: the opponent is a player name
+(``"random"``, ``"greedy"``, ``"level:1"`` … ``"level:6"``, ``"search:…"``, ``"mcts"``;
+the engine's players search on a thread pool, one game a task), and ``agent`` may also be
+``"alternate"`` (South in the even games and North in the odd ones, each game changing
+sides at every restart). Observations and masks are those of the single environment; the
+mask of a game that ended at the last step (Gymnasium's next-step autoreset) is all ones,
+since its next action is ignored.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _common
+from ._sowing import VectorGame
+
+__all__ = ["SowingVectorEnv", "SowingVecEnv", "VectorGame"]
+
+_REWARDS = ("margin", "captures", "normalized", "win")
+
+
+def _core(
+    num_envs: int,
+    game: str,
+    pits: int,
+    opponent: str,
+    agent: str,
+    reward: str,
+    illegal_action: str,
+    autoreset: str,
+    seed: Optional[int],
+    casa_rows: Optional[str],
+    leftover: Optional[str],
+    final_four: Optional[str],
+) -> VectorGame:
+    if not isinstance(opponent, str):
+        raise TypeError(
+            f"opponent must be a player name (random, greedy, level:N …), not {opponent!r}"
+        )
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+        raise TypeError(f"num_envs must be an integer, not {num_envs!r}")
+    if num_envs < 1:
+        raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+    return VectorGame(
+        int(num_envs), game, pits, opponent=opponent, agent=agent, reward=reward,
+        illegal_action=illegal_action, autoreset=autoreset, seed=seed,
+        **_common.game_options(casa_rows, leftover, final_four),
+    )
+
+
+def _spaces(core: VectorGame) -> tuple[Any, Any]:
+    from gymnasium import spaces
+
+    observation = spaces.Box(
+        0.0, float(core.seeds), shape=(core.observation_size,), dtype=np.float32
+    )
+    return observation, spaces.Discrete(core.num_actions)
+
+
+def _renders(core: VectorGame, render_mode: Optional[str]) -> Optional[tuple[Any, ...]]:
+    if render_mode is None:
+        return None
+    from . import render
+
+    games = [core.game(i) for i in range(core.num_envs)]
+    if render_mode == "ansi":
+        return tuple(_common.board_text(game) for game in games)
+    return tuple(render.board_image(game) for game in games)
+
+
+def _seed_of(seed: Union[None, int, Sequence[Optional[int]]]) -> Optional[int]:
+    """One seed for the core from Gymnasium's seed argument (an int, or a list whose first
+    entry seeds them all: every game has its own stream, drawn from one seed)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (list, tuple)):
+        return None if seed[0] is None else int(seed[0])
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be None or a non-negative integer, not {seed!r}")
+    return int(seed)
+
+
+try:
+    import gymnasium as _gymnasium
+except ImportError:  # pragma: no cover - Gymnasium is needed for SowingVectorEnv only
+    _gymnasium = None  # type: ignore[assignment]
+
+
+if _gymnasium is not None:
+    from gymnasium.vector import AutoresetMode as _AutoresetMode
+    from gymnasium.vector.utils import batch_space as _batch_space
+
+    class SowingVectorEnv(_gymnasium.vector.VectorEnv):
+        """``num_envs`` games of one agent against ``opponent``, as Gymnasium's
+        ``VectorEnv``. See the module's documentation for the options.
+
+        ``autoreset_mode`` is Gymnasium's ``AutoresetMode.NEXT_STEP`` (the default: the
+        step that ends a game returns its last observation, the next one restarts it) or
+        ``SAME_STEP`` (the step restarts it at once, its last observation and info in
+        ``infos["final_obs"]`` and ``infos["final_info"]``). ``infos["action_mask"]``
+        holds the masks, as the single environment's ``info["action_mask"]``, and
+        ``action_masks()`` returns them too (sb3-contrib's convention).
+
+        ``copy`` (True): return fresh arrays from ``step`` and ``reset``; with False, the
+        core's own arrays, overwritten by the next step.
+        """
+
+        metadata = {
+            "render_modes": ["ansi", "rgb_array"],
+            "render_fps": 4,
+            "autoreset_mode": _AutoresetMode.NEXT_STEP,
+        }
+
+        def __init__(
+            self,
+            num_envs: int = 1,
+            game: str = "hoyito-ii",
+            pits: int = 6,
+            opponent: str = "random",
+            agent: str = "south",
+            reward: str = "margin",
+            illegal_action: str = "lose",
+            casa_rows: Optional[str] = None,
+            leftover: Optional[str] = None,
+            final_four: Optional[str] = None,
+            render_mode: Optional[str] = None,
+            autoreset_mode: Union[str, Any] = _AutoresetMode.NEXT_STEP,
+            copy: bool = True,
+            seed: Optional[int] = None,
+        ) -> None:
+            if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+                raise ValueError(
+                    f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
+                )
+            mode = _AutoresetMode(autoreset_mode)
+            if mode not in (_AutoresetMode.NEXT_STEP, _AutoresetMode.SAME_STEP):
+                raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, not {mode}")
+            self.core = _core(
+                num_envs, game, pits, opponent, agent, reward, illegal_action,
+                "same-step" if mode == _AutoresetMode.SAME_STEP else "next-step", seed,
+                casa_rows, leftover, final_four,
+            )
+            self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+            self.num_envs = self.core.num_envs
+            self.render_mode = render_mode
+            self.copy = copy
+            self.single_observation_space, self.single_action_space = _spaces(self.core)
+            self.observation_space = _batch_space(self.single_observation_space, self.num_envs)
+            self.action_space = _batch_space(self.single_action_space, self.num_envs)
+            self._all = np.ones(self.num_envs, dtype=np.bool_)
+
+        def _out(self, array: np.ndarray) -> np.ndarray:
+            return array.copy() if self.copy else array
+
+        def _infos(self) -> dict[str, Any]:
+            return {"action_mask": self._out(self.core.masks), "_action_mask": self._all.copy()}
+
+        def reset(
+            self,
+            *,
+            seed: Union[None, int, Sequence[Optional[int]]] = None,
+            options: Optional[dict[str, Any]] = None,
+        ) -> tuple[np.ndarray, dict[str, Any]]:
+            """Restarts the games (only those of ``options["reset_mask"]`` if given);
+            ``seed`` reseeds them all, so that the same seed replays the same games."""
+            super().reset(seed=_seed_of(seed))
+            mask = None
+            if options and "reset_mask" in options:
+                mask = np.asarray(options["reset_mask"], dtype=np.bool_)
+                if mask.shape != (self.num_envs,):
+                    raise ValueError(
+                        f"reset_mask must be {self.num_envs} booleans, not shape {mask.shape}"
+                    )
+            self.core.reset(_seed_of(seed), mask)
+            return self._out(self.core.observations), self._infos()
+
+        def step(
+            self, actions: Any
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+            self.core.step(actions)
+            terminations = self._out(self.core.terminations)
+            infos = self._infos()
+            if self.metadata["autoreset_mode"] == _AutoresetMode.SAME_STEP and terminations.any():
+                ended = terminations.copy()
+                final = np.empty(self.num_envs, dtype=object)
+                final[:] = None
+                for i in np.flatnonzero(ended):
+                    final[i] = self.core.final_observations[i].copy()
+                infos["final_obs"] = final
+                infos["_final_obs"] = ended
+                infos["final_info"] = {}
+                infos["_final_info"] = ended.copy()
+            return (
+                self._out(self.core.observations),
+                self._out(self.core.rewards),
+                terminations,
+                np.zeros(self.num_envs, dtype=np.bool_),
+                infos,
+            )
+
+        def action_masks(self) -> np.ndarray:
+            """bool ``(num_envs, N)``: the agent's legal columns in each game."""
+            return self.core.masks.astype(np.bool_)
+
+        def render(self) -> Optional[tuple[Any, ...]]:
+            """Each game's board: text (``"ansi"``) or an RGB image (``"rgb_array"``)."""
+            return _renders(self.core, self.render_mode)
+
+else:  # pragma: no cover
+
+    class SowingVectorEnv:  # type: ignore[no-redef]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            raise ImportError("SowingVectorEnv needs Gymnasium: pip install gymnasium")
+
+
+class SowingVecEnv:
+    """``num_envs`` games of one agent against ``opponent``, as Stable-Baselines3's
+    ``VecEnv`` (``reset``/``step_async``/``step_wait``, ``infos[i]["terminal_observation"]``
+    when game ``i`` ended and restarted, ``env_method("action_masks")`` and
+    ``action_masks()`` for sb3-contrib's MaskablePPO). Registered as a virtual subclass
+    of ``stable_baselines3.common.vec_env.VecEnv`` when Stable-Baselines3 is installed,
+    so that its algorithms take it as it is, with no ``DummyVecEnv`` around it.
+
+    Options as ``SowingVectorEnv``; ``seed`` seeds the first reset.
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        game: str = "hoyito-ii",
+        pits: int = 6,
+        opponent: str = "random",
+        agent: str = "south",
+        reward: str = "margin",
+        illegal_action: str = "lose",
+        casa_rows: Optional[str] = None,
+        leftover: Optional[str] = None,
+        final_four: Optional[str] = None,
+        render_mode: Optional[str] = None,
+        seed: Optional[int] = None,
+    ) -> None:
+        _register_with_sb3()
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
+            )
+        self.core = _core(
+            num_envs, game, pits, opponent, agent, reward, illegal_action, "same-step",
+            seed, casa_rows, leftover, final_four,
+        )
+        self.num_envs = self.core.num_envs
+        self.observation_space, self.action_space = _spaces(self.core)
+        self.render_mode = render_mode
+        self.metadata = {"render_modes": ["ansi", "rgb_array"]}
+        self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        self._seed: Optional[int] = seed
+        self._options: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        self._actions: Optional[np.ndarray] = None
+        self.closed = False
+
+    # The VecEnv interface.
+
+    def reset(self) -> np.ndarray:
+        self.core.reset(self._seed)
+        self._seed = None
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return self.core.observations.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        if self._actions is None:
+            raise RuntimeError("step_wait without step_async")
+        actions, self._actions = self._actions, None
+        self.core.step(actions)
+        dones = self.core.terminations.copy()
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if dones.any():
+            final = self.core.final_observations
+            for i in np.flatnonzero(dones):
+                infos[i]["terminal_observation"] = final[i].copy()
+                infos[i]["TimeLimit.truncated"] = False
+        return self.core.observations.copy(), self.core.rewards.copy(), dones, infos
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        self.step_async(actions)
+        return self.step_wait()
+
+    def close(self) -> None:
+        self.closed = True
+
+    def action_masks(self) -> np.ndarray:
+        """bool ``(num_envs, N)``: the agent's legal columns in each game."""
+        return self.core.masks.astype(np.bool_)
+
+    def _indices(self, indices: Union[None, int, Sequence[int]]) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, (int, np.integer)):
+            return [int(indices)]
+        return [int(i) for i in indices]
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name) for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any
+    ) -> list[Any]:
+        chosen = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in chosen]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in chosen]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def has_attr(self, attr_name: str) -> bool:
+        return hasattr(self, attr_name)
+
+    def seed(self, seed: Optional[int] = None) -> Sequence[Optional[int]]:
+        """Seeds the next reset (every game its own stream, drawn from ``seed``)."""
+        self._seed = seed
+        return [seed for _ in range(self.num_envs)]
+
+    def set_options(self, options: Union[list[dict[str, Any]], dict[str, Any], None] = None) -> None:
+        if options is None:
+            options = {}
+        if isinstance(options, dict):
+            options = [options] * self.num_envs
+        self._options = list(options)
+
+    def get_images(self) -> Sequence[Optional[np.ndarray]]:
+        from . import render
+
+        return [render.board_image(self.core.game(i)) for i in range(self.num_envs)]
+
+    def render(self, mode: Optional[str] = None) -> Optional[Any]:
+        renders = _renders(self.core, mode or self.render_mode)
+        return None if renders is None else renders[0]
+
+    def getattr_depth_check(self, name: str, already_found: bool) -> Optional[str]:
+        if hasattr(self, name) and already_found:
+            return f"{type(self).__module__}.{type(self).__name__}"
+        return None
+
+    @property
+    def unwrapped(self) -> "SowingVecEnv":
+        return self
+
+
+def _register_with_sb3() -> None:
+    """Makes ``SowingVecEnv`` a ``VecEnv`` for Stable-Baselines3's checks, when it is
+    installed (``VecEnv`` is an abstract base class: registering adds no method)."""
+    if importlib.util.find_spec("stable_baselines3") is None:
+        return
+    from stable_baselines3.common.vec_env import VecEnv
+
+    if not issubclass(SowingVecEnv, VecEnv):
+        VecEnv.register(SowingVecEnv)

@@ -1,0 +1,464 @@
+//! The store in PostgreSQL, shared by several `sow serve` processes.
+//!
+//! The database decides between servers: a move is stored only onto the game as the server
+//! saw it (its move count, and its version when given), the row lock of that `UPDATE`
+//! orders concurrent writers of one game, and the moves' primary key (game, ply) refuses a
+//! ply stored twice. Every commit announces itself with `NOTIFY sowing_games` (sent by the
+//! database only if the transaction commits), which each server `LISTEN`s to.
+
+use std::error::Error;
+use std::time::Duration;
+
+use bytes::BytesMut;
+use postgres::error::SqlState;
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::{IsNull, ToSql, Type};
+use postgres::{Client, Config, IsolationLevel, NoTls, Transaction};
+use r2d2_postgres::PostgresConnectionManager;
+
+use super::{Backend, Change, ReadWork, Record, Sql, StoreError, StoreResult, Value, Write};
+
+/// The channel of `NOTIFY`: payload `game plies version` (version -1: the game was deleted).
+const CHANNEL: &str = "sowing_games";
+
+/// The schema's version, kept in the table `sowing_schema`: 1 had games and matches; 2 adds
+/// the table `live` (games between two seats), created on start when missing.
+const VERSION: i64 = 2;
+
+/// Connections per server: writes are short, and PostgreSQL itself commits concurrent
+/// transactions together.
+const POOL_SIZE: u32 = 16;
+
+/// The tables, as SQLite's (`lobby` a boolean, the hashes `BYTEA`). The texts of the times
+/// are written by the store ([`super::now_text`]); the defaults only fill rows made by hand.
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS matches (
+    id      BIGSERIAL PRIMARY KEY,
+    rounds  BIGINT NOT NULL,
+    created TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')
+);
+CREATE TABLE IF NOT EXISTS games (
+    id          BIGSERIAL PRIMARY KEY,
+    variant     TEXT NOT NULL,
+    pits        BIGINT NOT NULL,
+    start       TEXT NOT NULL,
+    south       TEXT NOT NULL,
+    north       TEXT NOT NULL,
+    match_id    BIGINT REFERENCES matches(id),
+    round       BIGINT,
+    plies       BIGINT NOT NULL DEFAULT 0,
+    result      TEXT,
+    end_reason  TEXT,
+    end_to      TEXT,
+    version     BIGINT NOT NULL DEFAULT 0,
+    created     TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
+    updated     TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id BIGINT NOT NULL REFERENCES games(id),
+    ply     BIGINT NOT NULL,
+    mv      TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
+CREATE UNIQUE INDEX IF NOT EXISTS games_by_match ON games(match_id, round);
+CREATE TABLE IF NOT EXISTS live (
+    game_id        BIGINT PRIMARY KEY REFERENCES games(id),
+    south_hash     BYTEA,
+    north_hash     BYTEA,
+    south_name     TEXT,
+    north_name     TEXT,
+    lobby          BOOLEAN NOT NULL DEFAULT FALSE,
+    address        TEXT,
+    base_ms        BIGINT,
+    increment_ms   BIGINT NOT NULL DEFAULT 0,
+    south_ms       BIGINT NOT NULL DEFAULT 0,
+    north_ms       BIGINT NOT NULL DEFAULT 0,
+    running_since  BIGINT,
+    offer_draw     TEXT,
+    offer_takeback TEXT,
+    offer_rematch  TEXT,
+    outcome        TEXT,
+    reason         TEXT,
+    rematch_id     BIGINT,
+    takebacks      BIGINT NOT NULL DEFAULT 0,
+    version        BIGINT NOT NULL DEFAULT 0,
+    created_ms     BIGINT NOT NULL,
+    touched_ms     BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
+";
+
+type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+
+/// Runs `work` here when this thread may block (see [`super::off_runtime`]: it is off the
+/// async runtime, or there is none), else on a thread of its own.
+fn off_runtime<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    if super::OFF_RUNTIME.with(|flag| flag.get()) || tokio::runtime::Handle::try_current().is_err()
+    {
+        return work();
+    }
+    std::thread::scope(|scope| {
+        scope
+            .spawn(work)
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+fn db(error: postgres::Error) -> StoreError {
+    let text = match error.as_db_error() {
+        Some(e) => format!("PostgreSQL: {}: {}", e.severity(), e.message()),
+        None => format!("PostgreSQL: {error}"),
+    };
+    match error.code() {
+        Some(code)
+            if *code == SqlState::UNIQUE_VIOLATION || *code == SqlState::FOREIGN_KEY_VIOLATION =>
+        {
+            StoreError::Conflict(text)
+        }
+        _ => StoreError::Database(text),
+    }
+}
+
+fn pool_error(error: r2d2::Error) -> StoreError {
+    StoreError::Database(format!("PostgreSQL: no connection: {error}"))
+}
+
+impl ToSql for Value {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
+        match self {
+            Value::Null => Ok(IsNull::Yes),
+            Value::Int(n) if *ty == Type::INT4 => i32::try_from(*n)?.to_sql(ty, out),
+            Value::Int(n) => n.to_sql(ty, out),
+            Value::Text(text) => text.to_sql(ty, out),
+            Value::Blob(blob) => blob.to_sql(ty, out),
+            Value::Bool(b) => b.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        // Checked value by value in `to_sql`, which each type's own encoder does.
+        [
+            Type::INT8,
+            Type::INT4,
+            Type::TEXT,
+            Type::VARCHAR,
+            Type::BYTEA,
+            Type::BOOL,
+        ]
+        .contains(ty)
+    }
+
+    postgres::types::to_sql_checked!();
+}
+
+/// `sql` with SQLite's `?N` parameters as PostgreSQL's `$N` (no statement of the store has
+/// a `?` of its own).
+fn respelled(sql: &str) -> String {
+    sql.replace('?', "$")
+}
+
+fn record(row: &postgres::Row) -> StoreResult<Record> {
+    let get = |e: postgres::Error| StoreError::Database(format!("PostgreSQL: {e}"));
+    let values = row
+        .columns()
+        .iter()
+        .enumerate()
+        .map(|(i, column)| {
+            let ty = column.type_();
+            Ok(if *ty == Type::INT8 {
+                row.try_get::<_, Option<i64>>(i)
+                    .map_err(get)?
+                    .map_or(Value::Null, Value::Int)
+            } else if *ty == Type::INT4 {
+                row.try_get::<_, Option<i32>>(i)
+                    .map_err(get)?
+                    .map_or(Value::Null, |n| Value::Int(n.into()))
+            } else if *ty == Type::TEXT || *ty == Type::VARCHAR {
+                row.try_get::<_, Option<String>>(i)
+                    .map_err(get)?
+                    .map_or(Value::Null, Value::Text)
+            } else if *ty == Type::BYTEA {
+                row.try_get::<_, Option<Vec<u8>>>(i)
+                    .map_err(get)?
+                    .map_or(Value::Null, Value::Blob)
+            } else if *ty == Type::BOOL {
+                row.try_get::<_, Option<bool>>(i)
+                    .map_err(get)?
+                    .map_or(Value::Null, Value::Bool)
+            } else {
+                return Err(StoreError::Database(format!(
+                    "column {} is of type {ty}, which no column of this program's tables is",
+                    column.name()
+                )));
+            })
+        })
+        .collect::<StoreResult<Vec<Value>>>()?;
+    Ok(Record(values))
+}
+
+fn params(values: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+    values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
+}
+
+impl Sql for Transaction<'_> {
+    fn execute(&mut self, sql: &str, values: &[Value]) -> StoreResult<usize> {
+        let changed = Transaction::execute(self, &respelled(sql), &params(values)).map_err(db)?;
+        Ok(usize::try_from(changed).unwrap_or(usize::MAX))
+    }
+
+    fn query(&mut self, sql: &str, values: &[Value]) -> StoreResult<Vec<Record>> {
+        Transaction::query(self, &respelled(sql), &params(values))
+            .map_err(db)?
+            .iter()
+            .map(record)
+            .collect()
+    }
+}
+
+/// Announces a change; PostgreSQL sends it when (and only if) the transaction commits.
+fn notify(tx: &mut Transaction<'_>, change: Change) -> StoreResult<()> {
+    tx.execute(
+        "SELECT pg_notify($1, $2)",
+        &[
+            &CHANNEL,
+            &format!("{} {} {}", change.game, change.plies, change.version),
+        ],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+fn parse_change(payload: &str) -> Option<Change> {
+    let mut parts = payload.split(' ');
+    let change = Change {
+        game: parts.next()?.parse().ok()?,
+        plies: parts.next()?.parse().ok()?,
+        version: parts.next()?.parse().ok()?,
+    };
+    parts.next().is_none().then_some(change)
+}
+
+/// A pool of connections to one database.
+pub(super) struct Postgres {
+    /// Always set but while dropping (see `Drop`).
+    pool: Option<Pool>,
+    config: Config,
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        // Closing a connection blocks: not on an async runtime's thread.
+        if let Some(pool) = self.pool.take() {
+            off_runtime(move || drop(pool));
+        }
+    }
+}
+
+impl Postgres {
+    /// Connects a pool to `url` and creates the tables if they are missing.
+    pub(super) fn connect(url: &str) -> StoreResult<Postgres> {
+        let config: Config = url
+            .parse()
+            .map_err(|e| StoreError::Database(format!("not a PostgreSQL URL: {e}")))?;
+        off_runtime(|| {
+            // One connection first, for a clear error when the server cannot be reached.
+            let mut first = config.connect(NoTls).map_err(db)?;
+            setup(&mut first)?;
+            drop(first);
+            let pool = r2d2::Pool::builder()
+                .max_size(POOL_SIZE)
+                .min_idle(Some(1))
+                .connection_timeout(Duration::from_secs(10))
+                .build(PostgresConnectionManager::new(config.clone(), NoTls))
+                .map_err(pool_error)?;
+            Ok(Postgres {
+                pool: Some(pool),
+                config: config.clone(),
+            })
+        })
+    }
+
+    fn client(&self) -> StoreResult<r2d2::PooledConnection<PostgresConnectionManager<NoTls>>> {
+        self.pool
+            .as_ref()
+            .ok_or_else(|| StoreError::Database("the store is closing".to_owned()))?
+            .get()
+            .map_err(pool_error)
+    }
+}
+
+impl Backend for Postgres {
+    /// One snapshot for the whole read: a commit in between cannot split a game's row from
+    /// its moves.
+    fn read(&self, work: &mut ReadWork<'_>) -> StoreResult<()> {
+        off_runtime(|| {
+            let mut client = self.client()?;
+            let mut tx = client
+                .build_transaction()
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .map_err(db)?;
+            work(&mut tx)?;
+            tx.commit().map_err(db)
+        })
+    }
+
+    fn write(&self, write: Write) -> StoreResult<i64> {
+        off_runtime(|| {
+            let mut client = self.client()?;
+            let mut tx = client.transaction().map_err(db)?;
+            let applied = write.apply(&mut tx)?;
+            if let Some(change) = applied.change {
+                notify(&mut tx, change)?;
+            }
+            tx.commit().map_err(db)?;
+            Ok(applied.answer)
+        })
+    }
+
+    /// Starts the thread that hears every commit, connecting again after a lost connection.
+    fn listen(&self, on_change: Box<dyn Fn(Change) + Send>) -> StoreResult<()> {
+        let config = self.config.clone();
+        let mut client = off_runtime(|| listening(&config))?;
+        std::thread::Builder::new()
+            .name("sow-listen".into())
+            .spawn(move || loop {
+                {
+                    let mut notices = client.notifications();
+                    let mut notices = notices.blocking_iter();
+                    loop {
+                        match notices.next() {
+                            Ok(Some(notice)) => {
+                                if let Some(change) = parse_change(notice.payload()) {
+                                    on_change(change);
+                                }
+                            }
+                            Ok(None) => {
+                                eprintln!(
+                                    "sow serve: LISTEN {CHANNEL}: connection closed; \
+                                     connecting again"
+                                );
+                                break;
+                            }
+                            Err(e) => {
+                                eprintln!("sow serve: LISTEN {CHANNEL}: {e}; connecting again");
+                                break;
+                            }
+                        }
+                    }
+                }
+                client = loop {
+                    std::thread::sleep(Duration::from_secs(1));
+                    if let Ok(client) = listening(&config) {
+                        break client;
+                    }
+                };
+            })
+            .map_err(|e| StoreError::Database(format!("cannot start the listener: {e}")))?;
+        Ok(())
+    }
+
+    fn is_shared(&self) -> bool {
+        true
+    }
+
+    /// PostgreSQL's pages are its own business: the check is that every game's move count
+    /// matches its stored moves.
+    fn integrity_check(&self) -> StoreResult<String> {
+        let row = off_runtime(|| {
+            self.client()?
+                .query_one(
+                    "SELECT count(*) FROM games g
+                     WHERE g.plies <> (SELECT count(*) FROM moves m WHERE m.game_id = g.id)",
+                    &[],
+                )
+                .map_err(db)
+        })?;
+        let wrong: i64 = row.get(0);
+        Ok(if wrong == 0 {
+            "ok".to_owned()
+        } else {
+            format!("{wrong} games whose move count is not their stored moves")
+        })
+    }
+}
+
+/// A connection listening on the channel.
+fn listening(config: &Config) -> StoreResult<Client> {
+    let mut client = config.connect(NoTls).map_err(db)?;
+    client
+        .batch_execute(&format!("LISTEN {CHANNEL}"))
+        .map_err(db)?;
+    Ok(client)
+}
+
+/// Creates the tables, once even when several servers start together (an advisory lock),
+/// and refuses tables of a newer version.
+fn setup(client: &mut Client) -> StoreResult<()> {
+    let mut tx = client.transaction().map_err(db)?;
+    tx.execute("SELECT pg_advisory_xact_lock(1402014)", &[])
+        .map_err(db)?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS sowing_schema (version BIGINT NOT NULL)")
+        .map_err(db)?;
+    let version: Option<i64> = tx
+        .query_one("SELECT max(version) FROM sowing_schema", &[])
+        .map_err(db)?
+        .get(0);
+    if let Some(version) = version.filter(|&v| v > VERSION) {
+        return Err(StoreError::Database(format!(
+            "the database is of version {version}, newer than this program's ({VERSION})"
+        )));
+    }
+    tx.batch_execute(SCHEMA).map_err(db)?;
+    match version {
+        None => {
+            tx.execute(
+                "INSERT INTO sowing_schema (version) VALUES ($1)",
+                &[&VERSION],
+            )
+            .map_err(db)?;
+        }
+        Some(older) if older < VERSION => {
+            tx.execute("UPDATE sowing_schema SET version = $1", &[&VERSION])
+                .map_err(db)?;
+        }
+        Some(_) => {}
+    }
+    tx.commit().map_err(db)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_reads_from_its_payload_and_nothing_else_does() {
+        assert_eq!(
+            parse_change("12 7 3"),
+            Some(Change {
+                game: 12,
+                plies: 7,
+                version: 3
+            })
+        );
+        assert_eq!(parse_change("12 0 -1").map(|c| c.version), Some(-1));
+        for bad in ["", "12", "12 7", "12 7 3 4", "a 7 3", "12 -7 3"] {
+            assert_eq!(parse_change(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn parameters_are_respelled_for_postgresql() {
+        assert_eq!(
+            respelled("UPDATE t SET a = ?2 WHERE id = ?1 AND CAST(?3 AS BIGINT) IS NULL"),
+            "UPDATE t SET a = $2 WHERE id = $1 AND CAST($3 AS BIGINT) IS NULL"
+        );
+    }
+}

@@ -1,0 +1,519 @@
+//! The store in one SQLite file: write-ahead logging with full sync, so that an acknowledged
+//! move survives a crash and a half-done write is rolled back rather than left behind; the
+//! writes that arrive together are committed together (one sync for many).
+
+use std::path::Path;
+use std::sync::{mpsc, Mutex, MutexGuard};
+
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, ErrorCode, OptionalExtension};
+
+use super::{Backend, Change, ReadWork, Record, Sql, StoreError, StoreResult, Value, Write};
+
+/// The schema's version (`PRAGMA user_version`): 0 was the first, which kept how a game
+/// ended in English (`termination`); 1 keeps it as a code (`end_reason`, `end_to`); 2 adds
+/// the table `live` (games between two seats); 3 gives each game a `version`, as in
+/// PostgreSQL, so that a write from a stale copy is refused alike.
+const VERSION: i64 = 3;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS matches (
+    id      INTEGER PRIMARY KEY,
+    rounds  INTEGER NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    variant     TEXT NOT NULL,
+    pits        INTEGER NOT NULL,
+    start       TEXT NOT NULL,
+    south       TEXT NOT NULL,
+    north       TEXT NOT NULL,
+    match_id    INTEGER REFERENCES matches(id),
+    round       INTEGER,
+    plies       INTEGER NOT NULL DEFAULT 0,
+    result      TEXT,
+    end_reason  TEXT,
+    end_to      TEXT,
+    created     TEXT NOT NULL DEFAULT (datetime('now')),
+    updated     TEXT NOT NULL DEFAULT (datetime('now')),
+    version     INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply     INTEGER NOT NULL,
+    mv      TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
+CREATE UNIQUE INDEX IF NOT EXISTS games_by_match ON games(match_id, round);
+CREATE TABLE IF NOT EXISTS live (
+    game_id        INTEGER PRIMARY KEY REFERENCES games(id),
+    south_hash     BLOB,
+    north_hash     BLOB,
+    south_name     TEXT,
+    north_name     TEXT,
+    lobby          INTEGER NOT NULL DEFAULT 0,
+    address        TEXT,
+    base_ms        INTEGER,
+    increment_ms   INTEGER NOT NULL DEFAULT 0,
+    south_ms       INTEGER NOT NULL DEFAULT 0,
+    north_ms       INTEGER NOT NULL DEFAULT 0,
+    running_since  INTEGER,
+    offer_draw     TEXT,
+    offer_takeback TEXT,
+    offer_rematch  TEXT,
+    outcome        TEXT,
+    reason         TEXT,
+    rematch_id     INTEGER,
+    takebacks      INTEGER NOT NULL DEFAULT 0,
+    version        INTEGER NOT NULL DEFAULT 0,
+    created_ms     INTEGER NOT NULL,
+    touched_ms     INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
+";
+
+fn db(error: rusqlite::Error) -> StoreError {
+    match error.sqlite_error_code() {
+        Some(ErrorCode::ConstraintViolation) => StoreError::Conflict(error.to_string()),
+        _ => StoreError::Database(error.to_string()),
+    }
+}
+
+impl rusqlite::ToSql for Value {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match self {
+            Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+            Value::Int(n) => ToSqlOutput::from(*n),
+            Value::Text(text) => ToSqlOutput::from(text.as_str()),
+            Value::Blob(blob) => ToSqlOutput::from(blob.as_slice()),
+            Value::Bool(b) => ToSqlOutput::from(*b),
+        })
+    }
+}
+
+/// Statements on a connection, through its cache of prepared statements.
+struct Lite<'a>(&'a Connection);
+
+impl Sql for Lite<'_> {
+    fn execute(&mut self, sql: &str, params: &[Value]) -> StoreResult<usize> {
+        self.0
+            .prepare_cached(sql)
+            .and_then(|mut statement| statement.execute(rusqlite::params_from_iter(params)))
+            .map_err(db)
+    }
+
+    fn query(&mut self, sql: &str, params: &[Value]) -> StoreResult<Vec<Record>> {
+        let mut statement = self.0.prepare_cached(sql).map_err(db)?;
+        let columns = statement.column_count();
+        let mut rows = statement
+            .query(rusqlite::params_from_iter(params))
+            .map_err(db)?;
+        let mut records = Vec::new();
+        while let Some(row) = rows.next().map_err(db)? {
+            let record = (0..columns)
+                .map(|i| {
+                    Ok(match row.get_ref(i).map_err(db)? {
+                        ValueRef::Null => Value::Null,
+                        ValueRef::Integer(n) => Value::Int(n),
+                        ValueRef::Text(text) => {
+                            Value::Text(String::from_utf8_lossy(text).into_owned())
+                        }
+                        ValueRef::Blob(blob) => Value::Blob(blob.to_vec()),
+                        ValueRef::Real(x) => {
+                            return Err(StoreError::Database(format!(
+                                "column {i} holds a real number ({x}), which no column of \
+                                 this program's tables does"
+                            )))
+                        }
+                    })
+                })
+                .collect::<StoreResult<Vec<Value>>>()?;
+            records.push(Record(record));
+        }
+        Ok(records)
+    }
+}
+
+/// A write waiting for the next group commit, and where its answer goes.
+struct Job {
+    write: Write,
+    reply: mpsc::SyncSender<StoreResult<i64>>,
+}
+
+/// One connection behind a mutex: SQLite serialises writers anyway, and each call is short.
+pub(super) struct Sqlite {
+    conn: Mutex<Connection>,
+    /// Writes waiting for the next group commit.
+    queue: Mutex<Vec<Job>>,
+}
+
+/// From version 0 to 1: the English `termination` becomes a code. The texts are those that
+/// version 0 wrote (`End::describe` then), spelled out here because they are history: the
+/// words for people may change, what old files hold does not.
+fn migrate_to_1(tx: &Connection) -> StoreResult<()> {
+    tx.execute_batch(
+        "ALTER TABLE games ADD COLUMN end_reason TEXT;
+         ALTER TABLE games ADD COLUMN end_to TEXT;
+         UPDATE games SET
+             end_reason = CASE termination
+                 WHEN 'the board was cleared' THEN 'board-cleared'
+                 WHEN 'the last four went to south' THEN 'last-four'
+                 WHEN 'the last four went to north' THEN 'last-four'
+                 WHEN 'the player to move could not feed' THEN 'cannot-feed'
+                 WHEN 'a position recurred' THEN 'repetition'
+             END,
+             end_to = CASE termination
+                 WHEN 'the last four went to south' THEN 'south'
+                 WHEN 'the last four went to north' THEN 'north'
+             END;",
+    )
+    .map_err(db)?;
+    let unknown: Option<(i64, String)> = tx
+        .query_row(
+            "SELECT id, termination FROM games
+             WHERE termination IS NOT NULL AND end_reason IS NULL LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map_err(db)?;
+    if let Some((id, text)) = unknown {
+        return Err(StoreError::Database(format!(
+            "cannot upgrade the database: game {id} ended in a way this program does not \
+             know ({text:?}); the file is left unchanged"
+        )));
+    }
+    tx.execute_batch("ALTER TABLE games DROP COLUMN termination;")
+        .map_err(db)
+}
+
+impl Sqlite {
+    /// Opens (creating on first start) the database at `path`; a database written by an
+    /// earlier version of this program is upgraded in place, in one transaction.
+    pub(super) fn open(path: &Path) -> StoreResult<Sqlite> {
+        Sqlite::setup(Connection::open(path).map_err(db)?)
+    }
+
+    /// A database in memory, for tests.
+    pub(super) fn in_memory() -> StoreResult<Sqlite> {
+        Sqlite::setup(Connection::open_in_memory().map_err(db)?)
+    }
+
+    fn setup(mut conn: Connection) -> StoreResult<Sqlite> {
+        // WAL: readers never block the writer and a crash mid-write leaves the last commit;
+        // synchronous=FULL: a commit is on disk before the move is acknowledged.
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(db)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(db)?;
+        conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(db)?;
+        // Room for every statement of the hot paths (moves, live rows, reads of a game).
+        conn.set_prepared_statement_cache_capacity(64);
+        let tx = conn.transaction().map_err(db)?;
+        let version: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(db)?;
+        if version > VERSION {
+            return Err(StoreError::Database(format!(
+                "the database is of version {version}, newer than this program's ({VERSION})"
+            )));
+        }
+        let has_games: bool = tx
+            .query_row(
+                "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'games'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        if has_games && version < 1 {
+            migrate_to_1(&tx)?;
+        }
+        if has_games && version < 3 {
+            tx.execute_batch("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+                .map_err(db)?;
+        }
+        tx.execute_batch(SCHEMA).map_err(db)?;
+        tx.pragma_update(None, "user_version", VERSION)
+            .map_err(db)?;
+        tx.commit().map_err(db)?;
+        Ok(Sqlite {
+            conn: Mutex::new(conn),
+            queue: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave a transaction half done (SQLite rolls
+        // it back when the transaction is dropped), so a poisoned lock is still usable.
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Backend for Sqlite {
+    fn read(&self, work: &mut ReadWork<'_>) -> StoreResult<()> {
+        work(&mut Lite(&self.conn()))
+    }
+
+    /// Runs a write in a transaction shared with the writes queued meanwhile (group commit):
+    /// whoever holds the connection commits every queued write at once, each inside its own
+    /// savepoint so that one failure undoes only itself, and every caller gets its answer
+    /// only after that commit. Durability is that of one transaction per write, with one
+    /// sync for many.
+    fn write(&self, write: Write) -> StoreResult<i64> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        self.queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Job { write, reply });
+        let mut conn = self.conn();
+        // A writer that held the connection before us may have committed our write too.
+        if let Ok(result) = answer.try_recv() {
+            return result;
+        }
+        let jobs = std::mem::take(&mut *self.queue.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut results = Vec::with_capacity(jobs.len());
+        let committed = (|| -> StoreResult<()> {
+            let mut tx = conn.transaction().map_err(db)?;
+            for job in &jobs {
+                let mut sp = tx.savepoint().map_err(db)?;
+                let result = job.write.apply(&mut Lite(&sp)).map(|a| a.answer);
+                if result.is_ok() {
+                    sp.commit().map_err(db)?;
+                } else {
+                    sp.rollback().map_err(db)?;
+                }
+                results.push(result);
+            }
+            tx.commit().map_err(db)
+        })();
+        for (job, result) in jobs.into_iter().zip(
+            results
+                .into_iter()
+                .map(Some)
+                .chain(std::iter::repeat_with(|| None)),
+        ) {
+            let result = match (&committed, result) {
+                (Ok(()), Some(result)) => result,
+                (Err(e), _) => Err(e.clone()),
+                (Ok(()), None) => Err(StoreError::Database("write skipped".to_owned())),
+            };
+            let _ = job.reply.send(result);
+        }
+        drop(conn);
+        answer
+            .recv()
+            .unwrap_or_else(|_| Err(StoreError::Database("the write was lost".to_owned())))
+    }
+
+    fn listen(&self, _on_change: Box<dyn Fn(Change) + Send>) -> StoreResult<()> {
+        // This process is the file's only writer: it tells its own sockets itself.
+        Ok(())
+    }
+
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    /// SQLite's own check of the file: `ok` when every page and index is sound.
+    fn integrity_check(&self) -> StoreResult<String> {
+        self.conn()
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(db)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{End, NewGame, Side, Store};
+    use super::*;
+    use rusqlite::params;
+    use sowing::{Game, Rules, Variant};
+
+    /// A database file of its own for a test (none there yet), and a second connection to
+    /// it when asked, for writing what this program never would.
+    fn temp_file(name: &str) -> std::path::PathBuf {
+        let path =
+            std::env::temp_dir().join(format!("sowing-sqlite-{}-{name}.db", std::process::id()));
+        for suffix in ["", "-wal", "-shm"] {
+            std::fs::remove_file(format!("{}{suffix}", path.display())).ok();
+        }
+        path
+    }
+
+    #[test]
+    fn a_game_whose_moves_no_longer_replay_is_refused_and_kept() {
+        let path = temp_file("unreplayable");
+        let store = Store::open(&path).unwrap();
+        let mut game = Game::new(Rules::new(Variant::Ayoayo));
+        let id = store
+            .create_game(&NewGame::new(&game, "human", "human"))
+            .unwrap();
+        for _ in 0..2 {
+            game.play(game.legal_moves()[0]).unwrap();
+            store.append_move(id, &game, None).unwrap();
+        }
+        // As if the rules had changed: a stored move that is no longer legal.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute(
+            "INSERT INTO moves (game_id, ply, mv) VALUES (?1, 2, 'pass')",
+            [id],
+        )
+        .unwrap();
+        conn.execute("UPDATE games SET plies = 3 WHERE id = ?1", [id])
+            .unwrap();
+        let error = store.load(id).unwrap_err();
+        assert!(
+            matches!(&error, StoreError::Unreplayable { game, ply: 3, token, .. }
+                if *game == id && token == "pass"),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains("no longer replays"), "{error}");
+        // Nothing was cut: the moves and the row are as they were.
+        assert_eq!(store.stored_moves(id).unwrap(), 3);
+        assert_eq!(store.game_row(id).unwrap().unwrap().plies, 3);
+        conn.execute("UPDATE games SET start = 'nonsense' WHERE id = ?1", [id])
+            .unwrap();
+        assert!(matches!(store.load(id), Err(StoreError::BadStart { .. })));
+    }
+
+    /// The schema of version 0, as it was.
+    const SCHEMA_0: &str = "
+        CREATE TABLE matches (id INTEGER PRIMARY KEY, rounds INTEGER NOT NULL,
+            created TEXT NOT NULL DEFAULT (datetime('now')));
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY, variant TEXT NOT NULL, pits INTEGER NOT NULL,
+            start TEXT NOT NULL, south TEXT NOT NULL, north TEXT NOT NULL,
+            match_id INTEGER REFERENCES matches(id), round INTEGER,
+            plies INTEGER NOT NULL DEFAULT 0, result TEXT, termination TEXT,
+            created TEXT NOT NULL DEFAULT (datetime('now')),
+            updated TEXT NOT NULL DEFAULT (datetime('now')));
+        CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL, mv TEXT NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+        CREATE INDEX games_by_update ON games(updated);
+        CREATE UNIQUE INDEX games_by_match ON games(match_id, round);
+    ";
+
+    /// A version 0 database at `path` with one game for each way it wrote an ending, one in
+    /// play, and `extra` (a termination text) if given.
+    fn version_0(path: &Path, extra: Option<&str>) -> Vec<(i64, Option<End>)> {
+        let conn = Connection::open(path).unwrap();
+        conn.execute_batch(SCHEMA_0).unwrap();
+        let start = Game::new(Rules::new(Variant::HoyitoII)).start().to_string();
+        let texts = [
+            (Some("the board was cleared"), Some(End::BoardCleared)),
+            (
+                Some("the last four went to south"),
+                Some(End::LastFour(Side::South)),
+            ),
+            (
+                Some("the last four went to north"),
+                Some(End::LastFour(Side::North)),
+            ),
+            (
+                Some("the player to move could not feed"),
+                Some(End::CannotFeed),
+            ),
+            (Some("a position recurred"), Some(End::Repetition)),
+            (None, None),
+        ];
+        let mut expected = Vec::new();
+        for (text, end) in texts.into_iter().chain(extra.map(|t| (Some(t), None))) {
+            conn.execute(
+                "INSERT INTO games (variant, pits, start, south, north, plies, result, termination)
+                 VALUES ('hoyito-ii', 6, ?1, 'human', 'greedy', 0, ?2, ?3)",
+                params![start, text.map(|_| "draw"), text],
+            )
+            .unwrap();
+            expected.push((conn.last_insert_rowid(), end));
+        }
+        expected
+    }
+
+    fn user_version(path: &Path) -> i64 {
+        Connection::open(path)
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_version_0_database_is_upgraded_and_its_games_keep_their_end() {
+        let path = temp_file("version-0");
+        let expected = version_0(&path, None);
+        let store = Store::open(&path).unwrap();
+        for (id, end) in expected {
+            let (row, game) = store.load(id).unwrap().unwrap();
+            assert_eq!(row.end, end, "game {id}");
+            assert_eq!((game.moves().len(), row.version), (0, 0));
+        }
+        assert_eq!(user_version(&path), VERSION);
+        let old_column: i64 = Connection::open(&path)
+            .unwrap()
+            .query_row(
+                "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'termination'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(old_column, 0);
+    }
+
+    #[test]
+    fn an_ending_that_version_0_never_wrote_stops_the_upgrade_and_changes_nothing() {
+        let path = temp_file("version-0-unknown");
+        version_0(&path, Some("resigned"));
+        let error = Store::open(&path).err().expect("the upgrade is refused");
+        assert!(error.to_string().contains("\"resigned\""), "{error}");
+        assert_eq!(user_version(&path), 0);
+        let texts: i64 = Connection::open(&path)
+            .unwrap()
+            .query_row("SELECT count(termination) FROM games", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(texts, 6);
+    }
+
+    #[test]
+    fn a_version_1_database_gains_the_live_table_and_versions_and_keeps_its_games() {
+        let path = temp_file("version-1");
+        let conn = Connection::open(&path).unwrap();
+        // Version 1: today's schema without the table `live` and the games' versions.
+        let version_1 = SCHEMA
+            .split("CREATE TABLE IF NOT EXISTS live")
+            .next()
+            .unwrap()
+            .replace(",\n    version     INTEGER NOT NULL DEFAULT 0", "");
+        assert!(!version_1.contains("version"));
+        conn.execute_batch(&version_1).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        let start = Game::new(Rules::new(Variant::Ayoayo)).start().to_string();
+        conn.execute(
+            "INSERT INTO games (variant, pits, start, south, north) VALUES ('ayoayo', 6, ?1, 'human', 'human')",
+            [start],
+        )
+        .unwrap();
+        let id = conn.last_insert_rowid();
+        drop(conn);
+        let store = Store::open(&path).unwrap();
+        let (row, mut game) = store.load(id).unwrap().unwrap();
+        assert_eq!(row.version, 0);
+        assert_eq!(store.live_row(id).unwrap(), None);
+        game.play(game.legal_moves()[0]).unwrap();
+        assert_eq!(store.append_move(id, &game, Some(0)).unwrap(), 1);
+        assert_eq!(user_version(&path), VERSION);
+    }
+
+    #[test]
+    fn a_database_of_a_newer_version_is_refused() {
+        let path = temp_file("newer");
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "user_version", VERSION + 1)
+            .unwrap();
+        let error = Store::open(&path).err().expect("refused");
+        assert!(error.to_string().contains("newer"), "{error}");
+    }
+}

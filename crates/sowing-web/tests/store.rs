@@ -1,0 +1,382 @@
+//! The store's contract, written once and run against both databases: SQLite (a file) and
+//! PostgreSQL (a fresh database on the server `SOWING_TEST_POSTGRES` names; those runs are
+//! ignored under plain `cargo test` and run by `scripts/test`). Two stores opened on one
+//! database stand for two servers sharing it.
+
+mod common;
+
+use std::sync::Arc;
+
+use sowing::{Game, Rules, Side, Variant};
+use sowing_web::clock::Clock;
+use sowing_web::store::{LiveResult, LiveRow, NewGame, Offers, Store, StoreError};
+
+/// The database a test runs on.
+#[derive(Clone, Copy)]
+enum Kind {
+    Sqlite,
+    Postgres,
+}
+
+/// `count` stores on one fresh database of `kind`.
+fn stores(kind: Kind, name: &str, count: usize) -> Vec<Store> {
+    let db = match kind {
+        Kind::Sqlite => common::temp_db(name).to_string_lossy().into_owned(),
+        Kind::Postgres => common::fresh_postgres_db().expect(
+            "this test needs a PostgreSQL server: set SOWING_TEST_POSTGRES to its URL \
+             (scripts/test starts one)",
+        ),
+    };
+    (0..count).map(|_| Store::open_db(&db).unwrap()).collect()
+}
+
+fn one(kind: Kind, name: &str) -> Store {
+    stores(kind, name, 1).pop().unwrap()
+}
+
+fn two(kind: Kind, name: &str) -> (Store, Store) {
+    let mut both = stores(kind, name, 2);
+    let b = both.pop().unwrap();
+    (both.pop().unwrap(), b)
+}
+
+/// Each test once per database: `sqlite::NAME` and `postgres::NAME`.
+macro_rules! on_both {
+    ($($test:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test]
+            fn $test() {
+                super::$test(super::Kind::Sqlite)
+            })*
+        }
+        mod postgres {
+            $(#[test]
+            #[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
+            fn $test() {
+                super::$test(super::Kind::Postgres)
+            })*
+        }
+    };
+}
+
+on_both!(
+    moves_round_trip_and_an_undo_forgets_the_later_ones,
+    concurrent_writers_keep_every_move_and_a_stale_duplicate_fails_alone,
+    a_write_from_a_stale_copy_is_refused_and_nothing_is_written,
+    a_round_started_twice_is_a_conflict,
+    a_finished_game_keeps_its_end_and_an_undo_clears_it,
+    an_uploaded_game_is_stored_with_its_moves,
+    a_live_game_written_through_one_store_is_read_and_guarded_through_the_other,
+    the_lobby_lists_open_challenges_and_the_sweep_finds_stale_ones,
+    a_deleted_game_leaves_nothing_behind,
+);
+
+fn moves_round_trip_and_an_undo_forgets_the_later_ones(kind: Kind) {
+    let (a, b) = two(kind, "round-trip");
+    let mut game = Game::new(Rules::new(Variant::Ayoayo));
+    let id = a
+        .create_game(&NewGame::new(&game, "human", "greedy"))
+        .unwrap();
+    for version in 1..=3 {
+        game.play(game.legal_moves()[0]).unwrap();
+        assert_eq!(a.append_move(id, &game, None).unwrap(), version);
+    }
+    // Read through the other store: what one server writes, the other sees.
+    let (row, loaded) = b.load(id).unwrap().unwrap();
+    assert_eq!(loaded.moves(), game.moves());
+    assert_eq!((row.plies, row.version), (3, 3));
+    assert_eq!(
+        (row.south.as_str(), row.north.as_str()),
+        ("human", "greedy")
+    );
+    assert_eq!(b.version(id).unwrap(), Some(3));
+    game.undo();
+    assert_eq!(b.truncate(id, &game, Some(3)).unwrap(), 4);
+    let (row, loaded) = a.load(id).unwrap().unwrap();
+    assert_eq!((loaded.moves().len(), row.plies), (2, 2));
+    assert_eq!(a.stored_moves(id).unwrap(), 2);
+    assert_eq!(a.integrity_check().unwrap(), "ok");
+    assert_eq!(a.load(id + 1000).unwrap().map(|(row, _)| row), None);
+    assert_eq!(a.version(id + 1000).unwrap(), None);
+}
+
+fn concurrent_writers_keep_every_move_and_a_stale_duplicate_fails_alone(kind: Kind) {
+    let store = Arc::new(one(kind, "concurrent"));
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let store = store.clone();
+            std::thread::spawn(move || {
+                let mut game = Game::new(Rules::new(Variant::ALL[t % 3]));
+                let id = store
+                    .create_game(&NewGame::new(&game, "human", "human"))
+                    .unwrap();
+                for _ in 0..30 {
+                    let Some(&mv) = game.legal_moves().first() else {
+                        break;
+                    };
+                    game.play(mv).unwrap();
+                    store.append_move(id, &game, None).unwrap();
+                    // A stale duplicate (in the same group commit, in SQLite) fails alone.
+                    assert!(matches!(
+                        store.append_move(id, &game, None),
+                        Err(StoreError::Conflict(_))
+                    ));
+                }
+                (id, game)
+            })
+        })
+        .collect();
+    for thread in threads {
+        let (id, game) = thread.join().unwrap();
+        let (row, loaded) = store.load(id).unwrap().unwrap();
+        assert_eq!(loaded.moves(), game.moves());
+        assert_eq!(row.plies, game.moves().len());
+    }
+}
+
+fn a_write_from_a_stale_copy_is_refused_and_nothing_is_written(kind: Kind) {
+    let (a, b) = two(kind, "stale");
+    let start = Game::new(Rules::new(Variant::HoyitoII));
+    let id = a
+        .create_game(&NewGame::new(&start, "human", "human"))
+        .unwrap();
+    // Both servers hold the game at version 0; A moves first.
+    let mut through_a = start.clone();
+    through_a.play(through_a.parse_move("A").unwrap()).unwrap();
+    a.append_move(id, &through_a, Some(0)).unwrap();
+    let mut through_b = start.clone();
+    through_b.play(through_b.parse_move("B").unwrap()).unwrap();
+    let conflict = |result: Result<i64, StoreError>| {
+        assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
+    };
+    conflict(b.append_move(id, &through_b, Some(0)));
+    // The same ply without a version: the game's move count (and the key of a move,
+    // (game, ply)) refuses it.
+    conflict(b.append_move(id, &through_b, None));
+    // A takeback onto a stale version is refused too.
+    conflict(b.truncate(id, &start, Some(0)));
+    // A move onto a game missing the moves before it (a gap) is refused.
+    let mut ahead = through_a.clone();
+    ahead.play(ahead.legal_moves()[0]).unwrap();
+    ahead.play(ahead.legal_moves()[0]).unwrap();
+    conflict(b.append_move(id, &ahead, None));
+    let (row, game) = b.load(id).unwrap().unwrap();
+    assert_eq!(game.moves(), through_a.moves());
+    assert_eq!((row.version, b.stored_moves(id).unwrap()), (1, 1));
+}
+
+fn a_round_started_twice_is_a_conflict(kind: Kind) {
+    let store = one(kind, "rounds");
+    let game = Game::new(Rules::new(Variant::HoyitoIII));
+    let match_id = store.create_match(3).unwrap();
+    assert_eq!(store.get_match(match_id).unwrap().unwrap().rounds, 3);
+    assert_eq!(store.get_match(match_id + 1).unwrap(), None);
+    let round = |r| NewGame::new(&game, "human", "human").in_match(Some((match_id, r)));
+    let first = store.create_game(&round(1)).unwrap();
+    let again = store.create_game(&round(1));
+    assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+    let second = store.create_game(&round(2)).unwrap();
+    let rows = store.match_games(match_id).unwrap();
+    let rounds: Vec<_> = rows.iter().map(|r| (r.id, r.round)).collect();
+    assert_eq!(rounds, [(first, Some(1)), (second, Some(2))]);
+}
+
+fn a_finished_game_keeps_its_end_and_an_undo_clears_it(kind: Kind) {
+    let store = one(kind, "end");
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    let id = store
+        .create_game(&NewGame::new(&game, "human", "human"))
+        .unwrap();
+    while !game.is_over() {
+        game.play(game.legal_moves()[0]).unwrap();
+        store.append_move(id, &game, None).unwrap();
+    }
+    let row = store.game_row(id).unwrap().unwrap();
+    assert!(row.end.is_some());
+    assert_eq!(row.end, game.end());
+    assert_eq!(row.result.as_deref(), game.outcome().map(|o| o.name()));
+    assert_eq!((row.variant.as_str(), row.pits), ("hoyito-ii", 6));
+    // The newest first in the list.
+    assert_eq!(store.list(10).unwrap()[0], row);
+    game.undo();
+    store.truncate(id, &game, None).unwrap();
+    let row = store.game_row(id).unwrap().unwrap();
+    assert_eq!((row.end, row.result), (None, None));
+}
+
+fn an_uploaded_game_is_stored_with_its_moves(kind: Kind) {
+    let store = one(kind, "upload");
+    let mut game = Game::new(Rules::new(Variant::HoyitoIII));
+    for _ in 0..5 {
+        game.play(game.legal_moves()[0]).unwrap();
+    }
+    let id = store
+        .create_game(&NewGame::new(&game, "level:2", "human"))
+        .unwrap();
+    let (row, loaded) = store.load(id).unwrap().unwrap();
+    assert_eq!(loaded.moves(), game.moves());
+    assert_eq!((row.plies, row.version, row.created.len()), (5, 0, 19));
+    // A move from there on continues it.
+    game.play(game.legal_moves()[0]).unwrap();
+    assert_eq!(store.append_move(id, &game, Some(0)).unwrap(), 1);
+}
+
+/// An open challenge by Ana (South) from 192.0.2.1, with a 60+2 clock.
+fn open_challenge() -> LiveRow {
+    LiveRow {
+        game_id: 0,
+        seats: [Some([7; 32]), None],
+        names: [Some("Ana".into()), None],
+        lobby: true,
+        address: Some("192.0.2.1".into()),
+        clock: Some(Clock::new(60_000, 2_000)),
+        offers: Offers::default(),
+        result: None,
+        rematch: None,
+        takebacks: 0,
+        version: 0,
+        created_ms: 1_000,
+        touched_ms: 1_000,
+    }
+}
+
+fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other(kind: Kind) {
+    let (a, b) = two(kind, "live");
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    let challenge = open_challenge();
+    let id = a.create_game(&NewGame::live(&game, &challenge)).unwrap();
+    let read = b.live_row(id).unwrap().unwrap();
+    assert_eq!(
+        read,
+        LiveRow {
+            game_id: id,
+            ..challenge.clone()
+        }
+    );
+    assert_eq!(b.live_row(id + 1000).unwrap(), None);
+    // B seats North (a row-only write): the game's version moves on, so A's copy is stale.
+    let mut seated = read.clone();
+    seated.seats[1] = Some([9; 32]);
+    seated.names[1] = Some("Ben".into());
+    seated.touched_ms = 2_000;
+    // Each write returns the version it left the game at (what a server's copy is then).
+    assert_eq!(b.update_live(&seated).unwrap(), 1);
+    assert_eq!(a.version(id).unwrap(), Some(1));
+    // A, from the live row before B's write: refused, with its move.
+    game.play(game.parse_move("C").unwrap()).unwrap();
+    let mut stale = read.clone();
+    stale
+        .clock
+        .as_mut()
+        .unwrap()
+        .after_move(Side::South, 5, true);
+    assert!(matches!(
+        a.append_live_move(&game, &stale),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(b.stored_moves(id).unwrap(), 0);
+    // From the current row: the move and its clock in one transaction.
+    let mut current = a.live_row(id).unwrap().unwrap();
+    assert_eq!(current.version, 1);
+    current
+        .clock
+        .as_mut()
+        .unwrap()
+        .after_move(Side::South, 5, true);
+    current.offers.draw = Some(Side::North);
+    assert_eq!(a.append_live_move(&game, &current).unwrap(), 2);
+    let after = b.live_row(id).unwrap().unwrap();
+    assert_eq!(
+        after,
+        LiveRow {
+            version: 2,
+            ..current.clone()
+        }
+    );
+    assert_eq!(b.stored_moves(id).unwrap(), 1);
+    // The same ply again, from the current live row: the stored ply refuses it.
+    assert!(matches!(
+        b.append_live_move(&game, &after),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(a.live_row(id).unwrap().unwrap().version, 2);
+    // A takeback: the move is gone and the row counts it.
+    let mut undone = after.clone();
+    undone.takebacks = 1;
+    undone.offers = Offers::default();
+    let undone_at = b
+        .truncate_live(&Game::new(Rules::new(Variant::HoyitoII)), &undone)
+        .unwrap();
+    assert_eq!((undone_at, a.version(id).unwrap()), (3, Some(3)));
+    assert_eq!(a.stored_moves(id).unwrap(), 0);
+    assert_eq!(a.live_row(id).unwrap().unwrap().takebacks, 1);
+    // A resignation: the result is kept with the row and listed with the games.
+    let mut resigned = a.live_row(id).unwrap().unwrap();
+    resigned.result = Some(LiveResult {
+        outcome: "north".into(),
+        reason: "resignation".into(),
+    });
+    assert_eq!(a.update_live(&resigned).unwrap(), 4);
+    assert_eq!(
+        b.live_results(&[id, id + 1000]).unwrap(),
+        [(id, resigned.result.clone().unwrap())]
+    );
+    assert_eq!(a.integrity_check().unwrap(), "ok");
+}
+
+fn the_lobby_lists_open_challenges_and_the_sweep_finds_stale_ones(kind: Kind) {
+    let store = one(kind, "lobby");
+    let game = Game::new(Rules::new(Variant::Ayoayo));
+    let first = store
+        .create_game(&NewGame::live(&game, &open_challenge()))
+        .unwrap();
+    let mut later = open_challenge();
+    later.address = Some("192.0.2.2".into());
+    later.created_ms = 3_000;
+    later.touched_ms = 3_000;
+    let second = store.create_game(&NewGame::live(&game, &later)).unwrap();
+    // A game between two seats, not in the lobby, idle since 1500 ms.
+    let seated = LiveRow::new([Some([1; 32]), Some([2; 32])], [None, None], None, 1_500);
+    let third = store.create_game(&NewGame::live(&game, &seated)).unwrap();
+    assert_eq!(store.open_challenges("192.0.2.1").unwrap(), (2, 1));
+    assert_eq!(store.open_challenges("192.0.2.9").unwrap(), (2, 0));
+    let lobby = store.lobby(10).unwrap();
+    let listed: Vec<_> = lobby
+        .iter()
+        .map(|(row, live)| (row.id, live.game_id))
+        .collect();
+    assert_eq!(listed, [(first, first), (second, second)]);
+    assert_eq!(lobby[0].0.variant, "ayoayo");
+    assert_eq!(store.lobby(1).unwrap().len(), 1);
+    // Idle before 2000 ms: the seated game; open challenges untaken before 2000: the first.
+    assert_eq!(
+        store.stale_live_games(2_000, 2_000).unwrap(),
+        [first, third]
+    );
+    assert_eq!(store.stale_live_games(0, 500).unwrap(), Vec::<i64>::new());
+    // Taken: no longer in the lobby.
+    let mut taken = store.live_row(first).unwrap().unwrap();
+    taken.seats[1] = Some([3; 32]);
+    store.update_live(&taken).unwrap();
+    assert_eq!(store.open_challenges("192.0.2.1").unwrap(), (1, 0));
+}
+
+fn a_deleted_game_leaves_nothing_behind(kind: Kind) {
+    let store = one(kind, "delete");
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    game.play(game.legal_moves()[0]).unwrap();
+    let id = store
+        .create_game(&NewGame::live(&game, &open_challenge()))
+        .unwrap();
+    store.delete(id).unwrap();
+    assert_eq!(store.game_row(id).unwrap(), None);
+    assert_eq!(store.live_row(id).unwrap(), None);
+    assert_eq!(store.stored_moves(id).unwrap(), 0);
+    assert!(store.list(10).unwrap().is_empty());
+    // A move onto it now: refused, as a game another server deleted.
+    game.play(game.legal_moves()[0]).unwrap();
+    assert!(matches!(
+        store.append_move(id, &game, None),
+        Err(StoreError::Conflict(_))
+    ));
+}
