@@ -16,6 +16,7 @@ mod options;
 mod perft;
 mod play;
 mod replay;
+mod solve;
 mod strength;
 mod tables;
 
@@ -41,6 +42,7 @@ enum Command {
     Analyze(analyze::Args),
     Serve(sowing_web::ServeArgs),
     Tables(tables::Args),
+    Solve(solve::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => sowing_web::run(args).map_err(Into::into),
         Command::Tables(args) => tables::run(args),
+        Command::Solve(args) => solve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
