@@ -20,10 +20,10 @@ from math import comb
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--cpu-us", type=float, default=0.98)
-parser.add_argument("--growth", type=float, default=1.0)
-parser.add_argument("--moves", type=float, default=3.0)
+parser.add_argument("--growth", type=float, default=1.3)
+parser.add_argument("--moves", type=float, default=3.2)
 parser.add_argument("--exits", type=float, default=2.5)
-parser.add_argument("--rounds", type=int, default=1000)
+parser.add_argument("--rounds", type=int, default=200)
 parser.add_argument("--machines", type=int, default=64)
 parser.add_argument("--cores", type=int, default=64)
 parser.add_argument("--memory-gib", type=float, default=256)
