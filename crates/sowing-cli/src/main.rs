@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod analyze;
+mod backup;
 mod bench;
 mod board;
 mod engine;
@@ -40,6 +41,7 @@ enum Command {
     Match(matches::Args),
     Analyze(analyze::Args),
     Serve(sowing_web::ServeArgs),
+    Backup(backup::Args),
     Tables(tables::Args),
 }
 
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => sowing_web::run(args).map_err(Into::into),
+        Command::Backup(args) => backup::run(args),
         Command::Tables(args) => tables::run(args),
     };
     match result {
