@@ -69,4 +69,8 @@ SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \
   node scripts/browser/test.mjs || status=$?
 # Play a friend: two devices and a watcher, through the same server (restarted once more).
 SOW_URL="$url" SOW_RESTART="$restart" node scripts/browser/live.mjs || status=$?
+# A 390×844 phone: the board holds still, everything fits, nothing misleads.
+SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
+# A page on another origin tries to act on the server.
+SOW_URL="$url" node scripts/browser/attack.mjs || status=$?
 exit $status

@@ -40,6 +40,20 @@ await check('Play a friend in the new-game dialog gives a seat, an invitation li
   await creator.goto(BASE + '/');
   await creator.waitForSelector('#new-game[open]');
   await creator.selectOption('#f-game', 'hoyito-ii:6');
+  // One primary button at a time, and only the fields of the opponent chosen.
+  const visible = (sel) => creator.locator(sel).isVisible();
+  equal([await visible('#btn-start'), await visible('#btn-friend'), await visible('#f-south'), await visible('#f-clock')],
+    [true, false, true, false], 'against the computer: its fields and Start');
+  await creator.check('#f-opponent-friend');
+  equal([await visible('#btn-start'), await visible('#btn-friend'), await visible('#f-south'), await visible('#f-time'), await visible('#f-clock')],
+    [false, true, false, false, true], 'against a friend: the friend’s fields and one button');
+  const lobby = await creator.evaluate(() => {
+    const box = document.querySelector('#f-lobby').getBoundingClientRect();
+    const text = document.querySelector('#f-lobby').closest('label').getBoundingClientRect();
+    return { boxMiddle: box.top + box.height / 2, labelTop: text.top, labelBottom: text.bottom, height: text.height };
+  });
+  assert(lobby.height < 60 && lobby.boxMiddle > lobby.labelTop && lobby.boxMiddle < lobby.labelBottom,
+    `the lobby checkbox sits on its label's line: ${JSON.stringify(lobby)}`);
   await creator.selectOption('#f-clock', '');
   await creator.fill('#f-name', NAME);
   await creator.click('#btn-friend');
@@ -71,6 +85,7 @@ await check('the friend opens the invitation and a third page watches; names are
   equal(await friend.$$eval('#board .pit.legal', (g) => g.length), 0, 'north waits');
   equal(await watcher.$$eval('#board .pit.legal', (g) => g.length), 0, 'the watcher cannot move');
   equal(await watcher.$$eval('#live-buttons button', (b) => b.length), 0, 'the watcher has no acts');
+  equal(await watcher.textContent('#live-note'), '', 'nobody offered anything: the watcher is told of nothing');
   assert((await creator.$$eval('#board .pit.legal', (g) => g.length)) > 0, 'south may move');
 });
 
@@ -119,10 +134,17 @@ await check('a whole game through the invitation, each move reaching the other p
   const w = await liveCounters(watcher);
   assert(w.animated >= moves.length - 1, `the watcher animated ${w.animated} of ${moves.length} moves`);
   for (const p of pages) equal((await liveCounters(p)).mismatches, 0, 'every animation reached the server’s board');
+  // The end names the winner (by name where there is one) with the winner's seeds first.
+  const [south, north] = final.game.state.captured;
+  const outcome = final.live.result.outcome;
+  const said = outcome === 'draw' ? new RegExp(`Game over: a draw, ${south}–${north}`)
+    : outcome === 'south' ? new RegExp(`Game over: .*\\(South\\) wins, ${south}–${north}: `)
+      : new RegExp(`Game over: (.*\\(North\\)|North) wins, ${north}–${south}: `);
   for (const p of pages) {
     const text = await p.textContent('#status');
-    assert(/Game over/.test(text), `the end is said: ${text}`);
+    assert(said.test(text), `the end is said with the winner: ${text} (${outcome} ${south}–${north})`);
   }
+  if (outcome === 'south') assert((await watcher.textContent('#status')).includes(NAME), 'the winner by name');
 });
 
 await check('a rematch with colours swapped, then a resignation reaching the watcher', async () => {
@@ -139,6 +161,19 @@ await check('a rematch with colours swapped, then a resignation reaching the wat
   for (const p of pages) await settled(p, rematch, 0);
   equal(await friend.evaluate(() => document.body.dataset.liveSeat), 'south', 'the friend now moves first');
   equal(await creator.evaluate(() => document.body.dataset.liveSeat), 'north', 'the creator now plays North');
+  // An offer is told to the watcher as made, by whom; accepting it asks once.
+  await friend.click('#live-buttons button:has-text("Offer a draw")');
+  await watcher.waitForFunction(() => document.querySelector('#live-note').textContent === 'South offers a draw.');
+  await creator.waitForFunction(() => document.querySelector('#live-note').textContent === 'Your opponent offers a draw.');
+  const asked = [];
+  creator.once('dialog', (d) => { asked.push(d.message()); d.dismiss(); });
+  await creator.click('#live-buttons button:has-text("Accept the draw")');
+  equal(asked.length, 1, 'accepting a draw asks first');
+  assert(/draw/.test(asked[0]), `the question: ${asked[0]}`);
+  const still = await api('GET', `/live/${rematch}`);
+  equal([still.live.result, still.live.offers.draw], [null, 'south'], 'dismissed: the draw stands offered, the game goes on');
+  await creator.click('#live-buttons button:has-text("Decline")');
+  await watcher.waitForFunction(() => document.querySelector('#live-note').textContent === '');
   friend.once('dialog', (d) => d.accept());
   await friend.click('#live-buttons button:has-text("Resign")');
   await watcher.waitForFunction(() => /resigned/.test(document.querySelector('#status').textContent));
@@ -150,6 +185,7 @@ await check('an open challenge in the lobby is accepted from another device', as
   const lastId = Math.max(...(await api('GET', '/games?limit=1000')).games.map((g) => g.id));
   await creator.click('#btn-new');
   await creator.selectOption('#f-game', 'ayoayo');
+  await creator.check('#f-opponent-friend');
   await creator.check('#f-lobby');
   await creator.click('#btn-friend');
   await creator.waitForFunction((last) => Number(document.body.dataset.live) > last

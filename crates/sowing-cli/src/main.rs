@@ -17,6 +17,7 @@ mod options;
 mod perft;
 mod play;
 mod replay;
+mod solve;
 mod strength;
 mod tables;
 
@@ -43,6 +44,7 @@ enum Command {
     Serve(sowing_web::ServeArgs),
     Backup(backup::Args),
     Tables(tables::Args),
+    Solve(solve::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => sowing_web::run(args).map_err(Into::into),
         Command::Backup(args) => backup::run(args),
         Command::Tables(args) => tables::run(args),
+        Command::Solve(args) => solve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

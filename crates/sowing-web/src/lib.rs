@@ -35,6 +35,7 @@ pub mod ops;
 pub mod responses;
 mod routes;
 pub mod seats;
+pub mod security;
 pub mod service;
 pub mod store;
 pub mod tables_view;
@@ -83,6 +84,16 @@ pub struct ServeArgs {
     /// The least important log lines written: error, warn, info, or debug (every request).
     #[arg(long, default_value = "info", value_name = "LEVEL")]
     pub log_level: tracing::Level,
+    /// An origin besides the server's own whose pages may act here (creating games,
+    /// moving), such as `https://sowing.example` behind a proxy that rewrites the host;
+    /// repeat for several. Every other site's requests that change something get a 403.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = parse_origin)]
+    pub allow_origins: Vec<String>,
+}
+
+fn parse_origin(text: &str) -> Result<String, String> {
+    security::normalize_origin(text)
+        .ok_or_else(|| format!("{text:?} is not an origin like https://sowing.example"))
 }
 
 /// How `sow serve` writes its log lines.
@@ -154,6 +165,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
         args.cache_games,
         tables,
         limits,
+        args.allow_origins,
         |app| {
             if let Some((dir, games)) = first {
                 first_tables::spawn(app, dir, games, seeds);
@@ -211,7 +223,15 @@ pub fn serve_with_limits(
     tables: Option<Arc<sowing_engine::TableSet>>,
     limits: limits::Limits,
 ) -> Result<(), ServeError> {
-    serve_app(addr, db_path, cached_games, tables, limits, |_| {})
+    serve_app(
+        addr,
+        db_path,
+        cached_games,
+        tables,
+        limits,
+        Vec::new(),
+        |_| {},
+    )
 }
 
 /// [`serve_with_limits`], handing the app to `started` once it exists (before listening).
@@ -221,6 +241,7 @@ fn serve_app(
     cached_games: usize,
     tables: Option<Arc<sowing_engine::TableSet>>,
     limits: limits::Limits,
+    allowed_origins: Vec<String>,
     started: impl FnOnce(Arc<App>),
 ) -> Result<(), ServeError> {
     let addr: SocketAddr = addr
@@ -236,7 +257,8 @@ fn serve_app(
     let app = Arc::new(
         Games::with_cache(store, cores, cached_games)
             .with_tables(tables)
-            .with_limits(limits),
+            .with_limits(limits)
+            .with_allowed_origins(allowed_origins),
     );
     app.listen()
         .map_err(|e| ServeError(format!("{shown}: {e}")))?;
@@ -345,16 +367,13 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
         [
             (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
             (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-            (
-                header::X_CONTENT_TYPE_OPTIONS,
-                HeaderValue::from_static("nosniff"),
-            ),
         ],
         body,
     )
 }
 
-/// The app's routes: the page, then the API under `/api`.
+/// The app's routes: the page, then the API under `/api`; requests from other sites that
+/// would change something are refused, and every answer carries the security headers.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route(
@@ -380,8 +399,14 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/healthz", get(ops::healthz))
         .route("/metrics", get(ops::metrics_page))
         .nest("/api", routes::api())
-        .layer(axum::middleware::from_fn(ops::track))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            security::refuse_cross_site,
+        ))
+        .layer(axum::middleware::from_fn(security::security_headers))
+        // Outermost: every request is timed and logged, the refused ones too.
+        .layer(axum::middleware::from_fn(ops::track))
         .with_state(app)
 }
 

@@ -1,6 +1,6 @@
-//! Abuse limits of the live routes, per client address: token buckets for creating games
-//! and for seat acts (moves, offers), a cap on sockets, and the fixed sizes and times that
-//! docs/api.md lists. Counted in this process's memory: they guard one server.
+//! Abuse limits, per client address: token buckets for creating games (live ones, and games
+//! against the computer) and for seat acts (moves, offers), a cap on sockets, a rate of
+//! messages per socket, and the fixed sizes and times that docs/api.md lists. Counted in this process's memory: they guard one server.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -23,8 +23,13 @@ pub struct Limits {
     pub enabled: bool,
     /// Live games created (and challenges accepted), per address.
     pub create: Rate,
+    /// Games against the computer (or between people on one screen) and imported records
+    /// created, per address.
+    pub create_plain: Rate,
     /// Seat acts (moves, resign, offers), per address.
     pub act: Rate,
+    /// Messages a socket may send (pings), per socket.
+    pub socket_messages: Rate,
     /// Open lobby challenges per address.
     pub lobby_per_address: usize,
     /// Open lobby challenges in all.
@@ -51,9 +56,17 @@ impl Default for Limits {
                 burst: 10,
                 every: Duration::from_secs(6),
             },
+            create_plain: Rate {
+                burst: 60,
+                every: Duration::from_millis(250),
+            },
             act: Rate {
                 burst: 30,
                 every: Duration::from_millis(200),
+            },
+            socket_messages: Rate {
+                burst: 20,
+                every: Duration::from_millis(250),
             },
             lobby_per_address: 3,
             lobby_total: 200,
@@ -67,16 +80,58 @@ impl Default for Limits {
     }
 }
 
+/// A token bucket: `rate.burst` tokens when full, one earned every `rate.every`.
 #[derive(Clone, Copy)]
 struct Bucket {
     tokens: f64,
     at: Instant,
 }
 
+impl Bucket {
+    fn full(rate: Rate, now: Instant) -> Bucket {
+        Bucket {
+            tokens: f64::from(rate.burst),
+            at: now,
+        }
+    }
+
+    /// The tokens held at `now`.
+    fn earned(&self, rate: Rate, now: Instant) -> f64 {
+        let earned = now.duration_since(self.at).as_secs_f64() / rate.every.as_secs_f64();
+        (self.tokens + earned).min(f64::from(rate.burst))
+    }
+
+    /// Takes a token if there is one.
+    fn take(&mut self, rate: Rate, now: Instant) -> bool {
+        self.tokens = self.earned(rate, now);
+        self.at = now;
+        let has = self.tokens >= 1.0;
+        if has {
+            self.tokens -= 1.0;
+        }
+        has
+    }
+}
+
+/// The rate of one socket's messages.
+pub struct MessageRate {
+    rate: Option<Rate>,
+    bucket: Bucket,
+}
+
+impl MessageRate {
+    /// Whether the socket may send one more message now (and counts it).
+    pub fn allows(&mut self) -> bool {
+        self.rate
+            .is_none_or(|rate| self.bucket.take(rate, Instant::now()))
+    }
+}
+
 /// Keeps the counts.
 pub struct Limiter {
     limits: Limits,
     create: Mutex<HashMap<IpAddr, Bucket>>,
+    create_plain: Mutex<HashMap<IpAddr, Bucket>>,
     act: Mutex<HashMap<IpAddr, Bucket>>,
     sockets: Arc<Mutex<HashMap<IpAddr, usize>>>,
 }
@@ -104,25 +159,12 @@ const KEPT_BUCKETS: usize = 10_000;
 
 fn take(map: &Mutex<HashMap<IpAddr, Bucket>>, rate: Rate, address: IpAddr, now: Instant) -> bool {
     let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
-    let burst = f64::from(rate.burst);
-    let earn = |b: &Bucket| {
-        (b.tokens + now.duration_since(b.at).as_secs_f64() / rate.every.as_secs_f64()).min(burst)
-    };
     if map.len() > KEPT_BUCKETS {
-        map.retain(|_, b| earn(b) < burst);
+        map.retain(|_, b| b.earned(rate, now) < f64::from(rate.burst));
     }
-    let bucket = map.entry(address).or_insert(Bucket {
-        tokens: burst,
-        at: now,
-    });
-    bucket.tokens = earn(bucket);
-    bucket.at = now;
-    if bucket.tokens >= 1.0 {
-        bucket.tokens -= 1.0;
-        true
-    } else {
-        false
-    }
+    map.entry(address)
+        .or_insert(Bucket::full(rate, now))
+        .take(rate, now)
 }
 
 impl Limiter {
@@ -131,6 +173,7 @@ impl Limiter {
         Limiter {
             limits,
             create: Mutex::default(),
+            create_plain: Mutex::default(),
             act: Mutex::default(),
             sockets: Arc::default(),
         }
@@ -144,6 +187,27 @@ impl Limiter {
     /// Whether `address` may create a game now (and counts it).
     pub fn may_create(&self, address: IpAddr) -> bool {
         !self.limits.enabled || take(&self.create, self.limits.create, address, Instant::now())
+    }
+
+    /// Whether `address` may create a game against the computer, or import one, now (and
+    /// counts it).
+    pub fn may_create_plain(&self, address: IpAddr) -> bool {
+        !self.limits.enabled
+            || take(
+                &self.create_plain,
+                self.limits.create_plain,
+                address,
+                Instant::now(),
+            )
+    }
+
+    /// The rate of a new socket's messages.
+    pub fn message_rate(&self) -> MessageRate {
+        let rate = self.limits.socket_messages;
+        MessageRate {
+            rate: self.limits.enabled.then_some(rate),
+            bucket: Bucket::full(rate, Instant::now()),
+        }
     }
 
     /// Whether `address` may act in a game now (and counts it).
@@ -189,6 +253,21 @@ mod tests {
         assert!(!take(&map, rate, a, t0 + Duration::from_secs(9)));
         assert!(take(&map, rate, a, t0 + Duration::from_secs(11)));
         assert!(!take(&map, rate, a, t0 + Duration::from_secs(12)));
+    }
+
+    #[test]
+    fn a_socket_may_send_its_burst_then_is_held_back() {
+        let limiter = Limiter::new(Limits::default());
+        let mut rate = limiter.message_rate();
+        let burst = Limits::default().socket_messages.burst;
+        assert!((0..burst).all(|_| rate.allows()));
+        assert!(!rate.allows());
+        let mut unlimited = Limiter::new(Limits {
+            enabled: false,
+            ..Limits::default()
+        })
+        .message_rate();
+        assert!((0..10 * burst).all(|_| unlimited.allows()));
     }
 
     #[test]

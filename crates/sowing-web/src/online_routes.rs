@@ -7,6 +7,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, State};
 use axum::http::request::Parts;
@@ -120,8 +121,17 @@ struct ClockBody {
     increment_ms: i64,
 }
 
-/// A name as given: trimmed, at most `max` characters, no control characters; empty is
-/// none. The page shows it escaped.
+/// Characters that are invisible or reorder the text around them (bidirectional controls,
+/// zero-width spaces and joiners, the byte-order mark): in a name they could make it pass
+/// for another, or turn the text after it around.
+fn hidden_or_reordering(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
+}
+
+/// A name as given: trimmed, at most `max` characters, no control, invisible or reordering
+/// characters; empty is none. The page shows it escaped.
 fn check_name(name: Option<String>, max: usize) -> ApiResult<Option<String>> {
     let Some(name) = name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()) else {
         return Ok(None);
@@ -134,6 +144,12 @@ fn check_name(name: Option<String>, max: usize) -> ApiResult<Option<String>> {
     }
     if name.chars().any(char::is_control) {
         return Err(ApiError::bad("name: control characters are not allowed"));
+    }
+    if let Some(c) = name.chars().find(|&c| hidden_or_reordering(c)) {
+        return Err(ApiError::bad(format!(
+            "name: invisible or direction-changing characters are not allowed (U+{:04X})",
+            u32::from(c)
+        )));
     }
     Ok(Some(name))
 }
@@ -343,8 +359,17 @@ async fn socket(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
     PathParams(id): PathParams<String>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::new(
+            e.status(),
+            format!(
+                "this address is a WebSocket (docs/api.md, \"The socket\"): {}",
+                e.body_text()
+            ),
+        )
+    })?;
     // The game must exist and be live before the upgrade: a plain 404 otherwise.
     let game = games.live_view(&id).await?.live.id;
     let Some(permit) = games.limiter.socket(address) else {
@@ -475,6 +500,7 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit:
         }
         Err(e) => return refuse(socket, e.to_string()).await,
     }
+    let mut messages_in = games.limiter.message_rate();
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
     loop {
@@ -520,6 +546,9 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit:
             }
             message = socket.recv() => {
                 match message {
+                    Some(Ok(Message::Text(_))) if !messages_in.allows() => {
+                        return refuse(socket, "too many messages on this socket: slow down and reconnect".into()).await
+                    }
                     Some(Ok(Message::Text(text))) => {
                         let answer = match serde_json::from_str::<ClientMessage>(text.as_str()) {
                             Ok(ClientMessage::Ping {}) => json!({"type": "pong"}),

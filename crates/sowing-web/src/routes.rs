@@ -18,6 +18,7 @@ use sowing::{Record, Rules, Variant};
 use sowing_engine::PlayerSpec;
 
 use crate::engine::EngineError;
+use crate::online_routes::ClientAddr;
 use crate::responses::{
     EngineReply, ErrorBody, GameList, MoveAnswer, MoveReplay, Played, Undone, View,
 };
@@ -103,19 +104,36 @@ impl IntoResponse for ApiError {
 
 pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
-/// A JSON request body; an empty body reads as `{}`. Malformed JSON is a 400, JSON of the
-/// wrong shape a 422, an oversized body a 413, each with a JSON error body.
+/// A JSON request body; an empty body reads as `{}`. A body not sent as
+/// `application/json` is a 415 (a page on another site can send text/plain without asking
+/// first), malformed JSON a 400, JSON of the wrong shape a 422, an oversized body a 413, each
+/// with a JSON error body.
 pub struct JsonBody<T>(pub T);
+
+/// Whether `headers` declare a JSON body (`application/json`, parameters allowed).
+fn declares_json(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"))
+}
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let json = declares_json(req.headers());
         let bytes = Bytes::from_request(req, state)
             .await
             .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
         let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
             b"{}"
+        } else if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "request body: send it as JSON, with Content-Type: application/json",
+            ));
         } else {
             &bytes
         };
@@ -262,10 +280,24 @@ pub(crate) fn new_game_rules(new: &NewGame) -> ApiResult<(Rules, Option<u32>)> {
     Ok((rules, new.rounds))
 }
 
+/// A 429 when `address` created too many games against the computer lately.
+fn may_create_plain(games: &Games, address: std::net::IpAddr) -> ApiResult<()> {
+    if games.limiter.may_create_plain(address) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many games created from your address: wait a few seconds and try again",
+        ))
+    }
+}
+
 async fn create_game(
     State(games): Shared,
+    ClientAddr(address): ClientAddr,
     JsonBody(new): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
+    may_create_plain(&games, address)?;
     let (rules, rounds) = new_game_rules(&new)?;
     let south = check_player(new.south)?;
     let north = check_player(new.north)?;
@@ -436,8 +468,10 @@ pub struct RecordBody {
 
 async fn import_record(
     State(games): Shared,
+    ClientAddr(address): ClientAddr,
     JsonBody(body): JsonBody<RecordBody>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
+    may_create_plain(&games, address)?;
     let record = Record::parse(&body.record).map_err(|e| ApiError::bad(e.to_string()))?;
     let south = check_player(body.south)?;
     let north = check_player(body.north)?;

@@ -272,6 +272,9 @@ pub struct Games {
     tables_building: std::sync::atomic::AtomicBool,
     /// The sockets open and the graceful stop.
     pub(crate) ops: Ops,
+    /// Origins besides the server's own whose pages may act here (`--allow-origin`),
+    /// normalised by [`crate::security::normalize_origin`].
+    allowed_origins: Vec<String>,
 }
 
 /// Runs store work off the async runtime.
@@ -371,6 +374,7 @@ impl Games {
             limiter: Limiter::new(Limits::default()),
             tables_building: std::sync::atomic::AtomicBool::new(false),
             ops: Ops::default(),
+            allowed_origins: Vec::new(),
         }
     }
 
@@ -390,6 +394,18 @@ impl Games {
     pub fn with_limits(mut self, limits: Limits) -> Games {
         self.limiter = Limiter::new(limits);
         self
+    }
+
+    /// Lets pages of these origins act here besides the server's own (each as
+    /// [`crate::security::normalize_origin`] gives it).
+    pub fn with_allowed_origins(mut self, origins: Vec<String>) -> Games {
+        self.allowed_origins = origins;
+        self
+    }
+
+    /// The origins besides the server's own whose pages may act here.
+    pub fn allowed_origins(&self) -> &[String] {
+        &self.allowed_origins
     }
 
     /// Uses `hub` to tell live sockets of changes (a hub that also tells other processes).
@@ -917,8 +933,13 @@ impl Games {
         if let Some(round) = loaded.row.round {
             record.set_tag("Round", round.to_string());
         }
-        record.set_tag("South", loaded.row.south.clone());
-        record.set_tag("North", loaded.row.north.clone());
+        // A live game's players are people with the names they gave, not "human".
+        let names = loaded.live.as_ref().map(|live| &live.names);
+        for (side, player) in [("South", &loaded.row.south), ("North", &loaded.row.north)] {
+            let index = usize::from(side == "North");
+            let name = names.and_then(|names| names[index].clone());
+            record.set_tag(side, name.unwrap_or_else(|| player.clone()));
+        }
         Ok(RecordFile {
             name: format!(
                 "sowing-{}-{}.txt",

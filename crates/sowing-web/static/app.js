@@ -18,21 +18,34 @@ const COMPUTER_PACE = 0.5;
 // The one engine behind the evaluation bar, whoever plays: the bar must not jump because
 // another engine answered.
 const EVAL_ENGINE = 'level:6';
+// An estimate means something only from this depth on: on 2×12 the start swings between +22
+// and −25 up to depth 6, then settles near −55 (depth 7–14); 2×6 reaches depth 18 in 300 ms.
+const EVAL_MIN_DEPTH = 8;
 // Before a game: what it is, in a few words, and which seat is harder (README: the start
 // of Hoyito II 2×6 is worth about −25 seeds to South, Hoyito III −31; docs/web.md: Ayoayo's
-// about +7 to South, `sow engine` at 1–60 million nodes).
+// about +7 to South, `sow engine` at 1–60 million nodes; Hoyito II 2×12 about −55 to South,
+// `go nodes 20000000`, depth 14). `easier`: the seat a newcomer is given by default.
+// `solved`: the proven value of the start (docs/solve.md: `sow solve`, its certificate
+// checked by `sow solve verify`) for the board and options it was solved with; other
+// options show the estimate.
 const ABOUT = {
   'hoyito-ii': {
     text: 'Two rows of pits, four seeds in each. Take all the seeds of one of your pits and sow them one by one to the right, round the board. Where the last seed lands decides: a pit of exactly four is a casa — you take it (and the fours just behind it), and move again; an empty pit ends your move; any other pit is picked up and sown on (a relay). Most seeds taken wins.',
     seat: 'South moves first, and that is the harder seat: with best play the start is worth about 25 seeds to North.',
+    seat12: 'South moves first, and that is the harder seat: a deep search (20 million positions) values the 2×12 start at about 55 seeds to North.',
+    solved: { pits: 6, options: { casa_rows: 'any' }, seat: 'South moves first, and that is the harder seat — solved: with best play North wins by 28 seeds.' },
+    easier: 'north',
   },
   'hoyito-iii': {
     text: 'Hoyito II with two changes: a casa takes only the pit where the last seed landed (no chain), and the last four seeds go to whoever takes the four before them — or, in a match, to the previous round’s winner.',
     seat: 'South moves first, and that is the harder seat: with best play the start is worth about 31 seeds to North. In a match the starter alternates.',
+    solved: { pits: 6, options: { casa_rows: 'any', final_four: 'capturer' }, seat: 'South moves first, and that is the harder seat — solved: with best play North wins by 36 seeds.' },
+    easier: 'north',
   },
   ayoayo: {
     text: 'Two rows of pits and a store for each player. Sow from one of your pits, skipping the pit you lifted; a lap that ends in an occupied pit is picked up and sown on. When the last seed lands in an empty pit of your own row, you capture it and the seeds across from it. If your opponent’s row is empty you must give them seeds. Most seeds in your store wins.',
     seat: 'South moves first, and that is the easier seat: North’s is the harder. A deep search from the start position values it at about 7 seeds to South.',
+    easier: 'south',
   },
 };
 
@@ -46,6 +59,7 @@ const S = {
   hint: null,          // pit index the engine suggested
   thinkMs: 1000,
   evalSeq: 0,
+  turn: null,          // the turn being told: {id, side, ply, moves, taken, again}
 };
 // Counters the browser tests read: animations played, steps drawn, animations whose
 // replay of the trace did not reach the server's position.
@@ -57,8 +71,30 @@ const LIVE = () => (window.sowingLive && window.sowingLive.active() ? window.sow
 
 // ---------------------------------------------------------------- the API
 
-async function api(method, path, body, headers = {}) {
-  const init = { method, headers: { ...headers } };
+// This browser's player key: 128 random bits made here, kept in this browser's storage and
+// sent in a header (never in an address). The games it creates are its own: only it may
+// move in them, take moves back or delete them (docs/api.md, "Owners").
+const PLAYER_KEY = 'sowing.player';
+
+function playerKey() {
+  let key = localStorage.getItem(PLAYER_KEY);
+  if (!/^[0-9a-f]{32}$/.test(key || '')) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    key = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+    localStorage.setItem(PLAYER_KEY, key);
+  }
+  return key;
+}
+
+// The headers every request of this page carries.
+function apiHeaders() {
+  return { 'X-Player-Key': playerKey() };
+}
+
+// `once`: give up at the first failure to reach the server instead of waiting for it (a
+// list someone opened should say the server is down, not load for ever).
+async function api(method, path, body, headers = {}, { once = false } = {}) {
+  const init = { method, headers: { ...apiHeaders(), ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -73,7 +109,7 @@ async function api(method, path, body, headers = {}) {
       // the ply it expects (the server refuses it if it was done meanwhile), are safe to
       // send again: wait and retry by ourselves.
       const safe = method === 'GET' || (body && body.ply !== undefined);
-      if (!safe) throw new Error('The server cannot be reached: is sow serve still running? Try again once it is.');
+      if (!safe || once) throw new Error('The server cannot be reached: is sow serve still running? Try again once it is.');
       offline(true);
       await sleep(Math.min(8000, 1000 * 2 ** Math.min(attempt, 3)));
     }
@@ -416,6 +452,8 @@ function sameBoard(a, b) {
 // ---------------------------------------------------------------- drawing the game
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+// Text made safe to put into innerHTML (players' names come from strangers).
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const isComputer = (spec) => spec && spec !== 'human';
 
 function playerName(spec) {
@@ -546,11 +584,24 @@ function setStatus(text, error) {
   s.classList.toggle('error', !!error);
 }
 
+// "North wins, 30–18 — …": the winner's seeds first.
 function resultText(v) {
   const [south, north] = v.state.captured;
   const who = v.state.winner === 'draw' ? 'a draw' : `${cap(v.state.winner)} wins`;
+  const score = v.state.winner === 'north' ? `${north}–${south}` : `${south}–${north}`;
   const why = v.end ? v.end.text.replace(/\b(south|north)\b/g, cap) : '';
-  return `${who}, ${south}–${north}${why ? ' — ' + why : ''}`;
+  return `${who}, ${score}${why ? ' — ' + why : ''}`;
+}
+
+// "48 moves in 40 turns": a turn is a side's moves in a row, as the moves list numbers them.
+function movesAndTurns(v) {
+  let turns = 0, last = null;
+  for (const h of v.history) {
+    if (h.side !== last) turns += 1;
+    last = h.side;
+  }
+  const moves = `${v.ply} ${plural(v.ply, 'move', 'moves')}`;
+  return turns === v.ply ? moves : `${moves} in ${turns} ${plural(turns, 'turn', 'turns')}`;
 }
 
 function renderMoves(v, ply) {
@@ -582,7 +633,16 @@ function renderMoves(v, ply) {
     b.addEventListener('click', () => lookAt(Number(b.dataset.ply)));
   }
   const current = list.querySelector('.current');
-  if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+  if (current) scrollWithin(list, current);
+}
+
+// Brings `item` into view inside the scrolling `box` alone. scrollIntoView would also scroll
+// the page, and on a phone, where the list sits below the board, it carried the board (and
+// the sowing being played) off the screen.
+function scrollWithin(box, item) {
+  const b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
 }
 
 function renderSummary(v) {
@@ -603,9 +663,9 @@ function renderSummary(v) {
   const next = m && !m.winner && m.next_round_ready
     ? `<button type="button" id="btn-next-round" class="primary">Start round ${m.rows.length + 1} of ${m.rounds}</button>` : '';
   const side = (name, k, seeds) => `<div class="side${v.state.winner === name ? ' won' : ''}"><span class="name">${cap(name)}</span>
-    <span class="score">${seeds}</span><span class="who">${playerName(v.players[name])}</span></div>`;
+    <span class="score">${seeds}</span><span class="who">${escapeHtml(LIVE() ? LIVE().playerLabel(name) : playerName(v.players[name]))}</span></div>`;
   box.innerHTML = `<div class="head"><h2>${headline}</h2><div class="final">${side('south', 0, south)}<span class="dash">–</span>${side('north', 1, north)}</div></div>
-    <p class="why">The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${v.ply} ${plural(v.ply, 'move', 'moves')}).</p>
+    <p class="why">The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${movesAndTurns(v)}).</p>
     <p class="summary-buttons">${next}<button type="button" id="btn-again"${next ? '' : ' class="primary"'}>${m && !m.winner ? 'New game (leaves the match)' : 'New game'}</button>
     <button type="button" id="btn-review">Replay from the start</button>
     <a class="button" href="/api/games/${v.id}/record" download>Download record</a></p>`;
@@ -706,19 +766,20 @@ function hintWords(move, score, mover) {
 // The number shown in the bar: whole seeds, with a real minus sign.
 const barNumber = (s) => (Math.round(s) === 0 ? '0' : `${s > 0 ? '+' : '−'}${Math.abs(Math.round(s))}`);
 
-Object.assign(window.sowing, { describeMove, scoreWords, hintWords, barNumber });
+Object.assign(window.sowing, { describeMove, tellTurn, resultText, movesAndTurns, scoreWords, hintWords, barNumber });
 
 // ---------------------------------------------------------------- evaluation bar
 
 async function refreshEval() {
   const v = S.view;
   const bar = $('evalbar');
-  if (LIVE()) { bar.hidden = true; $('eval-words').hidden = true; return; } // no help in a game between two people
+  // No help in a game between two people, and none in a lesson: it teaches the rule.
+  if (LIVE() || inLesson()) { bar.hidden = true; $('eval-words').hidden = true; return; }
   bar.hidden = !$('eval-on').checked;
   $('eval-words').hidden = bar.hidden;
   if (!v || bar.hidden) return;
   const seq = ++S.evalSeq;
-  let south = null, title = '', words = '', proven = false;
+  let south = null, title = '', words = '', proven = false, unclear = false;
   if (v.state.over) {
     south = v.state.captured[0] - v.state.captured[1];
     title = 'final result';
@@ -727,11 +788,17 @@ async function refreshEval() {
     try {
       const r = await api('POST', `/games/${v.id}/engine`, { time_ms: 300, ply: v.ply, engine: EVAL_ENGINE });
       if (seq !== S.evalSeq) return;
-      if (r.engine.score) {
+      const shallow = r.engine.score && r.engine.score.kind !== 'proven' && (r.engine.depth || 0) < EVAL_MIN_DEPTH;
+      if (shallow) {
+        south = 0;
+        unclear = true;
+        words = 'Unclear: the computer has not yet looked far enough ahead to judge this position.';
+        title = `${r.engine.engine} reached depth ${r.engine.depth || 0} only (a value needs ${EVAL_MIN_DEPTH})`;
+      } else if (r.engine.score) {
         south = r.engine.score.south;
         proven = r.engine.score.kind === 'proven';
         words = `${cap(scoreWords(r.engine.score))}.`;
-        title = `${r.engine.engine}: ${r.engine.score.text} for ${v.state.to_move}`;
+        title = `${r.engine.engine}: ${r.engine.score.text} for ${v.state.to_move}${r.engine.depth ? `, depth ${r.engine.depth}` : ''}`;
       } else {
         south = v.state.captured[0] - v.state.captured[1];
         title = `${r.engine.engine} gives no evaluation; the bar shows the captures`;
@@ -744,7 +811,7 @@ async function refreshEval() {
       words = 'No evaluation now: the bar shows the seeds taken so far.';
     }
   }
-  const text = barNumber(south);
+  const text = unclear ? '?' : barNumber(south);
   $('eval-words').textContent = words;
   const share = 0.5 + 0.5 * Math.tanh(south / 8);
   $('eval-south').style.height = `${(share * 100).toFixed(1)}%`;
@@ -754,7 +821,7 @@ async function refreshEval() {
   bar.setAttribute('aria-label', `Evaluation: ${words} (${title})`);
   bar.classList.toggle('flipped', S.flipped);
   bar.classList.toggle('proven', proven);
-  bar.dataset.kind = proven ? 'proven' : 'estimate';
+  bar.dataset.kind = proven ? 'proven' : unclear ? 'unclear' : 'estimate';
 }
 
 // ---------------------------------------------------------------- table values on the pits
@@ -774,11 +841,12 @@ function clearTableValues() {
   document.body.dataset.tables = 'off';
 }
 
-// The label on pit i: the corner across from the seed count.
+// The label on pit i: the corner across from the seed count. Upright (a phone), on the side
+// toward the other row: on the outer side it met the count of the pit below.
 function drawTableValue(i, value) {
   const p = G.pits[i];
   const kind = value > 0 ? 'win' : value < 0 ? 'loss' : 'draw';
-  const at = G.upright ? [p.centre.top ? R - 6 : -(R - 6), R - 6] : [-(R - 8), p.centre.top ? R - 8 : -(R - 8)];
+  const at = G.upright ? [p.centre.top ? -(R - 6) : R - 6, R - 6] : [-(R - 8), p.centre.top ? R - 8 : -(R - 8)];
   const g = el('g', { class: `table-value ${kind}`, transform: `translate(${at[0]},${at[1]})`, 'data-value': value }, p.group);
   el('rect', { x: -17, y: -12, width: 34, height: 24, rx: 6 }, g);
   const t = el('text', { y: 6 }, g);
@@ -798,7 +866,7 @@ function showTableValues(v, answer) {
 
 async function refreshTableValues() {
   const v = S.view;
-  if (!v || !G || !tableValuesOn() || S.viewPly !== null || S.busy || v.state.over) { clearTableValues(); return; }
+  if (!v || !G || !tableValuesOn() || inLesson() || S.viewPly !== null || S.busy || v.state.over) { clearTableValues(); return; }
   const key = `${v.id}:${v.ply}:${v.state.to_move}:${v.state.pits.join(',')}`;
   if (TV.key === key && TV.answer && !TV.answer.building) { showTableValues(v, TV.answer); return; }
   const seq = ++TV.seq;
@@ -863,7 +931,24 @@ async function showMove(response, side, move, computer) {
     }
   }
   S.view = response.game;
-  $('commentary').textContent = describeMove(side, move, response.trace, game);
+  $('commentary').textContent = tellTurn(side, move, response.trace, game, response.game.ply);
+}
+
+// A move in words; when it continues its side's turn (an extra turn), the whole turn so far:
+// "North’s turn: 8 moves (f, d, …), capturing 32 seeds. Last: North sowed a: …".
+function tellTurn(side, move, trace, game, ply) {
+  const taken = trace.filter((e) => e.kind === 'take' && e.why === 'capture').reduce((sum, e) => sum + e.seeds, 0);
+  const t = S.turn, id = S.view && S.view.id;
+  S.turn = t && t.id === id && t.side === side && t.ply === ply - 1 && t.again
+    ? { id, side, ply, moves: [...t.moves, move], taken: t.taken + taken }
+    : { id, side, ply, moves: [move], taken };
+  S.turn.again = trace.some((e) => e.kind === 'extra-turn');
+  const last = describeMove(side, move, trace, game);
+  const { moves } = S.turn;
+  if (moves.length === 1) return last;
+  const shown = moves.length > 6 ? [...moves.slice(0, 5), '…', moves[moves.length - 1]] : moves;
+  const seeds = S.turn.taken;
+  return `${cap(side)}’s turn: ${moves.length} moves (${shown.join(', ')})${seeds ? `, capturing ${seeds} ${plural(seeds, 'seed', 'seeds')}` : ''}. Last: ${last}`;
 }
 
 function afterChange() {
@@ -1013,6 +1098,18 @@ function fillPlayers() {
     select.innerHTML = PLAYERS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('');
   }
   $('f-north').value = 'level:3';
+  for (const select of document.querySelectorAll('.player-select')) {
+    select.addEventListener('change', () => { select.dataset.chosen = '1'; });
+  }
+}
+
+// Until the reader chooses the players, they play the game's easier seat against the
+// computer (South moves first, and in Hoyito that is the harder seat).
+function seatNewcomer(easier) {
+  const [mine, computer] = easier === 'north' ? ['f-north', 'f-south'] : ['f-south', 'f-north'];
+  if ($(mine).dataset.chosen || $(computer).dataset.chosen) return;
+  $(mine).value = 'human';
+  $(computer).value = 'level:3';
 }
 
 // The game the form names: {game, pits (null for the usual board), match}.
@@ -1055,6 +1152,7 @@ async function buildGameForm() {
     select.id = `f-option-${o.field}`;
     select.name = o.field;
     select.innerHTML = o.values.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
+    select.addEventListener('change', showFormFields);
     label.append(select);
     const about = document.createElement('small');
     about.className = 'option-about';
@@ -1083,7 +1181,12 @@ function showFormFields() {
   if (about) {
     $('about-title').textContent = info.title;
     $('about-text').textContent = about.text;
-    $('about-seat').textContent = about.seat;
+    // The proven result only for the rules it was proven under.
+    const { pits } = chosenGame();
+    const solved = about.solved && !match && (pits || info.pits[0]) === about.solved.pits
+      && Object.entries(about.solved.options).every(([field, value]) => $(`f-option-${field}`).value === value);
+    $('about-seat').textContent = solved ? about.solved.seat : (pits === 12 && about.seat12) || about.seat;
+    seatNewcomer(about.easier);
 
   }
 }
@@ -1126,36 +1229,93 @@ async function startGame(event) {
   }
 }
 
+// This browser's games: those its key owns (GET /api/games sends the key), and the live games
+// it holds a seat in (their tokens are kept here). A live game opens as a live game, and has no
+// Delete: it belongs to both seats.
 async function openSaved() {
   const d = $('saved');
   const tbody = $('saved-body');
   tbody.innerHTML = '<tr><td colspan="8">Loading…</td></tr>';
+  $('key-mine').value = playerKey();
+  $('key-said').textContent = '';
   if (!d.open) d.showModal();
   try {
-    const { games } = await api('GET', '/games?limit=200');
-    tbody.innerHTML = games.length ? '' : '<tr><td colspan="8">No games yet.</td></tr>';
-    for (const g of games) {
-      const tr = document.createElement('tr');
-      // A live game closed with no result has no winner but says why (termination).
-      const over = !!(g.result || g.termination);
-      const result = g.result ? (g.result === 'draw' ? 'draw' : `${cap(g.result)} won`) : g.termination || 'in play';
-      const name = `${gameTitle(g.game)} 2×${g.pits}${g.match ? `, match ${g.match} round ${g.round}` : ''}`;
-      tr.dataset.game = String(g.id);
-      tr.innerHTML = `<td>${g.id}</td><td>${name}</td><td>${playerName(g.south)}</td><td>${playerName(g.north)}</td><td>${g.plies}</td><td>${result}</td><td class="when">${localTime(g.updated)}</td>
-        <td class="row-buttons"><button type="button" class="open">${over ? 'Replay' : 'Resume'}</button>${
-  g.match ? '' : '<button type="button" class="delete" title="Delete this game">Delete</button>'}</td>`;
-      tr.querySelector('.open').addEventListener('click', async () => {
-        d.close();
-        await load(g.id);
-        if (over) lookAt(0);
-      });
-      const del = tr.querySelector('.delete');
-      if (del) del.addEventListener('click', () => deleteGame(g.id, tr));
-      tbody.appendChild(tr);
-    }
+    const { games } = await api('GET', '/games?limit=200', undefined, {}, { once: true });
+    const seats = liveSeatsHere();
+    const listed = new Set(games.map((g) => g.id));
+    const elsewhere = await Promise.all([...seats.keys()].filter((id) => !listed.has(id)).slice(0, 50)
+      .map((id) => api('GET', `/live/${id}`, undefined, {}, { once: true }).then(liveSummary, () => null)));
+    const all = [...games, ...elsewhere.filter(Boolean)].sort((a, b) => (a.updated < b.updated ? 1 : -1));
+    tbody.innerHTML = all.length ? '' : '<tr><td colspan="8">No games yet.</td></tr>';
+    for (const g of all) tbody.appendChild(savedRow(g, seats.get(g.id), d));
   } catch (e) {
-    tbody.innerHTML = `<tr><td colspan="8" class="error">${e.message}</td></tr>`;
+    tbody.innerHTML = `<tr><td colspan="8" class="error">${escapeHtml(e.message)}</td></tr>`;
   }
+}
+
+// The live games this browser holds a seat in: id → seat token.
+function liveSeatsHere() {
+  const seats = new Map();
+  for (let i = 0; i < localStorage.length; i++) {
+    const m = /^sowing\.seat\.(\d+)$/.exec(localStorage.key(i));
+    if (m) seats.set(Number(m[1]), localStorage.getItem(m[0]));
+  }
+  return seats;
+}
+
+// A live game's view (GET /api/live/{id}) as a line of the list.
+function liveSummary({ live, game }) {
+  const result = live.result;
+  return {
+    id: live.id, game: game.rules.game, pits: game.rules.pits, live: true, plies: game.ply,
+    south: live.seats.south.name || 'a person', north: live.seats.north.name || 'a person',
+    result: result && result.outcome !== 'none' ? result.outcome : null, termination: result ? result.text : null,
+    updated: new Date().toISOString().replace('T', ' ').slice(0, 19), match: null,
+  };
+}
+
+function savedRow(g, seatToken, dialog) {
+  const tr = document.createElement('tr');
+  // A live game closed with no result has no winner but says why (termination).
+  const over = !!(g.result || g.termination);
+  const result = g.result ? (g.result === 'draw' ? 'draw' : `${cap(g.result)} won`) : g.termination || 'in play';
+  const name = `${gameTitle(g.game)} 2×${g.pits}${g.live ? ', with a friend' : ''}${g.match ? `, match ${g.match} round ${g.round}` : ''}`;
+  const who = (player) => escapeHtml(g.live ? player : playerName(player));
+  tr.dataset.game = String(g.id);
+  if (g.live) tr.dataset.live = '1';
+  tr.innerHTML = `<td data-label="#">${g.id}</td><td data-label="Game">${escapeHtml(name)}</td><td data-label="South">${who(g.south)}</td><td data-label="North">${who(g.north)}</td><td data-label="Moves">${g.plies}</td><td data-label="Result">${escapeHtml(result)}</td><td class="when" data-label="Last played">${localTime(g.updated)}</td>
+    <td class="row-buttons"><button type="button" class="open">${over ? 'Replay' : 'Resume'}</button>${
+  g.match || g.live ? '' : '<button type="button" class="delete" title="Delete this game">Delete</button>'}</td>`;
+  tr.querySelector('.open').addEventListener('click', async () => {
+    dialog.close();
+    if (g.live) {
+      location.hash = seatToken ? `#live=${g.id}&seat=${seatToken}` : `#live=${g.id}`;
+      return;
+    }
+    await load(g.id);
+    if (over) lookAt(0);
+  });
+  const del = tr.querySelector('.delete');
+  if (del) del.addEventListener('click', () => deleteGame(g.id, tr));
+  return tr;
+}
+
+// Carrying the player key to another device: copy it here, paste it there.
+function initKeyCarry() {
+  $('key-copy').addEventListener('click', async () => {
+    try { await navigator.clipboard.writeText(playerKey()); $('key-said').textContent = 'Copied.'; } catch (_) { $('key-mine').select(); }
+  });
+  $('key-use').addEventListener('click', () => {
+    const key = $('key-other').value.trim().toLowerCase();
+    if (!/^[0-9a-f]{32}$/.test(key)) {
+      $('key-said').textContent = 'A player key is 32 letters a–f and digits.';
+      return;
+    }
+    localStorage.setItem(PLAYER_KEY, key);
+    $('key-other').value = '';
+    openSaved();
+    $('key-said').textContent = 'This browser now uses that key: its games are listed above.';
+  });
 }
 
 // The server's times are UTC ("2026-11-29 21:31:30"): shown in the reader's time, with its zone.
@@ -1328,6 +1488,11 @@ const AYOAYO = [
 const LEARN = [['hoyito-ii', 'Hoyito II', HOYITO_II], ['hoyito-iii', 'Hoyito III', HOYITO_III], ['ayoayo', 'Ayoayo', AYOAYO]];
 let LESSONS = HOYITO_II;
 const L = { on: false, k: 0, game: null, returnTo: null, trying: false, variant: 'hoyito-ii' };
+
+// Whether the board shows a lesson's game.
+function inLesson() {
+  return L.on && !!S.view && S.view.id === L.game;
+}
 window.sowing.learn = LEARN;
 
 function lessonSay(text, good) {
@@ -1369,7 +1534,8 @@ function showLesson(k) {
     const record = `[Game "${L.variant}"]\n${lesson.tags ? lesson.tags + '\n' : ''}[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n${lesson.moves || ''} *`;
     const v = await api('POST', '/records', { record });
     L.game = v.id;
-    if (old) await api('DELETE', `/games/${old}`).catch(() => {});
+    localStorage.setItem(LESSON_GAME, String(v.id));
+    if (old) await dropLessonGame(old);
     S.view = v;
     S.viewPly = null;
     S.hint = null;
@@ -1448,7 +1614,7 @@ function lessonCheck() {
 
 // Another game opened during a lesson: the lesson and its game go.
 function leaveLearn() {
-  if (L.game) api('DELETE', `/games/${L.game}`).catch(() => {});
+  if (L.game) dropLessonGame(L.game);
   L.on = false;
   L.game = null;
   L.trying = false;
@@ -1456,6 +1622,19 @@ function leaveLearn() {
   delete document.body.dataset.learn;
   delete document.body.dataset.lesson;
 }
+
+// A lesson's game is scaffolding, not a saved game: deleted when the lesson ends, when the
+// tab closes (a request that outlives the page), or, failing both, at the next visit.
+const LESSON_GAME = 'sowing.lesson';
+
+async function dropLessonGame(id) {
+  await api('DELETE', `/games/${id}`).catch(() => {});
+  if (localStorage.getItem(LESSON_GAME) === String(id)) localStorage.removeItem(LESSON_GAME);
+}
+
+window.addEventListener('pagehide', () => {
+  if (L.game) fetch(`/api/games/${L.game}`, { method: 'DELETE', keepalive: true, headers: apiHeaders() });
+});
 
 function closeLearn() {
   const lessonGame = L.game;
@@ -1466,7 +1645,7 @@ function closeLearn() {
   delete document.body.dataset.learn;
   delete document.body.dataset.lesson;
   run(async () => {
-    if (lessonGame) await api('DELETE', `/games/${lessonGame}`).catch(() => {});
+    if (lessonGame) await dropLessonGame(lessonGame);
     S.view = null;
     if (L.returnTo) {
       const v = await api('GET', `/games/${L.returnTo}`).catch(() => null);
@@ -1516,7 +1695,12 @@ function followAddress() {
   const m = /#game=(\d+)/.exec(location.hash);
   if (!m || (S.view && S.view.id === Number(m[1]))) return;
   if (S.busy) { setTimeout(followAddress, 100); return; }
-  load(Number(m[1])).catch((e) => setStatus(`Game ${m[1]} could not be opened: ${e.message}`, true));
+  load(Number(m[1])).catch((e) => {
+    // The board and title must not go on showing the game before as if it were this one.
+    S.view = null;
+    renderEmpty();
+    setStatus(`Game ${m[1]} could not be opened: ${e.message}`, true);
+  });
 }
 
 function flip() {
@@ -1557,6 +1741,7 @@ async function init() {
     openLearn();
   });
   $('btn-saved').addEventListener('click', openSaved);
+  initKeyCarry();
   $('upload').addEventListener('change', upload);
   $('btn-undo').addEventListener('click', undo);
   $('btn-redo').addEventListener('click', redo);
@@ -1580,12 +1765,19 @@ async function init() {
   window.addEventListener('popstate', followAddress);
   NARROW.addEventListener('change', () => { G = null; render(); seatLabels(); });
   renderEmpty();
+  const leftover = localStorage.getItem(LESSON_GAME);
+  if (leftover) dropLessonGame(Number(leftover));
 
   if (window.sowingLive && window.sowingLive.fromAddress()) return;
   const fromHash = /#game=(\d+)/.exec(location.hash);
   const id = fromHash ? fromHash[1] : localStorage.getItem('sowing.game');
   if (id) {
-    load(id).catch(() => { localStorage.removeItem('sowing.game'); openNewGame(); });
+    load(id).catch((e) => {
+      localStorage.removeItem('sowing.game');
+      openNewGame();
+      // A link to a game that is gone says so, rather than opening the dialog silently.
+      if (fromHash) $('new-error').textContent = `Game ${id} could not be opened: ${e.message}. Start a new game instead?`;
+    });
   } else {
     openNewGame();
   }

@@ -27,6 +27,28 @@
   const seatKey = (id) => `sowing.seat.${id}`;
   const inviteKey = (id) => `sowing.invite.${id}`;
 
+  // A seat as people know it: its player's name, with the side ("Ana (South)"), or the side.
+  function seatName(live, side) {
+    const name = live && live.seats[side] && live.seats[side].name;
+    return name ? `${name} (${cap(side)})` : cap(side);
+  }
+
+  // How a live game ended, winner first: "Ana (South) wins, 28–20: the last four went to
+  // South" (the server's `text` says only why it ended).
+  function resultWords(live, v) {
+    const r = live.result;
+    const why = r.text.replace(/\b(south|north)\b/g, cap);
+    const seeds = v ? v.state.captured : null;
+    const score = (first) => {
+      if (!seeds) return '';
+      const [south, north] = seeds;
+      return first === 'north' ? `, ${north}–${south}` : `, ${south}–${north}`;
+    };
+    if (r.outcome === 'south' || r.outcome === 'north') return `${seatName(live, r.outcome)} wins${score(r.outcome)}: ${why}`;
+    if (r.outcome === 'draw') return `a draw${score('south')}: ${why}`;
+    return `closed with no result: ${why}`;
+  }
+
   // ------------------------------------------------------------ the API, with the seat's token
 
   // The page's api() (app.js: retries what is safe to send again), with this seat's token.
@@ -203,7 +225,7 @@
       if (!sameBoard(reached, mv.after)) window.sowing.mismatches += 1;
       counters.animated += 1;
     }
-    $('commentary').textContent = describeMove(mv.side, mv.move, mv.trace, v.rules.game);
+    $('commentary').textContent = tellTurn(mv.side, mv.move, mv.trace, v.rules.game, mv.ply);
     const next = JSON.parse(JSON.stringify(v));
     next.ply = mv.ply;
     next.history.push({ ply: mv.ply, move: mv.move, side: mv.side, after: mv.after });
@@ -222,7 +244,7 @@
   function followNextRound(game) {
     const from = LV.id;
     counters.rounds += 1;
-    setStatus(`Round over: ${LV.live && LV.live.result ? LV.live.result.text : ''}. The next round starts in a moment…`);
+    setStatus(`Round over: ${LV.live && LV.live.result ? resultWords(LV.live, S.view) : ''}. The next round starts in a moment…`);
     setTimeout(() => {
       if (LV.id !== from) return;
       location.hash = LV.seat && LV.token ? `#live=${game}&seat=${LV.token}` : `#live=${game}`;
@@ -254,7 +276,7 @@
       const reached = await animate(v.state, r.trace, cap(side), false);
       if (!sameBoard(reached, { pits: r.game.state.pits, captured: r.game.state.captured })) window.sowing.mismatches += 1;
       counters.animated += 1;
-      $('commentary').textContent = describeMove(side, name, r.trace, v.rules.game);
+      $('commentary').textContent = tellTurn(side, name, r.trace, v.rules.game, r.game.ply);
     } else {
       counters.skipped += 1;
     }
@@ -350,8 +372,8 @@
       setStatus('Your move: click a marked pit or type its letter.');
     }
     if (live.result && !S.busy) {
-      setStatus(live.next_round ? `Round over: ${live.result.text}. The next round starts in a moment…`
-        : `Game over: ${live.result.text}.`);
+      setStatus(live.next_round ? `Round over: ${resultWords(live, v)}. The next round starts in a moment…`
+        : `Game over: ${resultWords(live, v)}.`);
     }
     renderLive();
   }
@@ -382,6 +404,23 @@
     return p;
   }
 
+  // The offers standing, in words: to a player, their opponent's; to a spectator, each
+  // one made and by whom. No offer, no words.
+  function offerNotes(offers, mine, live) {
+    const words = {
+      draw: 'offers a draw',
+      takeback: 'asks to take back the last move',
+      rematch: 'asks for a rematch',
+    };
+    const notes = [];
+    for (const [kind, asks] of Object.entries(words)) {
+      const by = offers[kind];
+      if (!by || by === mine) continue;
+      notes.push(mine ? `Your opponent ${asks}.` : `${seatName(live, by)} ${asks}.`);
+    }
+    return notes;
+  }
+
   function renderLive() {
     const panel = $('live-panel');
     if (!panel || !active() || !LV.live) return;
@@ -393,9 +432,13 @@
     const offers = live.offers;
     if (mine && !live.result) {
       buttons.append(button('Resign', resign));
-      buttons.append(button(offers.draw === theirs ? 'Accept the draw' : offers.draw === mine ? 'Draw offered' : 'Offer a draw', () => act('draw')));
+      buttons.append(button(offers.draw === theirs ? 'Accept the draw' : offers.draw === mine ? 'Draw offered' : 'Offer a draw', () => {
+        if (offers.draw !== theirs || window.confirm('Accept the draw? The game ends now, as a draw.')) act('draw');
+      }));
       if (offers.draw === mine) buttons.lastChild.disabled = true;
-      buttons.append(button(offers.takeback === theirs ? 'Accept the takeback' : offers.takeback === mine ? 'Takeback asked' : 'Ask to take back', () => act('takeback'), 'Take back the last move, if your opponent agrees'));
+      buttons.append(button(offers.takeback === theirs ? 'Accept the takeback' : offers.takeback === mine ? 'Takeback asked' : 'Ask to take back', () => {
+        if (offers.takeback !== theirs || window.confirm('Accept the takeback? Your opponent’s last move is taken back.')) act('takeback');
+      }, 'Take back the last move, if your opponent agrees'));
       if (offers.takeback === mine || S.view.ply === 0) buttons.lastChild.disabled = true;
     }
     if (mine && live.result && !live.rematch && !live.next_round) {
@@ -408,12 +451,7 @@
         location.hash = mine ? `#live=${live.rematch}&seat=${LV.token}` : `#live=${live.rematch}`;
       }));
     }
-    const notes = [];
-    if (offers.draw === theirs) notes.push('Your opponent offers a draw.');
-    if (offers.takeback === theirs) notes.push('Your opponent asks to take back the last move.');
-    if (offers.rematch === theirs) notes.push('Your opponent asks for a rematch.');
-    if (!mine && (offers.draw || offers.takeback)) notes.push(`${cap(offers.draw || offers.takeback)} ${offers.draw ? 'offers a draw' : 'asks for a takeback'}.`);
-    $('live-note').textContent = notes.join(' ');
+    $('live-note').textContent = offerNotes(offers, mine, live).join(' ');
     const m = S.view && S.view.match;
     $('live-match').hidden = !m;
     if (m) {
@@ -433,20 +471,44 @@
 
   // ------------------------------------------------------------ the new-game dialog and the lobby
 
+  // The new-game dialog's choice of opponent: the computer (or someone at this screen), or a
+  // friend on another device. Each shows only its own fields and its one primary button.
   function friendForm() {
+    const choice = document.createElement('fieldset');
+    choice.id = 'opponent';
+    choice.className = 'opponent';
+    choice.innerHTML = `<legend>Play against</legend>
+      <label class="check"><input type="radio" name="opponent" id="f-opponent-here" value="here" checked> the computer, or someone at this screen</label>
+      <label class="check"><input type="radio" name="opponent" id="f-opponent-friend" value="friend"> a friend on another device</label>`;
+    $('seat-south').closest('label').before(choice);
     const box = document.createElement('fieldset');
     box.id = 'friend-box';
     box.className = 'friend-box';
+    box.hidden = true;
     box.innerHTML = `<legend>Play a friend on another device</legend>
       <label>Your seat <select id="f-seat"><option value="south">South (moves first)</option><option value="north">North</option></select></label>
       <label>Clock <select id="f-clock">
         <option value="">unlimited</option><option value="60000+0">1 min</option><option value="180000+2000">3 + 2</option>
         <option value="300000+3000" selected>5 + 3</option><option value="600000+5000">10 + 5</option><option value="1800000+0">30 min</option></select></label>
       <label>Your name (optional) <input id="f-name" maxlength="32" autocomplete="nickname"></label>
-      <label class="check"><input id="f-lobby" type="checkbox"> List it in the lobby for anyone to accept</label>
-      <p class="dialog-buttons"><button id="btn-friend" type="button" class="primary">Play a friend</button></p>`;
+      <label class="check"><input id="f-lobby" type="checkbox"> List it in the lobby for anyone to accept</label>`;
     $('new-error').before(box);
-    $('btn-friend').addEventListener('click', createFriendGame);
+    const friendButton = document.createElement('button');
+    friendButton.id = 'btn-friend';
+    friendButton.type = 'button';
+    friendButton.className = 'primary';
+    friendButton.hidden = true;
+    friendButton.textContent = 'Invite a friend';
+    $('btn-start').after(friendButton);
+    friendButton.addEventListener('click', createFriendGame);
+    const show = () => {
+      const friend = $('f-opponent-friend').checked;
+      box.hidden = !friend;
+      friendButton.hidden = !friend;
+      $('btn-start').hidden = friend;
+      for (const el of document.querySelectorAll('#new-form .for-here')) el.hidden = friend;
+    };
+    for (const radio of choice.querySelectorAll('input')) radio.addEventListener('change', show);
   }
 
   async function createFriendGame() {
@@ -532,7 +594,13 @@
     document.querySelector('#play .controls').before(p);
   }
 
-  window.sowingLive = { active, mayMove, fromAddress, decorate, play, leave };
+  // Who plays `side` in the live game shown, for app.js's summary: a name, "you" or "a friend".
+  function playerLabel(side) {
+    const seat = LV.live && LV.live.seats[side];
+    return (seat && seat.name) || (LV.seat === side ? 'you' : 'a friend');
+  }
+
+  window.sowingLive = { active, mayMove, fromAddress, decorate, play, leave, playerLabel };
 
   document.addEventListener('DOMContentLoaded', () => {
     panel();

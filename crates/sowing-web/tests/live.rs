@@ -217,6 +217,7 @@ async fn each_seat_moves_only_on_its_own_turn_and_a_stale_ply_from_either_seat_i
         .method(Method::POST)
         .uri(&path)
         .header(header::AUTHORIZATION, format!("Bearer {north}"))
+        .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(json!({"move": "a", "ply": 1}).to_string()))
         .unwrap();
     let response = router.clone().oneshot(request).await.unwrap();
