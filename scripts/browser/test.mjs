@@ -775,7 +775,7 @@ await check('a newcomer is seated in the easier seat, and the dialog states each
   await fresh.selectOption('#f-game', 'hoyito-ii:6');
   equal([await fresh.inputValue('#f-south'), await fresh.inputValue('#f-north')], ['level:3', 'human'],
     'Hoyito: the person plays North, the easier seat');
-  assert(/25 seeds/.test(await fresh.textContent('#about-seat')), '2×6 figure');
+  assert(/solved: with best play North wins by 28 seeds/.test(await fresh.textContent('#about-seat')), `2×6: the proven figure: ${await fresh.textContent('#about-seat')}`);
   await fresh.selectOption('#f-game', 'hoyito-ii:12');
   assert(/2×12 start at about 55 seeds/.test(await fresh.textContent('#about-seat')), `2×12 figure: ${await fresh.textContent('#about-seat')}`);
   await fresh.selectOption('#f-game', 'ayoayo');
