@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod analyze;
+mod backup;
 mod bench;
 mod board;
 mod engine;
@@ -41,6 +42,7 @@ enum Command {
     Match(matches::Args),
     Analyze(analyze::Args),
     Serve(sowing_web::ServeArgs),
+    Backup(backup::Args),
     Tables(tables::Args),
     Solve(solve::Args),
 }
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => sowing_web::run(args).map_err(Into::into),
+        Command::Backup(args) => backup::run(args),
         Command::Tables(args) => tables::run(args),
         Command::Solve(args) => solve::run(args),
     };

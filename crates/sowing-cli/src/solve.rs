@@ -147,6 +147,29 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     let family = tables.family();
+    // Every position the solve meets has the root's seeds less a multiple of the capture
+    // step, and those up to the tables' largest layer are valued from them: each must be
+    // built (by default only the layers play reaches are: a set-up position of Hoyito with
+    // 13 seeds needs 9, 5 and 1).
+    let seeds = position.seeds_on_board();
+    let step = family.capture_step();
+    let leaf = tables.max_seeds().min(seeds);
+    if let Some(missing) = (1..=leaf)
+        .rev()
+        .filter(|s| (seeds - s) % step == 0)
+        .find(|&s| !tables.built(s))
+    {
+        let top = (1..=leaf)
+            .rev()
+            .find(|s| (seeds - s) % step == 0)
+            .unwrap_or(missing);
+        bail!(
+            "the position has {seeds} seeds on the board, so its play reaches layer {missing} \
+             of the tables, which is not built in {}: build it with `sow tables build \
+             --layer {top}` and the game's options",
+            tables.dir().display()
+        );
+    }
     let certificate_path = args.certificate.clone().unwrap_or_else(|| {
         if args.position.is_none() {
             PathBuf::from(format!("{family}.cert"))

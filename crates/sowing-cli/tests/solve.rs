@@ -67,6 +67,9 @@ fn solve_prints_json_last_and_its_certificate_verifies() {
             "hoyito-ii",
             "--max-seeds",
             seeds,
+            // Every layer: the position solved is a set-up one with 10 seeds.
+            "--layers",
+            "all",
             "--dir",
             &small,
             "--quiet",
@@ -214,5 +217,21 @@ fn solve_refuses_bad_input() {
     assert_refused(
         &sow(&["solve", "--tables", &tables, "--memory", "0"]),
         "--memory",
+    );
+    // The layers play reaches (4 and 8): a set-up position of 10 seeds reaches 6 and 2.
+    assert_ok(&sow(&[
+        "tables",
+        "build",
+        "--game",
+        "hoyito-ii",
+        "--max-seeds",
+        "8",
+        "--dir",
+        &tables,
+        "--quiet",
+    ]));
+    assert_refused(
+        &sow(&["solve", POSITION, "--tables", &tables]),
+        "reaches layer 6 of the tables, which is not built",
     );
 }

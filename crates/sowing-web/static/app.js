@@ -857,7 +857,12 @@ function drawTableValue(i, value) {
 
 function showTableValues(v, answer) {
   clearTableValues();
-  document.body.dataset.tables = answer.inside ? 'inside' : answer.building ? 'building' : 'outside';
+  document.body.dataset.tables = answer.inside ? 'inside' : answer.building ? 'building' : answer.not_built ? 'not-built' : 'outside';
+  // A set-up position between the layers built (by default only those play reaches).
+  const seeds = v.state.pits.reduce((a, b) => a + b, 0);
+  $('tables-on').parentElement.title = answer.not_built
+    ? `The endgame tables do not hold the layer of ${seeds} seeds on the board (only those play from the start reaches are built by default): add it with sow tables build --layer ${seeds}`
+    : 'Inside the endgame tables, each playable pit shows the exact value of sowing it';
   if (!answer.inside) return;
   for (const m of answer.moves) {
     if (m.move !== 'pass') drawTableValue(nameToPit(m.move, v.rules.pits), m.value);
