@@ -2,14 +2,17 @@
 # The endgame-table build figures of the README and docs/tables.md: each build the issue
 # names, timed with /usr/bin/time -v, into DIR (layers already there are kept, so a second
 # run resumes; give an empty DIR for the full figures). Prints per build the wall time,
-# CPU time, peak RSS, positions per core-second, the share of the CPU the job got, and the
-# load average before and after (the machine is shared: wall time under load is not the
+# CPU time, peak RSS, disk used by the tables' files, positions per core-second, the share of
+# the CPU the job got, and the load average before and after (the machine is shared: wall time under load is not the
 # quiet figure, positions per core-second is).
 #
 #   scripts/tables-figures.sh DIR [THREADS] [BUILD …]
 #
 # BUILD is one of hoyito-ii-24, hoyito-iii-24, ayoayo-last-mover-20, ayoayo-holder-20,
-# hoyito-ii-2x12-12 (default: all of them, in that order).
+# hoyito-ii-2x12-12 (default: all of them, in that order). Hoyito builds only the layers play
+# from the start reaches (4, 8, …: docs/tables.md); BUILD-all (e.g. hoyito-iii-24-all) builds
+# every layer. The builder's own lines (per layer: positions, moves inside, rounds, times)
+# are kept in DIR/BUILD.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
@@ -32,6 +35,8 @@ held() {
 }
 
 for build in "${builds[@]}"; do
+  all=()
+  case $build in *-all) all=(--layers all); build=${build%-all} ;; esac
   case $build in
     hoyito-ii-24) args=(--game hoyito-ii --max-seeds 24) ;;
     hoyito-iii-24) args=(--game hoyito-iii --max-seeds 24) ;;
@@ -43,10 +48,12 @@ for build in "${builds[@]}"; do
   report=$(mktemp)
   held_before=$(held "$dir")
   before=$(cut -d' ' -f1-3 /proc/loadavg)
-  /usr/bin/time -v -o "$report" "$sow" tables build "${args[@]}" --dir "$dir" --threads "$threads" --quiet
+  /usr/bin/time -v -o "$report" "$sow" tables build "${args[@]}" "${all[@]}" --dir "$dir" \
+    --threads "$threads" 2> >(grep -v '\[' >"$dir/$build${all:+-all}.log")
   after=$(cut -d' ' -f1-3 /proc/loadavg)
   positions=$(($(held "$dir") - held_before)) # built in this run
-  awk -v build="$build" -v positions="$positions" -v before="$before" -v after="$after" -F': ' '
+  disk=$(du -sb "$dir" | cut -f1)
+  awk -v build="$build${all:+-all}" -v positions="$positions" -v disk="$disk" -v before="$before" -v after="$after" -F': ' '
     /Elapsed \(wall clock\)/ { wall = $2 }
     /User time/ { user = $2 }
     /System time/ { sys = $2 }
@@ -54,8 +61,8 @@ for build in "${builds[@]}"; do
     /Percent of CPU this job got/ { cpu = $2 }
     END {
       cores = user + sys
-      printf "%s: %d positions built, wall %s, CPU %.1f s (user %.1f + system %.1f), peak RSS %.2f GiB, %.2f million positions per core-second, CPU this job got %s, load average before %s, after %s\n",
-        build, positions, wall, cores, user, sys, rss / 1048576, (cores > 0 ? positions / cores / 1e6 : 0), cpu, before, after
+      printf "%s: %d positions built, wall %s, CPU %.1f s (user %.1f + system %.1f), peak RSS %.2f GiB, disk (all of DIR) %.2f GiB, %.2f million positions per core-second, CPU this job got %s, load average before %s, after %s\n",
+        build, positions, wall, cores, user, sys, rss / 1048576, disk / 1073741824, (cores > 0 ? positions / cores / 1e6 : 0), cpu, before, after
     }' "$report"
   rm -f "$report"
 done

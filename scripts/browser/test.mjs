@@ -138,6 +138,10 @@ await check('the new-game dialog says the options in words and which seat is har
   equal(await page.$eval('#new-form [data-option="casa_rows"] .rule-ref', (e) => e.textContent), 'rule H2.5', 'the rule id as a small reference');
   assert(await page.locator('#game-about').isVisible(), 'a summary of the chosen game');
   assert(/harder/.test(await page.textContent('#about-seat')), 'which seat is harder');
+  assert(/solved: with best play North wins by 28 seeds/.test(await page.textContent('#about-seat')), `the proven result: ${await page.textContent('#about-seat')}`);
+  await page.selectOption('#f-option-casa_rows', 'opponent');
+  assert(!/solved/.test(await page.textContent('#about-seat')), 'no proven result for options it was not proven under');
+  await page.selectOption('#f-option-casa_rows', 'any');
   assert(/casa/.test(await page.textContent('#about-text')), 'the rules in a few words');
   await page.selectOption('#f-game', 'ayoayo');
   assert(/store/.test(await page.textContent('#about-text')), 'the summary follows the game chosen');
@@ -808,7 +812,7 @@ await check('a newcomer is seated in the easier seat, and the dialog states each
   await fresh.selectOption('#f-game', 'hoyito-ii:6');
   equal([await fresh.inputValue('#f-south'), await fresh.inputValue('#f-north')], ['level:3', 'human'],
     'Hoyito: the person plays North, the easier seat');
-  assert(/25 seeds/.test(await fresh.textContent('#about-seat')), '2×6 figure');
+  assert(/solved: with best play North wins by 28 seeds/.test(await fresh.textContent('#about-seat')), `2×6: the proven figure: ${await fresh.textContent('#about-seat')}`);
   await fresh.selectOption('#f-game', 'hoyito-ii:12');
   assert(/2×12 start at about 55 seeds/.test(await fresh.textContent('#about-seat')), `2×12 figure: ${await fresh.textContent('#about-seat')}`);
   await fresh.selectOption('#f-game', 'ayoayo');

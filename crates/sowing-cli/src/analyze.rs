@@ -35,6 +35,9 @@ pub struct Exact {
     pub lost_value: usize,
     /// Seeds given up by them, with perfect play after.
     pub seeds_lost: i32,
+    /// Moves made in a position no larger than the tables reach but in a layer that is not
+    /// built (a set-up position between the layers play reaches): no exact loss for them.
+    pub not_built: usize,
 }
 
 /// The exact loss of each move of `full` against the best (`None` outside the tables), and
@@ -53,6 +56,10 @@ pub fn exact_losses(tables: &Tables, full: &Game) -> (Vec<Option<i32>>, BySide<E
                 .map_or(perfect.value, |m| m.1);
             perfect.value - played
         });
+        let seeds = game.position().seeds_on_board();
+        if loss.is_none() && seeds <= tables.max_seeds() && !tables.built(seeds) {
+            sums[mover].not_built += 1;
+        }
         if let Some(loss) = loss {
             let sum = &mut sums[mover];
             sum.inside += 1;
@@ -156,6 +163,14 @@ pub fn run(args: Args) -> Result<()> {
                 sum.lost_value,
                 sum.seeds_lost
             );
+            if sum.not_built > 0 {
+                println!(
+                    "tables, {}: {} moves in layers not built (a set-up position's seeds on \
+                     the board; add a layer with `sow tables build --layer N`)",
+                    side.name(),
+                    sum.not_built
+                );
+            }
         }
     }
     Ok(())

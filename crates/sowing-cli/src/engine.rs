@@ -397,6 +397,21 @@ impl Engine {
         let answer = answered.clone();
         let handle = std::thread::spawn(move || {
             let n = game.rules().pits_per_row();
+            // A root the tables would hold but for its layer not being built (a set-up
+            // position between the layers play reaches): say so, then search.
+            let seeds = game.position().seeds_on_board();
+            if let Some(tables) = searcher.tables_for(game.rules()) {
+                if seeds <= tables.max_seeds() && !tables.built(seeds) {
+                    say(
+                        &out,
+                        &format!(
+                            "info string tables: layer {seeds} (seeds on the board) is not \
+                             built, so this position is searched; add it with `sow tables \
+                             build --layer {seeds}`"
+                        ),
+                    );
+                }
+            }
             let result = searcher.go(&game, &limits, &mut |info: &Info| {
                 say(&out, &info_line(info, n));
             });
@@ -676,7 +691,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let rules = Rules::new(Variant::HoyitoII);
-        sowing_tables::build::build(&dir, rules, 7, &sowing_tables::build::Options::quiet())
+        sowing_tables::build::build(&dir, rules, 7, &sowing_tables::build::Options::all_layers())
             .unwrap();
         let tables = sowing_tables::Tables::open(&dir, rules).unwrap();
         let family = tables.family();

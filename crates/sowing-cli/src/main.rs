@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod analyze;
+mod backup;
 mod bench;
 mod board;
 mod engine;
@@ -16,6 +17,7 @@ mod options;
 mod perft;
 mod play;
 mod replay;
+mod solve;
 mod strength;
 mod tables;
 
@@ -40,7 +42,9 @@ enum Command {
     Match(matches::Args),
     Analyze(analyze::Args),
     Serve(sowing_web::ServeArgs),
+    Backup(backup::Args),
     Tables(tables::Args),
+    Solve(solve::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,7 +58,9 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => sowing_web::run(args).map_err(Into::into),
+        Command::Backup(args) => backup::run(args),
         Command::Tables(args) => tables::run(args),
+        Command::Solve(args) => solve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -43,7 +43,7 @@ fn samples(tables: &Tables, rules: Rules, count: usize, seed: u64) -> Vec<Sample
         let before = out.len();
         while !game.is_over() && game.moves().len() < 600 && out.len() < count {
             let pos = *game.position();
-            if pos.seeds_on_board() <= tables.max_seeds() && seen.insert(pos.hash()) {
+            if tables.built(pos.seeds_on_board()) && seen.insert(pos.hash()) {
                 if let Ok(probe) = tables.probe(&pos) {
                     if probe.moves.iter().any(|m| m.1 != probe.value) {
                         out.push(Sample {

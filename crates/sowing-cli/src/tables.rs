@@ -55,13 +55,24 @@ impl DirOption {
 
 /// Build the tables of one game (with its options) up to a number of seeds on the board.
 /// Layers already on disk are checked and kept, so an interrupted build resumes.
+///
+/// By default only the layers play from the start can reach are built: in Hoyito every
+/// capture takes a multiple of 4 seeds, so the layers 4, 8, 12, …; --layers all builds
+/// every one, --layer N adds layer N (for set-up positions) with the layers it needs.
 #[derive(clap::Args)]
 struct BuildArgs {
     #[command(flatten)]
     options: GameOptions,
-    /// The largest number of seeds on the board.
-    #[arg(long)]
-    max_seeds: usize,
+    /// The largest number of seeds on the board (may be left out with --layer).
+    #[arg(long, required_unless_present = "layer")]
+    max_seeds: Option<usize>,
+    /// Which layers up to --max-seeds: those play from the start reaches (in Hoyito the
+    /// multiples of 4), or all.
+    #[arg(long, value_enum, default_value = "reachable")]
+    layers: LayersArg,
+    /// Build this layer too (repeatable), with the layers below it that its captures reach.
+    #[arg(long, value_name = "N")]
+    layer: Vec<usize>,
     #[command(flatten)]
     dir: DirOption,
     /// Worker threads (default: one per core).
@@ -70,6 +81,12 @@ struct BuildArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum LayersArg {
+    Reachable,
+    All,
 }
 
 /// Print the exact value of a position and of each of its moves, as one line of JSON:
@@ -175,16 +192,39 @@ fn run_build(args: BuildArgs) -> Result<()> {
     let options = build::Options {
         threads: args.threads,
         progress: !args.quiet,
+        layers: match args.layers {
+            LayersArg::Reachable => build::Layers::Reachable,
+            LayersArg::All => build::Layers::All,
+        },
+        extra: args.layer.clone(),
     };
-    let report = build::build(&dir, rules, args.max_seeds, &options)?;
+    if let Some(zero) = args.layer.iter().find(|&&n| n == 0) {
+        bail!("--layer {zero}: an empty board has no layer (layers start at 1)");
+    }
+    let max_seeds = args.max_seeds.unwrap_or(0);
+    let plan = build::plan(
+        &Family::of(rules),
+        max_seeds,
+        options.layers,
+        &options.extra,
+    );
+    if plan.is_empty() {
+        bail!(
+            "no layer to build: --max-seeds {max_seeds} holds no layer play reaches in {} \
+             (every capture takes {} seeds); give --layers all or a larger --max-seeds",
+            Family::of(rules),
+            Family::of(rules).capture_step()
+        );
+    }
+    let report = build::build(&dir, rules, max_seeds, &options)?;
     for (seeds, why) in &report.replaced {
         eprintln!("sow: layer {seeds} was refused and built again: {why}");
     }
     let seconds = report.elapsed.as_secs_f64();
     eprintln!(
-        "{}: layers 1-{} in {} ({} built, {} kept); {} positions computed in {seconds:.1} s{}",
+        "{}: layers {} in {} ({} built, {} kept); {} positions computed in {seconds:.1} s{}",
         Family::of(rules),
-        args.max_seeds,
+        short_list(&plan),
         dir.join(Family::of(rules).name()).display(),
         report.built.len(),
         report.reused.len(),
@@ -220,6 +260,24 @@ fn run_probe(args: ProbeArgs) -> Result<()> {
     };
     println!("{}", serde_json::to_string(&line)?);
     Ok(())
+}
+
+/// Layers as `4, 8, …, 24` (every fourth), `1-24` (every one) or one by one.
+fn short_list(layers: &[usize]) -> String {
+    let even = layers
+        .windows(2)
+        .all(|w| w[1] - w[0] == layers[1] - layers[0]);
+    match layers {
+        [first, .., last] if even && layers[1] - first == 1 => format!("{first}-{last}"),
+        [first, second, .., last] if even && layers.len() > 3 => {
+            format!("{first}, {second}, …, {last}")
+        }
+        _ => layers
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
 }
 
 /// The line `sow tables probe` prints (fields in this order).
@@ -291,7 +349,7 @@ fn run_verify(args: FamilyArgs, stats: bool) -> Result<()> {
     let dir = args.dir.dir()?;
     let options = build::Options {
         threads: args.threads,
-        progress: false,
+        ..build::Options::default()
     };
     for rules in families(&args.options, &dir)? {
         let family = Family::of(rules);
@@ -318,9 +376,10 @@ fn run_verify(args: FamilyArgs, stats: bool) -> Result<()> {
             }
         } else {
             let positions: u64 = proof.layers.iter().map(|l| l.positions).sum();
+            let seeds: Vec<usize> = proof.layers.iter().map(|l| l.seeds).collect();
             println!(
-                "{family}: layers 1-{} proved ({positions} positions, {:.1} s)",
-                proof.layers.len(),
+                "{family}: layers {} proved ({positions} positions, {:.1} s)",
+                short_list(&seeds),
                 started.elapsed().as_secs_f64()
             );
         }
@@ -337,17 +396,19 @@ fn run_bench(args: BenchArgs) -> Result<()> {
     if max == 0 {
         bail!("no tables of {family} in {}", dir.display());
     }
-    // Random positions of every layer, weighted by size, half of them with North to move.
+    // Random positions of every layer built, weighted by size, half with North to move.
     let mut rng = sowing_engine::random::Rng::new(1);
-    let total: u64 = (1..=max).map(|s| family.layer_len(s)).sum();
+    let built = tables.layers_built();
+    let total: u64 = built.iter().map(|&s| family.layer_len(s)).sum();
     let positions: Vec<Position> = (0..args.probes.min(1 << 22))
         .map(|_| {
             // A bias of at most total / 2⁶⁴: nothing for a benchmark.
             let mut at = rng.next_u64() % total;
-            let mut seeds = 1;
+            let mut layers = built.iter();
+            let mut seeds = *layers.next().expect("a layer is built");
             while at >= family.layer_len(seeds) {
                 at -= family.layer_len(seeds);
-                seeds += 1;
+                seeds = *layers.next().expect("the layers hold `total` positions");
             }
             let position = family.position(seeds, at);
             if rng.next_u32() & 1 == 1 {
@@ -372,8 +433,9 @@ fn run_bench(args: BenchArgs) -> Result<()> {
     }
     let seconds = started.elapsed().as_secs_f64();
     println!(
-        "{family}, layers 1-{max}: {probes} probes in {seconds:.2} s = {:.0} probes/s \
+        "{family}, layers {}: {probes} probes in {seconds:.2} s = {:.0} probes/s \
          (one thread; checksum {})",
+        short_list(&built),
         probes as f64 / seconds,
         sum + touch
     );

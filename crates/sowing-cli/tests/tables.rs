@@ -46,6 +46,7 @@ impl Drop for TempDir {
 
 const H2: &str = "hoyito-ii-2x6-casa-rows=any";
 
+/// Every layer up to `seeds` (the tests below probe set-up positions of any size).
 fn build(dir: &TempDir, game: &str, seeds: &str) -> Output {
     sow(&[
         "tables",
@@ -54,10 +55,69 @@ fn build(dir: &TempDir, game: &str, seeds: &str) -> Output {
         game,
         "--max-seeds",
         seeds,
+        "--layers",
+        "all",
         "--dir",
         dir.arg(),
         "--quiet",
     ])
+}
+
+#[test]
+fn by_default_only_the_layers_play_reaches_are_built_and_others_on_request() {
+    let dir = TempDir::new("reachable");
+    let reachable = |args: &[&str]| {
+        let mut all = vec![
+            "tables",
+            "build",
+            "--game",
+            "hoyito-ii",
+            "--dir",
+            dir.arg(),
+            "--quiet",
+        ];
+        all.extend_from_slice(args);
+        sow(&all)
+    };
+    let built = reachable(&["--max-seeds", "9"]);
+    assert_ok(&built);
+    assert!(
+        stderr(&built).contains("layers 4, 8 in"),
+        "{}",
+        stderr(&built)
+    );
+    assert!(dir.layer(H2, 4).exists() && dir.layer(H2, 8).exists());
+    assert!(!dir.layer(H2, 5).exists() && !dir.layer(H2, 1).exists());
+    // A set-up position with 5 seeds: the tables reach 8, but layer 5 is not built.
+    let five = "hoyito-ii 1,1,1,1,1,0/0,0,0,0,0,0 20-23 S -";
+    let refused = probe(&dir, five);
+    assert_refused(&refused, "layer 5 of the tables");
+    assert!(
+        stderr(&refused).contains("not built") && stderr(&refused).contains("--layer 5"),
+        "{}",
+        stderr(&refused)
+    );
+    // Built on request, with layer 1 below it (a capture takes 4).
+    let added = reachable(&["--layer", "5"]);
+    assert_ok(&added);
+    assert!(
+        stderr(&added).contains("layers 1, 5 in"),
+        "{}",
+        stderr(&added)
+    );
+    let line = json(&probe(&dir, five));
+    assert!(line["value"].is_i64());
+    let verified = sow(&["tables", "verify", "--dir", dir.arg()]);
+    assert_ok(&verified);
+    assert!(
+        stdout(&verified).contains("layers 1, 4, 5, 8 proved"),
+        "{}",
+        stdout(&verified)
+    );
+    // Nothing to build: below the first reachable layer.
+    assert_refused(&reachable(&["--max-seeds", "3"]), "no layer to build");
+    // Layer 28 of 2×6 does not fit this builder: refused before any work.
+    assert_refused(&reachable(&["--max-seeds", "28"]), "layer 28");
 }
 
 fn probe(dir: &TempDir, position: &str) -> Output {

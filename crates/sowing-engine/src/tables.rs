@@ -108,8 +108,8 @@ pub fn value(tables: &Tables, pos: &Position) -> Option<i32> {
     if pos.is_over() {
         return Some(0);
     }
-    let seeds = pos.seeds_on_board();
-    if seeds > tables.max_seeds() {
+    // A layer not built (between the reachable ones) is outside the tables like one beyond.
+    if !tables.built(pos.seeds_on_board()) {
         return None;
     }
     let (layer, index) = tables.family().locate(pos);
@@ -161,7 +161,7 @@ type ValuedMoves = (Vec<(Move, i32)>, Vec<Position>);
 /// [`move_values`], with the position each move leads to.
 fn valued_moves(tables: &Tables, game: &Game) -> Option<ValuedMoves> {
     let pos = *game.position();
-    if game.is_over() || pos.seeds_on_board() > tables.max_seeds() {
+    if game.is_over() || !tables.built(pos.seeds_on_board()) {
         return None;
     }
     if Family::of(pos.rules()) != tables.family() {

@@ -31,7 +31,7 @@ impl Drop for TempDir {
 
 fn built(name: &str, rules: Rules, seeds: usize) -> (TempDir, Tables) {
     let dir = TempDir::new(name);
-    build::build(&dir.0, rules, seeds, &build::Options::quiet()).unwrap();
+    build::build(&dir.0, rules, seeds, &build::Options::all_layers()).unwrap();
     let tables = Tables::open(&dir.0, rules).unwrap();
     assert_eq!(tables.max_seeds(), seeds);
     (dir, tables)

@@ -103,6 +103,27 @@ impl Slot {
         slot
     }
 
+    /// A slot at the last of `history` (a position where the side to move has a sowing
+    /// move), the positions since the last capture: a slot as [`Slot::history`] left it.
+    pub(crate) fn restore(history: &[Position]) -> Option<Slot> {
+        let (&position, _) = history.split_last()?;
+        let mut slot = Slot::new(history[0]);
+        slot.since_capture.clear();
+        slot.seen = HashFilter::default();
+        for earlier in history {
+            slot.seen.add(earlier.hash());
+            slot.since_capture.push(*earlier);
+        }
+        slot.position = position;
+        slot.legal = position.sow_columns(u16::MAX, &mut slot.next);
+        (slot.legal != 0 && !position.is_over()).then_some(slot)
+    }
+
+    /// The positions since the last capture, the current one last.
+    pub(crate) fn history(&self) -> &[Position] {
+        &self.since_capture
+    }
+
     /// Back to `start`, keeping the allocations.
     pub(crate) fn restart(&mut self, start: Position) {
         self.position = start;

@@ -141,6 +141,7 @@ fn _sowing(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tables::Probe>()?;
     m.add_function(wrap_pyfunction!(tables::tables_dir, m)?)?;
     m.add_function(wrap_pyfunction!(tables::tables_build, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::tables_plan, m)?)?;
     m.add_function(wrap_pyfunction!(tables::tables_solve, m)?)?;
     m.add_function(wrap_pyfunction!(arena::match_player, m)?)?;
     m.add_function(wrap_pyfunction!(arena::match_openings, m)?)?;

@@ -171,19 +171,22 @@ impl Tables {
         Bound<'py, PyBytes>,
     )> {
         let family = self.inner.family();
-        if seeds == 0 || self.inner.max_seeds() + 1 < seeds {
-            return Err(TablesError::new_err(format!(
-                "layer {seeds} needs the layers below it; these tables hold up to {}",
-                self.inner.max_seeds()
-            )));
+        if seeds == 0 {
+            return Err(TablesError::new_err(
+                "layer 0 (an empty board) has no positions",
+            ));
         }
+        // The layers its exits land in (every fourth below, in Hoyito) must be built.
+        self.inner.check_below(seeds).map_err(error)?;
         if start > end || end > family.layer_len(seeds) {
             return Err(TablesError::new_err(format!(
                 "{start}..{end} is not a range of layer {seeds} ({} positions)",
                 family.layer_len(seeds)
             )));
         }
-        let expansion = py.detach(|| build::expand(&family, seeds, &self.inner, start..end));
+        let expansion = py
+            .detach(|| build::expand(&family, seeds, &self.inner, start..end))
+            .map_err(error)?;
         let exit: Vec<u8> = expansion.exit.iter().map(|&v| v as u8).collect();
         let children: Vec<u8> = expansion
             .children
@@ -197,10 +200,17 @@ impl Tables {
         ))
     }
 
-    /// The most seeds on the board a position may have to be in the tables (0: none built).
+    /// The largest layer built (0: none). Layers below it may be missing: in Hoyito only
+    /// every fourth is built by default (see `layers`).
     #[getter]
     fn max_seeds(&self) -> usize {
         self.inner.max_seeds()
+    }
+
+    /// The layers built (seeds on the board), from 1 up.
+    #[getter]
+    fn layers(&self) -> Vec<usize> {
+        self.inner.layers_built()
     }
 
     /// The directory of this game's files.
@@ -210,7 +220,8 @@ impl Tables {
     }
 
     /// The exact value of a position (a `Game` or a position text) for the player to move.
-    /// Raises `TablesError` when it is of another game or beyond the tables.
+    /// Raises `TablesError` when it is of another game, beyond the tables or in a layer
+    /// that is not built.
     fn value(&self, position: PositionArg<'_>) -> PyResult<i32> {
         self.inner.value(&position.position()?).map_err(error)
     }
@@ -231,11 +242,54 @@ impl Tables {
     }
 }
 
+/// Layers asked for by number, each checked as [`size`] checks one.
+fn sizes(name: &str, values: Vec<i64>) -> PyResult<Vec<usize>> {
+    values.into_iter().map(|v| size(name, v)).collect()
+}
+
+/// `layers="reachable"` or `"all"`, as `sow tables build --layers` takes it.
+fn layers_from(layers: &str) -> PyResult<build::Layers> {
+    match layers {
+        "reachable" => Ok(build::Layers::Reachable),
+        "all" => Ok(build::Layers::All),
+        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "layers={other:?}: expected \"reachable\" or \"all\""
+        ))),
+    }
+}
+
+/// The layers a build of a game to `max_seeds` computes, as `sow tables build` plans them:
+/// with `layers="reachable"` (the default) those play from the start reaches (in Hoyito
+/// the multiples of 4), with `"all"` every one, and each of `extra` with the layers its
+/// captures land in.
+#[pyfunction]
+#[pyo3(signature = (game = "hoyito-ii", pits = 6, *, max_seeds, casa_rows = None, leftover = None, final_four = None, layers = "reachable", extra = Vec::new()))]
+#[allow(clippy::too_many_arguments)]
+pub fn tables_plan(
+    game: &str,
+    pits: i64,
+    max_seeds: i64,
+    casa_rows: Option<&str>,
+    leftover: Option<&str>,
+    final_four: Option<&str>,
+    layers: &str,
+    extra: Vec<i64>,
+) -> PyResult<Vec<usize>> {
+    let max_seeds = size("max_seeds", max_seeds)?;
+    let extra = sizes("extra", extra)?;
+    let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+    let family = Family::of(rules);
+    let plan = build::plan(&family, max_seeds, layers_from(layers)?, &extra);
+    build::check_plan(&family, &plan).map_err(error)?;
+    Ok(plan)
+}
+
 /// Builds (or completes: layers on disk are checked and kept) the tables of a game up to
 /// `max_seeds` seeds on the board in `dir`, as `sow tables build` does, with the GIL
-/// released. Returns what it did: `built` and `reused` layers, `positions` computed.
+/// released: the layers of `tables_plan` (`layers`, `extra`). Returns what it did: `built`
+/// and `reused` layers, `positions` computed.
 #[pyfunction]
-#[pyo3(signature = (game = "hoyito-ii", pits = 6, *, max_seeds, casa_rows = None, leftover = None, final_four = None, dir = None, threads = None))]
+#[pyo3(signature = (game = "hoyito-ii", pits = 6, *, max_seeds, casa_rows = None, leftover = None, final_four = None, dir = None, threads = None, layers = "reachable", extra = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub fn tables_build<'py>(
     py: Python<'py>,
@@ -247,13 +301,18 @@ pub fn tables_build<'py>(
     final_four: Option<&str>,
     dir: Option<PathBuf>,
     threads: Option<i64>,
+    layers: &str,
+    extra: Vec<i64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let max_seeds = size("max_seeds", max_seeds)?;
     let threads = threads.map(|t| size("threads", t)).transpose()?;
+    let extra = sizes("extra", extra)?;
     let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
     let dir = tables_dir(dir)?;
     let options = build::Options {
         threads,
+        layers: layers_from(layers)?,
+        extra,
         ..build::Options::quiet()
     };
     let report = py

@@ -143,6 +143,68 @@ fn nth_column(legal: u16, index: u32) -> u32 {
 }
 
 impl VecGame {
+    fn copied(&self, py: Python<'_>) -> PyResult<VecGame> {
+        let slots = self
+            .slots
+            .iter()
+            .map(|slot| Slot::restore(slot.history()).expect("a slot has a move"))
+            .collect();
+        let reward = match self.reward {
+            Reward::Margin => "margin",
+            Reward::Captures => "captures",
+        };
+        let copy = VecGame::from_slots(py, self.start, slots, reward, self.rng.clone().next_u64())?;
+        self.rewards.bind(py).copy_to(copy.rewards.bind(py))?;
+        self.terminations
+            .bind(py)
+            .copy_to(copy.terminations.bind(py))?;
+        Ok(copy)
+    }
+
+    /// A VecGame of these slots (the arrays written from them).
+    fn from_slots(
+        py: Python<'_>,
+        start: Position,
+        slots: Vec<Slot>,
+        reward: &str,
+        seed: u64,
+    ) -> PyResult<VecGame> {
+        if slots.is_empty() {
+            return Err(SowingError::new_err("a VecGame needs at least one game"));
+        }
+        let reward = match reward {
+            "margin" => Reward::Margin,
+            "captures" => Reward::Captures,
+            _ => {
+                return Err(SowingError::new_err(format!(
+                    "unknown reward {reward:?} (expected margin or captures)"
+                )))
+            }
+        };
+        let n = slots.len();
+        let per_row = start.rules().pits_per_row();
+        let vec = VecGame {
+            start,
+            reward,
+            n: per_row,
+            obs: PyArray2::zeros(py, [n, observe::size(per_row)], false).unbind(),
+            rewards: PyArray1::zeros(py, n, false).unbind(),
+            terminations: PyArray1::zeros(py, n, false).unbind(),
+            masks: PyArray2::zeros(py, [n, per_row], false).unbind(),
+            to_move: PyArray1::zeros(py, n, false).unbind(),
+            legal: slots.iter().map(|slot| slot.legal).collect(),
+            slots,
+            actions: vec![0; n],
+            sampled: PyArray1::zeros(py, n, false).unbind(),
+            rng: generator(Some(seed)),
+        };
+        let out = vec.out(py);
+        for (index, slot) in vec.slots.iter().enumerate() {
+            unsafe { out.write(slot, index, per_row) };
+        }
+        Ok(vec)
+    }
+
     fn out(&self, py: Python<'_>) -> Out {
         // Contiguous arrays made by the constructor; NumPy refuses to resize an array that
         // others refer to, and the VecGame always does.
@@ -430,5 +492,63 @@ impl VecGame {
 
     fn __len__(&self) -> usize {
         self.slots.len()
+    }
+
+    /// A copy: the same games (their positions since the last capture, so that the
+    /// repetition rule carries over), reward and arrays; its `sample_actions` generator is
+    /// seeded from this one's (the two draw differently from then on).
+    fn __copy__(&self, py: Python<'_>) -> PyResult<VecGame> {
+        self.copied(py)
+    }
+
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<VecGame> {
+        self.copied(py)
+    }
+
+    /// Pickles as the games' positions since their last capture (position texts), the
+    /// reward and a seed for `sample_actions` drawn from this one's generator.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let histories: Vec<Vec<String>> = this
+            .slots
+            .iter()
+            .map(|slot| slot.history().iter().map(|p| p.to_string()).collect())
+            .collect();
+        let reward = match this.reward {
+            Reward::Margin => "margin",
+            Reward::Captures => "captures",
+        };
+        let seed = this.rng.clone().next_u64();
+        let restore = py.get_type::<VecGame>().getattr("_restore")?;
+        let args = (this.start.to_string(), histories, reward, seed).into_pyobject(py)?;
+        PyTuple::new(py, [restore, args.into_any()])
+    }
+
+    /// The `VecGame` of `__reduce__`'s arguments.
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        start: &str,
+        histories: Vec<Vec<String>>,
+        reward: &str,
+        seed: u64,
+    ) -> PyResult<VecGame> {
+        let parse = |text: &str| {
+            text.parse::<Position>()
+                .map_err(|e| crate::ParseError::new_err(e.to_string()))
+        };
+        let start = parse(start)?;
+        let mut slots = Vec::with_capacity(histories.len());
+        for (index, history) in histories.iter().enumerate() {
+            let history = history
+                .iter()
+                .map(|t| parse(t))
+                .collect::<PyResult<Vec<_>>>()?;
+            slots.push(Slot::restore(&history).ok_or_else(|| {
+                SowingError::new_err(format!("game {index}: no position with a move to restore"))
+            })?);
+        }
+        VecGame::from_slots(py, start, slots, reward, seed)
     }
 }

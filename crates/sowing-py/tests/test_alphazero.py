@@ -135,3 +135,18 @@ def test_bad_evaluators_and_arguments():
         mcts.search([over], uniform([]))
     with pytest.raises(sowing.SowingError, match="other rules"):
         mcts.search([game, sowing.Game("hoyito-ii")], uniform([]))
+
+
+def test_the_alphazero_example_runs(monkeypatch, capsys):
+    """examples/alphazero.py, a few seconds of it (its figures: scripts/python-train.sh)."""
+    import runpy
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "alphazero.py"
+    monkeypatch.setattr(sys, "argv", [
+        "alphazero.py", "--minutes", "0.03", "--games", "16", "--simulations", "8",
+        "--eval-games", "2", "--eval-simulations", "4", "--tables", "4"])
+    runpy.run_path(str(example), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "self-play games" in out and "against random" in out and "against greedy" in out

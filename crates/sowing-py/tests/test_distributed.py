@@ -69,25 +69,27 @@ def test_bad_arguments(arguments, message, capsys, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "flags, max_seeds",
-    [(["--game", "hoyito-ii"], 9), (["--game", "hoyito-iii", "--final-four", "north"], 8),
-     (["--game", "ayoayo"], 7)],
+    "flags, max_seeds, layers",
+    [(["--game", "hoyito-ii"], 9, [4, 8]),  # by default the layers play reaches
+     (["--game", "hoyito-iii", "--final-four", "north", "--layers", "all"], 8, range(1, 9)),
+     (["--game", "hoyito-iii", "--layer", "6"], 4, [2, 4, 6]),
+     (["--game", "ayoayo"], 7, range(1, 8))],
 )
-def test_tables_build_writes_the_files_of_sow_tables_build(flags, max_seeds, sow, tmp_path,
-                                                            capsys):
+def test_tables_build_writes_the_files_of_sow_tables_build(flags, max_seeds, layers, sow,
+                                                            tmp_path, capsys):
     ours, theirs = tmp_path / "ray", tmp_path / "sow"
     arguments = ["tables", "build", *flags, "--max-seeds", str(max_seeds), "--ranges", "5",
                  "--dir", str(ours)]
     assert distributed.main(arguments) == 0
     printed = capsys.readouterr().out
-    assert f"layer {max_seeds}: " in printed and "5 tasks" in printed
+    assert f"layer {list(layers)[-1]}: " in printed and "5 tasks" in printed
     subprocess.run([sow, "tables", "build", *flags, "--max-seeds", str(max_seeds),
                     "--dir", str(theirs)], check=True, capture_output=True)
     files = sorted(p.relative_to(ours) for p in ours.rglob("*") if p.is_file())
-    assert len(files) == max_seeds
+    assert [int(p.stem.split("-")[1]) for p in files] == list(layers)
     assert files == sorted(p.relative_to(theirs) for p in theirs.rglob("*") if p.is_file())
     for name in files:
         assert (ours / name).read_bytes() == (theirs / name).read_bytes(), name
     # A second run keeps every layer.
     assert distributed.main(arguments) == 0
-    assert capsys.readouterr().out.count("on disk, checked and kept") == max_seeds
+    assert capsys.readouterr().out.count("on disk, checked and kept") == len(files)

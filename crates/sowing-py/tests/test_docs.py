@@ -12,6 +12,7 @@ import sowing
 import sowing.gym
 import sowing.openspiel
 import sowing.pettingzoo
+import sowing.render
 import sowing.tables
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "python.md"
@@ -19,7 +20,7 @@ BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
 
 
 def test_the_doc_has_its_examples():
-    assert len(BLOCKS) == 6
+    assert len(BLOCKS) == 8
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
@@ -29,7 +30,7 @@ def test_example_runs(index, capsys):
 
 
 @pytest.mark.parametrize(
-    "module", [sowing, sowing.gym, sowing.pettingzoo, sowing.openspiel, sowing.tables])
+    "module", [sowing, sowing.gym, sowing.pettingzoo, sowing.openspiel, sowing.tables, sowing.render])
 def test_docstring_examples(module, tmp_path):
     failed, attempted = doctest.testmod(module, extraglobs={"directory": tmp_path})
     assert attempted > 0 and failed == 0

@@ -43,10 +43,11 @@ def endgame_positions(rules: dict, max_seeds: int, count: int) -> list[str]:
 @pytest.mark.parametrize("rules, max_seeds, flags", CASES)
 def test_build_and_probe_agree_with_sow_tables(rules, max_seeds, flags, sow, tmp_path):
     ours, theirs = tmp_path / "python", tmp_path / "sow"
-    report = sowing.tables.build(max_seeds=max_seeds, dir=ours, threads=2, **rules)
+    # Every layer: the positions probed below have any number of seeds.
+    report = sowing.tables.build(max_seeds=max_seeds, dir=ours, threads=2, layers="all", **rules)
     assert report["built"] == list(range(1, max_seeds + 1)) and report["positions"] > 0
     subprocess.run([sow, "tables", "build", "--game", rules["game"], *flags,
-                    "--max-seeds", str(max_seeds), "--dir", str(theirs)],
+                    "--max-seeds", str(max_seeds), "--layers", "all", "--dir", str(theirs)],
                    check=True, capture_output=True)
     files = sorted(p.relative_to(ours) for p in ours.rglob("*") if p.is_file())
     assert files and files == sorted(p.relative_to(theirs) for p in theirs.rglob("*") if p.is_file())
@@ -68,13 +69,36 @@ def test_build_and_probe_agree_with_sow_tables(rules, max_seeds, flags, sow, tmp
 
 
 def test_a_rebuild_reuses_the_layers(tmp_path):
-    sowing.tables.build(max_seeds=4, dir=tmp_path)
-    again = sowing.tables.build(max_seeds=5, dir=tmp_path)
+    sowing.tables.build(max_seeds=4, dir=tmp_path, layers="all")
+    again = sowing.tables.build(max_seeds=5, dir=tmp_path, layers="all")
     assert again["reused"] == [1, 2, 3, 4] and again["built"] == [5]
 
 
+def test_only_the_layers_play_reaches_by_default(sow, tmp_path):
+    # In Hoyito every capture takes a multiple of 4 seeds: the layers 4 and 8 to 9 seeds.
+    report = sowing.tables.build("hoyito-ii", max_seeds=9, dir=tmp_path)
+    assert report["built"] == [4, 8]
+    assert sowing._sowing.tables_plan("hoyito-ii", max_seeds=9) == [4, 8]
+    assert sowing._sowing.tables_plan("hoyito-ii", max_seeds=0, extra=[13]) == [1, 5, 9, 13]
+    assert sowing._sowing.tables_plan("ayoayo", max_seeds=3) == [1, 2, 3]
+    tables = sowing.tables.Tables("hoyito-ii", dir=tmp_path)
+    assert tables.layers == [4, 8] and tables.max_seeds == 8
+    five = "hoyito-ii 1,1,1,1,1,0/0,0,0,0,0,0 20-23 S -"
+    with pytest.raises(sowing.TablesError, match="layer 5 of the tables .* is not built"):
+        tables.value(five)
+    with pytest.raises(sowing.TablesError, match="not built"):
+        tables.expand(9, 0, 10)  # needs layers 5 and 1
+    # Added on request, with the layer below it that its captures reach.
+    assert sowing.tables.build("hoyito-ii", max_seeds=0, dir=tmp_path, extra=[5])["built"] == [1, 5]
+    done = subprocess.run([sow, "tables", "probe", "--dir", str(tmp_path), five],
+                          check=True, capture_output=True, text=True)
+    assert sowing.tables.probe(five, dir=tmp_path).value == json.loads(done.stdout)["value"]
+    with pytest.raises(ValueError, match="reachable"):
+        sowing.tables.build("hoyito-ii", max_seeds=4, dir=tmp_path, layers="some")
+
+
 def test_beyond_the_tables_and_bad_input(tmp_path):
-    sowing.tables.build(max_seeds=3, dir=tmp_path)
+    sowing.tables.build(max_seeds=3, dir=tmp_path, layers="all")
     with pytest.raises(sowing.TablesError, match="beyond the tables"):
         sowing.tables.probe("hoyito-ii 4,4,4,4,4,4/4,4,4,4,4,4 0-0 S -", dir=tmp_path)
     with pytest.raises(sowing.ParseError):
@@ -90,7 +114,7 @@ def test_beyond_the_tables_and_bad_input(tmp_path):
 
 
 def test_a_corrupt_file_is_refused(tmp_path):
-    sowing.tables.build(max_seeds=3, dir=tmp_path)
+    sowing.tables.build(max_seeds=3, dir=tmp_path, layers="all")
     layer = sorted(p for p in tmp_path.rglob("*") if p.is_file())[-1]
     data = bytearray(layer.read_bytes())
     data[-1] ^= 0xFF

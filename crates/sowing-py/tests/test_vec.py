@@ -158,3 +158,26 @@ def test_sample_actions_are_uniform_over_the_legal_ones(pits, tail):
     vec.sample_actions().flags.writeable = False
     with pytest.raises(sowing.SowingError, match="cannot write its array"):
         vec.sample_actions()
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_vec_game_copies_and_pickles(how):
+    import copy
+    import pickle
+
+    vec = sowing.VecGame(16, "hoyito-iii", reward="captures", seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(150):  # long enough that some games are deep in a run without capture
+        vec.step(vec.sample_actions())
+    other = {"copy": copy.copy, "deepcopy": copy.deepcopy,
+             "pickle": lambda v: pickle.loads(pickle.dumps(v))}[how](vec)
+    assert other is not vec and other.observations is not vec.observations
+    for name in ("observations", "masks", "to_move"):
+        assert np.array_equal(getattr(other, name), getattr(vec, name))
+    for i in range(16):
+        assert other.game(i) == vec.game(i)
+    for _ in range(300):  # the same games from here on, repetitions included
+        actions = (rng.random(vec.masks.shape) * vec.masks).argmax(axis=1)
+        a, b = vec.step(actions), other.step(actions)
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y)

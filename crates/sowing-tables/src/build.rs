@@ -38,6 +38,18 @@ pub const NO_EXIT: i8 = i8::MIN;
 const CHUNK: u64 = 1 << 12;
 const MAX_CHUNK: u64 = 1 << 22;
 
+/// Which layers up to the largest a build computes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layers {
+    /// Only those play from the start reaches ([`Family::reachable`]): in Hoyito the
+    /// multiples of 4 (every capture takes a multiple of 4 seeds from the 48 or 96 of the
+    /// start), so a quarter of the layers and well under half the positions; in Ayoayo all.
+    #[default]
+    Reachable,
+    /// Every layer, for set-up positions with any number of seeds.
+    All,
+}
+
 /// How to build.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -45,12 +57,25 @@ pub struct Options {
     pub threads: Option<usize>,
     /// Show a progress bar on standard error.
     pub progress: bool,
+    /// Which layers up to the largest (default: the reachable ones).
+    pub layers: Layers,
+    /// Layers built as well, each with the layers its exits land in (`sow tables build
+    /// --layer N`): e.g. layer 13 of Hoyito needs 9, 5 and 1.
+    pub extra: Vec<usize>,
 }
 
 impl Options {
-    /// Default threads, no progress bar.
+    /// Default threads, no progress bar, the reachable layers.
     pub fn quiet() -> Options {
         Options::default()
+    }
+
+    /// As [`Options::quiet`], with every layer.
+    pub fn all_layers() -> Options {
+        Options {
+            layers: Layers::All,
+            ..Options::default()
+        }
     }
 
     /// The worker threads these options ask for.
@@ -95,8 +120,17 @@ pub struct Expansion {
 }
 
 /// Expands the positions `range` of layer `seeds`: the costly, embarrassingly parallel step.
-/// `lower` must hold every layer below `seeds`.
-pub fn expand(family: &Family, seeds: usize, lower: &Tables, range: Range<u64>) -> Expansion {
+/// `lower` must hold every layer the exits land in ([`Family::layers_below`]).
+///
+/// # Errors
+/// [`TablesError::NotBuilt`] when `lower` lacks one of them.
+pub fn expand(
+    family: &Family,
+    seeds: usize,
+    lower: &Tables,
+    range: Range<u64>,
+) -> Result<Expansion, TablesError> {
+    lower.check_below(seeds)?;
     let len = (range.end - range.start) as usize;
     let mut out = Expansion {
         start: range.start,
@@ -143,7 +177,7 @@ pub fn expand(family: &Family, seeds: usize, lower: &Tables, range: Range<u64>) 
     // The vector grew by doubling: give back what it does not use (up to half of it), since
     // every range's children are kept until the layer is solved.
     out.children.shrink_to_fit();
-    out
+    Ok(out)
 }
 
 /// Solves a layer from its expanded ranges (in order, covering it): the value of every
@@ -154,7 +188,7 @@ pub fn expand(family: &Family, seeds: usize, lower: &Tables, range: Range<u64>) 
 /// When the layer has more moves inside it than 32-bit offsets can count.
 pub fn solve(expansions: Vec<Expansion>) -> Result<Vec<u8>, TablesError> {
     let (count, edges) = sizes(&expansions)?;
-    Ok(attractors(Predecessors::of(expansions, count, edges)))
+    Ok(attractors(Predecessors::of(expansions, count, edges)).0)
 }
 
 /// [`solve`] with less memory, for layers whose moves do not fit twice: the moves go to the
@@ -169,9 +203,7 @@ pub fn solve_through(expansions: Vec<Expansion>, scratch: &Path) -> Result<Vec<u
     let graph = Predecessors::through_file(expansions, count, edges, scratch);
     // Removed whether or not the reversal succeeded; a failure to remove it changes nothing.
     std::fs::remove_file(scratch).ok();
-    Ok(attractors(
-        graph.map_err(|error| TablesError::io(scratch, error))?,
-    ))
+    Ok(attractors(graph.map_err(|error| TablesError::io(scratch, error))?).0)
 }
 
 /// The positions and the moves inside of a layer's expansions.
@@ -195,15 +227,16 @@ fn reversal_needs_more_than_available(expansions: &[Expansion]) -> bool {
         (n + e.exit.len() as u64, m + e.children.len() as u64)
     });
     let more = 2 * edges + 6 * count;
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| {
-            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kib * 1024)
-        });
     // A tenth kept back for the lower layers' pages and everything else running.
-    available.is_some_and(|bytes| more > bytes / 10 * 9)
+    meminfo("MemAvailable:").is_some_and(|bytes| more > bytes / 10 * 9)
+}
+
+/// A line of Linux's `/proc/meminfo`, in bytes (`None` elsewhere).
+fn meminfo(field: &str) -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with(field))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// A layer's moves inside it, reversed, in compressed rows: the positions that move to `w`
@@ -401,7 +434,10 @@ const SOLVE_CHUNK: usize = 1 << 14;
 /// mover forces ≥ t, `−t` once it is held to ≤ −t. Each threshold grows its sets breadth
 /// first, every frontier on all threads: a position joins once (a compare-and-swap from 0),
 /// and a counter reaches 0 once, so any order gives the same sets.
-fn attractors(graph: Predecessors) -> Vec<u8> {
+///
+/// Returns the values and the rounds run (frontiers expanded, over every threshold): the
+/// messages a solve split across workers would exchange (docs/tables.md, "The whole game").
+fn attractors(graph: Predecessors) -> (Vec<u8>, u64) {
     let Predecessors {
         exit,
         inner,
@@ -420,6 +456,7 @@ fn attractors(graph: Predecessors) -> Vec<u8> {
         .map(|&e| i32::from(e).abs())
         .max()
         .unwrap_or(0);
+    let mut rounds = 0u64;
     for t in (1..=top).rev() {
         let won = t as i8 as u8;
         let lost = (-t) as i8 as u8;
@@ -445,6 +482,7 @@ fn attractors(graph: Predecessors) -> Vec<u8> {
             })
             .collect();
         while !frontier.is_empty() {
+            rounds += 1;
             frontier = frontier
                 .par_chunks(SOLVE_CHUNK / 16)
                 .flat_map_iter(|chunk| {
@@ -481,11 +519,83 @@ fn attractors(graph: Predecessors) -> Vec<u8> {
     }
     drop(counter);
     drop(predecessors);
-    value.into_iter().map(AtomicU8::into_inner).collect()
+    (
+        value.into_iter().map(AtomicU8::into_inner).collect(),
+        rounds,
+    )
 }
 
+/// The layers a build to `max_seeds` computes, from 1 seed up: those of `layers` up to
+/// `max_seeds`, and each of `extra` with every layer its exits land in.
+pub fn plan(family: &Family, max_seeds: usize, layers: Layers, extra: &[usize]) -> Vec<usize> {
+    let mut wanted: Vec<usize> = (1..=max_seeds)
+        .filter(|&s| layers == Layers::All || family.reachable(s))
+        .collect();
+    for &seeds in extra.iter().filter(|&&s| s > 0) {
+        wanted.push(seeds);
+        wanted.extend(family.layers_below(seeds));
+    }
+    wanted.sort_unstable();
+    wanted.dedup();
+    wanted
+}
+
+/// The positions of the planned layers, and what each layer's build holds at its peak,
+/// checked before anything is computed: a request the format or the memory cannot serve is
+/// refused at once, not after hours of the smaller layers.
+///
+/// # Errors
+/// When a layer has more seeds than the format stores, more positions than 32-bit indices
+/// reach, or more moves inside it than the builder can index.
+pub fn check_plan(family: &Family, plan: &[usize]) -> Result<(), TablesError> {
+    let Some(&top) = plan.last() else {
+        return Ok(());
+    };
+    if top > MAX_LAYER_SEEDS {
+        return Err(TablesError::Unsupported(format!(
+            "at most {MAX_LAYER_SEEDS} seeds a layer (asked for {top})"
+        )));
+    }
+    if let Some(&seeds) = plan
+        .iter()
+        .find(|&&s| family.layer_len(s) >= u64::from(u32::MAX))
+    {
+        return Err(TablesError::Unsupported(format!(
+            "layer {seeds} of {family} has {} positions: more than 32-bit indices reach",
+            family.layer_len(seeds)
+        )));
+    }
+    let total = meminfo("MemTotal:");
+    for &seeds in plan {
+        let positions = family.layer_len(seeds);
+        let moves = positions * MOVES_INSIDE_ESTIMATE;
+        // The expansion alone: 4 bytes a move inside and 2 a position.
+        let held = 4 * moves + 2 * positions;
+        if moves >= u64::from(u32::MAX) || total.is_some_and(|total| held > total) {
+            return Err(TablesError::Unsupported(format!(
+                "layer {seeds} of {family} has {positions} positions, about {moves} moves \
+                 inside it ({MOVES_INSIDE_ESTIMATE} a position): this builder holds a layer's \
+                 moves in memory (about {:.1} GiB here{}) and counts them with 32-bit offsets \
+                 (at most {}), so it cannot build it; build a smaller --max-seeds",
+                held as f64 / f64::from(1 << 30),
+                total.map_or(String::new(), |t| format!(
+                    ", of {:.1} GiB",
+                    t as f64 / f64::from(1 << 30)
+                )),
+                u32::MAX
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Moves inside a layer a position, about (the 2×6 Hoyito layers 20 and 24 have 3.0–3.1),
+/// to refuse before any work a layer whose moves could not be held or counted.
+const MOVES_INSIDE_ESTIMATE: u64 = 3;
+
 /// Builds (or completes) the tables of the family of `rules` up to `max_seeds` seeds on the
-/// board under `dir`. Layers already on disk are checked (header and checksum) and kept.
+/// board under `dir`: the layers of [`plan`] with the options' layers and extra layers.
+/// Layers already on disk are checked (header and checksum) and kept.
 ///
 /// # Errors
 /// When a file cannot be written or read back, when a layer on disk is corrupt, or when
@@ -497,24 +607,17 @@ pub fn build(
     options: &Options,
 ) -> Result<BuildReport, TablesError> {
     let family = Family::of(rules);
-    if max_seeds > MAX_LAYER_SEEDS {
-        return Err(TablesError::Unsupported(format!(
-            "at most {MAX_LAYER_SEEDS} seeds a layer (asked for {max_seeds})"
-        )));
-    }
-    if let Some(seeds) = (1..=max_seeds).find(|&s| family.layer_len(s) >= u64::from(u32::MAX)) {
-        return Err(TablesError::Unsupported(format!(
-            "layer {seeds} of {family} has {} positions: more than 32-bit indices reach",
-            family.layer_len(seeds)
-        )));
-    }
+    let plan = plan(&family, max_seeds, options.layers, &options.extra);
+    check_plan(&family, &plan)?;
     let pool = options.thread_pool()?;
     let mut report = BuildReport::default();
-    let mut layers: Vec<Values> = Vec::new();
-    for seeds in 1..=max_seeds {
+    // `layers[n − 1]`: layer n, when this build holds it (built or kept).
+    let mut layers: Vec<Option<Values>> = Vec::new();
+    for seeds in plan {
+        layers.resize_with(seeds - 1, || None);
         match file::open_layer(dir, &family, seeds) {
             Ok(Some(values)) => {
-                layers.push(values);
+                layers.push(Some(values));
                 report.reused.push(seeds);
                 continue;
             }
@@ -532,13 +635,14 @@ pub fn build(
         report.positions += values.len() as u64;
         report.built.push(seeds);
         layers = lower.into_layers();
+        layers.resize_with(seeds - 1, || None);
         drop(values);
-        layers.push(file::open_layer(dir, &family, seeds)?.ok_or_else(|| {
-            TablesError::Corrupt {
+        layers.push(Some(file::open_layer(dir, &family, seeds)?.ok_or_else(
+            || TablesError::Corrupt {
                 path: file::layer_path(dir, &family, seeds),
                 why: "vanished right after it was written".into(),
-            }
-        })?);
+            },
+        )?));
     }
     Ok(report)
 }
@@ -577,28 +681,37 @@ fn build_layer(
             bar.inc(len);
             expansion
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
+    let expanded = bar.elapsed();
     bar.set_message(format!("{family} layer {seeds}: solving"));
-    let values = if reversal_needs_more_than_available(&expansions) {
+    let (count_, edges) = sizes(&expansions)?;
+    let (values, rounds) = if reversal_needs_more_than_available(&expansions) {
         bar.set_message(format!(
             "{family} layer {seeds}: solving through a scratch file (short of memory)"
         ));
-        solve_through(expansions, &file::scratch_path(dir, family, seeds))
+        let scratch = file::scratch_path(dir, family, seeds);
+        let graph = Predecessors::through_file(expansions, count_, edges, &scratch);
+        std::fs::remove_file(&scratch).ok();
+        attractors(graph.map_err(|error| TablesError::io(&scratch, error))?)
     } else {
-        solve(expansions)
+        attractors(Predecessors::of(expansions, count_, edges))
     };
     bar.finish_and_clear();
     if options.progress {
+        // The measurements behind docs/tables.md's costs: moves inside a position, rounds.
         eprintln!(
-            "{family} layer {seeds}: {count} positions in {:.1} s",
-            bar.elapsed().as_secs_f64()
+            "{family} layer {seeds}: {count} positions, {edges} moves inside ({:.2} a \
+             position), {rounds} rounds; expanded in {:.1} s, solved in {:.1} s",
+            edges as f64 / count.max(1) as f64,
+            expanded.as_secs_f64(),
+            (bar.elapsed() - expanded).as_secs_f64()
         );
     }
-    values
+    Ok(values)
 }
 
 impl Tables {
-    pub(crate) fn into_layers(self) -> Vec<Values> {
+    pub(crate) fn into_layers(self) -> Vec<Option<Values>> {
         self.layers
     }
 }

@@ -151,6 +151,34 @@ impl Family {
         boards(self.pit_count(), seeds) * self.states() as u64
     }
 
+    /// Every capture of this game takes a multiple of this many seeds off the board: 4 in
+    /// Hoyito (a capture takes pits of exactly 4, H2.5 and H3.1, and the last four go
+    /// whole, H2.7 and H3.2), 1 in Ayoayo (a capture takes whatever the opposite pit holds,
+    /// A.4). So the exits of layer `n` land only in layers `n − step`, `n − 2·step`, ….
+    pub fn capture_step(&self) -> usize {
+        match self.variant {
+            Variant::HoyitoII | Variant::HoyitoIII => 4,
+            Variant::Ayoayo => 1,
+        }
+    }
+
+    /// Whether a game from the start can reach a position with `seeds` seeds on the board:
+    /// the start holds a multiple of [`Family::capture_step`] (48 or 96), and every capture
+    /// takes such a multiple. The other layers hold only set-up positions.
+    pub fn reachable(&self, seeds: usize) -> bool {
+        seeds.is_multiple_of(self.capture_step())
+    }
+
+    /// The layers the exits of layer `seeds` can land in, from the highest down:
+    /// `seeds − step`, `seeds − 2·step`, … above 0 (an empty board is over and has no
+    /// layer). A layer can be built once these are.
+    pub fn layers_below(&self, seeds: usize) -> impl Iterator<Item = usize> {
+        let step = self.capture_step();
+        (1..=seeds / step)
+            .map(move |k| seeds - k * step)
+            .filter(|&n| n > 0)
+    }
+
     /// The option codes written in a file header: casa rows (0 any, 1 opponent), leftover
     /// (0 last-mover, 1 holder), final four (0 capturer, 1 fixed).
     pub fn option_codes(&self) -> [u8; 3] {

@@ -62,6 +62,17 @@ pub enum TablesError {
         /// The family's directory.
         dir: PathBuf,
     },
+    /// The position's layer is not built: the tables hold layers above and below it, but
+    /// not this one (by default only the layers play from the start reaches are built, see
+    /// [`build::Layers`]; a set-up position may lie between them).
+    NotBuilt {
+        /// Seeds on the board: the layer.
+        seeds: usize,
+        /// The layers that are built, from 1 seed up.
+        built: Vec<usize>,
+        /// The family's directory.
+        dir: PathBuf,
+    },
     /// A stored value that the rules disprove (found by [`verify`]).
     Wrong {
         /// The family's name.
@@ -101,6 +112,14 @@ impl fmt::Display for TablesError {
                  (they hold up to {max}); build more with `sow tables build --max-seeds {seeds}`",
                 dir.display()
             ),
+            TablesError::NotBuilt { seeds, built, dir } => write!(
+                f,
+                "the position has {seeds} seeds on the board, and layer {seeds} of the tables \
+                 in {} is not built (built: {}); build it with `sow tables build --layer {seeds}` \
+                 and the game's options",
+                dir.display(),
+                layer_list(built)
+            ),
             TablesError::Wrong {
                 family,
                 seeds,
@@ -117,6 +136,23 @@ impl fmt::Display for TablesError {
 }
 
 impl std::error::Error for TablesError {}
+
+/// Layers as a short list: `4, 8, 12, …, 24` when they step evenly, else every one.
+fn layer_list(layers: &[usize]) -> String {
+    match layers {
+        [] => "none".into(),
+        [a, b, c, .., last]
+            if layers.windows(2).all(|w| w[1] - w[0] == b - a) && layers.len() > 4 =>
+        {
+            format!("{a}, {b}, {c}, …, {last}")
+        }
+        _ => layers
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
 
 /// The value for the mover of the move from `parent` to `child`: what it captures now
 /// (minus what it hands the opponent, e.g. a leftover) plus the value of what follows, seen
@@ -141,8 +177,11 @@ pub fn move_value(parent: &Position, child: &Position, rest: i32) -> i32 {
 pub struct Tables {
     family: Family,
     dir: PathBuf,
-    /// `layers[n − 1]` holds layer `n`.
-    layers: Vec<file::Values>,
+    /// `layers[n − 1]` holds layer `n`, `None` when it is not built; the last is built.
+    layers: Vec<Option<file::Values>>,
+    /// The largest layer on disk, opened or not ([`Tables::open_up_to`] stops short): a
+    /// position below it whose layer is not open is in a layer not built, not beyond.
+    reach: usize,
 }
 
 /// A position's exact value and the value of each legal move, for the mover.
@@ -155,8 +194,9 @@ pub struct Probe {
 }
 
 impl Tables {
-    /// Opens every layer of the family of `rules` found under `dir` (layers 1, 2, … up to the
-    /// first missing one), checking each file's header and checksum.
+    /// Opens every layer of the family of `rules` found under `dir` (a layer may be missing
+    /// between two that are built: see [`build::Layers`]), checking each file's header and
+    /// checksum.
     ///
     /// # Errors
     /// When a file cannot be read or is corrupt.
@@ -174,22 +214,37 @@ impl Tables {
             family,
             dir: dir.to_path_buf(),
             layers: Vec::new(),
+            reach: 0,
         };
         for seeds in 1..=max_seeds.min(MAX_LAYER_SEEDS) {
-            match file::open_layer(dir, &family, seeds)? {
-                Some(values) => tables.layers.push(values),
-                None => break,
-            }
+            tables.layers.push(file::open_layer(dir, &family, seeds)?);
         }
+        while tables.layers.last().is_some_and(Option::is_none) {
+            tables.layers.pop();
+        }
+        // Only whether a file is there: the larger layers are not read.
+        tables.reach = (max_seeds + 1..=MAX_LAYER_SEEDS)
+            .rev()
+            .find(|&seeds| file::layer_path(dir, &family, seeds).exists())
+            .unwrap_or(tables.layers.len());
         Ok(tables)
     }
 
     /// Tables from layers held in memory (the builder's).
-    pub(crate) fn from_layers(dir: &Path, family: Family, layers: Vec<file::Values>) -> Tables {
+    pub(crate) fn from_layers(
+        dir: &Path,
+        family: Family,
+        mut layers: Vec<Option<file::Values>>,
+    ) -> Tables {
+        while layers.last().is_some_and(Option::is_none) {
+            layers.pop();
+        }
+        let reach = layers.len();
         Tables {
             family,
             dir: dir.to_path_buf(),
             layers,
+            reach,
         }
     }
 
@@ -203,20 +258,62 @@ impl Tables {
         self.dir.join(self.family.name())
     }
 
-    /// The most seeds on the board a position may have to be in the tables.
+    /// The largest layer built: no position with more seeds on the board is in the tables
+    /// (0 when none is built). Layers below it may be missing: see [`Tables::built`].
     pub fn max_seeds(&self) -> usize {
         self.layers.len()
     }
 
-    /// The raw values of layer `seeds` (1 … [`Tables::max_seeds`]), one signed byte each.
+    /// Whether layer `seeds` is built (layer 0, the empty board, always is: it is over).
+    #[inline]
+    pub fn built(&self, seeds: usize) -> bool {
+        seeds == 0 || self.layers.get(seeds - 1).is_some_and(Option::is_some)
+    }
+
+    /// The layers built, from 1 seed up.
+    pub fn layers_built(&self) -> Vec<usize> {
+        (1..=self.max_seeds()).filter(|&s| self.built(s)).collect()
+    }
+
+    /// Whether every layer the exits of layer `seeds` land in is built, i.e. whether layer
+    /// `seeds` can be built (expanded) over these tables.
+    ///
+    /// # Errors
+    /// [`TablesError::NotBuilt`] naming the highest layer missing.
+    pub fn check_below(&self, seeds: usize) -> Result<(), TablesError> {
+        match self.family.layers_below(seeds).find(|&s| !self.built(s)) {
+            Some(missing) => Err(TablesError::NotBuilt {
+                seeds: missing,
+                built: self.layers_built(),
+                dir: self.dir(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The raw values of layer `seeds`, one signed byte each.
+    ///
+    /// # Panics
+    /// When the layer is not built (check with [`Tables::built`]).
     pub fn layer(&self, seeds: usize) -> &[u8] {
-        self.layers[seeds - 1].bytes()
+        self.values(seeds).bytes()
+    }
+
+    #[inline]
+    fn values(&self, seeds: usize) -> &file::Values {
+        match self.layers.get(seeds.wrapping_sub(1)) {
+            Some(Some(values)) => values,
+            _ => panic!("layer {seeds} of {} is not built", self.family),
+        }
     }
 
     /// The value stored at `index` of layer `seeds` (no range checks beyond slicing).
+    ///
+    /// # Panics
+    /// When the layer is not built (check with [`Tables::built`]).
     #[inline]
     pub fn stored(&self, seeds: usize, index: u64) -> i32 {
-        i32::from(self.layers[seeds - 1].bytes()[index as usize] as i8)
+        i32::from(self.values(seeds).bytes()[index as usize] as i8)
     }
 
     fn check(&self, position: &Position) -> Result<(), TablesError> {
@@ -228,10 +325,17 @@ impl Tables {
             )));
         }
         let seeds = position.seeds_on_board();
-        if seeds > self.max_seeds() {
+        if seeds > self.reach.max(self.max_seeds()) {
             return Err(TablesError::Beyond {
                 seeds,
-                max: self.max_seeds(),
+                max: self.reach.max(self.max_seeds()),
+                dir: self.dir(),
+            });
+        }
+        if !self.built(seeds) {
+            return Err(TablesError::NotBuilt {
+                seeds,
+                built: self.layers_built(),
                 dir: self.dir(),
             });
         }
@@ -241,7 +345,7 @@ impl Tables {
     /// The value of a position for its player to move: 0 when the game is over.
     ///
     /// # Errors
-    /// When the position is of another family or beyond the tables.
+    /// When the position is of another family, beyond the tables or in a layer not built.
     pub fn value(&self, position: &Position) -> Result<i32, TablesError> {
         self.check(position)?;
         if position.is_over() {

@@ -149,7 +149,7 @@ fn naive_values(rules: Rules, max_seeds: usize) -> HashMap<Position, i32> {
 /// verifies them.
 fn check(name: &str, rules: Rules, max_seeds: usize) {
     let dir = TempDir::new(name);
-    let report = build::build(&dir.0, rules, max_seeds, &build::Options::quiet()).unwrap();
+    let report = build::build(&dir.0, rules, max_seeds, &build::Options::all_layers()).unwrap();
     assert_eq!(report.built, (1..=max_seeds).collect::<Vec<_>>());
     let tables = Tables::open(&dir.0, rules).unwrap();
     assert_eq!(tables.max_seeds(), max_seeds);

@@ -21,7 +21,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 /// in ranges of `chunk` positions.
 fn both_reversals_agree(name: &str, rules: Rules, seeds: usize, chunk: u64) {
     let dir = scratch_dir(name);
-    build::build(&dir, rules, seeds, &build::Options::quiet()).unwrap();
+    build::build(&dir, rules, seeds, &build::Options::all_layers()).unwrap();
     let family = Family::of(rules);
     let lower = Tables::open_up_to(&dir, rules, seeds - 1).unwrap();
     let count = family.layer_len(seeds);
@@ -34,6 +34,7 @@ fn both_reversals_agree(name: &str, rules: Rules, seeds: usize, chunk: u64) {
                     &lower,
                     c * chunk..((c + 1) * chunk).min(count),
                 )
+                .unwrap()
             })
             .collect::<Vec<_>>()
     };

@@ -292,7 +292,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let rules = Rules::new(Variant::HoyitoII);
-        sowing_tables::build::build(&dir, rules, 6, &sowing_tables::build::Options::quiet())
+        sowing_tables::build::build(&dir, rules, 6, &sowing_tables::build::Options::all_layers())
             .unwrap();
         let tables = sowing_tables::Tables::open(&dir, rules).unwrap();
         let mut engines = Engines::new(1);

@@ -1,5 +1,7 @@
 //! `sow serve`: the web app. One binary serves the page (embedded, no network at run time)
-//! and a JSON API (`docs/api.md`) over games kept in SQLite.
+//! and a JSON API (`docs/api.md`) over games kept in SQLite or PostgreSQL, with what running
+//! it in production needs (`ops`: `/healthz`, `/metrics`, logs, a graceful stop;
+//! docs/deploy.md).
 //!
 //! ```no_run
 //! // Serves on loopback until Ctrl-C, keeping games in sowing.db.
@@ -29,6 +31,7 @@ pub mod live;
 pub mod matches;
 pub mod online;
 mod online_routes;
+pub mod ops;
 pub mod owners;
 pub mod responses;
 mod routes;
@@ -75,6 +78,13 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SEEDS", default_value_t = first_tables::FIRST_SEEDS,
           value_parser = clap::value_parser!(u8).range(0..=16))]
     pub first_tables: u8,
+    /// Log lines (on standard error) as text, or as one JSON object a line for a log
+    /// collector. Requests are logged by their route's pattern, never a token or a key.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    /// The least important log lines written: error, warn, info, or debug (every request).
+    #[arg(long, default_value = "info", value_name = "LEVEL")]
+    pub log_level: tracing::Level,
     /// An origin besides the server's own whose pages may act here (creating games,
     /// moving), such as `https://sowing.example` behind a proxy that rewrites the host;
     /// repeat for several. Every other site's requests that change something get a 403.
@@ -85,6 +95,28 @@ pub struct ServeArgs {
 fn parse_origin(text: &str) -> Result<String, String> {
     security::normalize_origin(text)
         .ok_or_else(|| format!("{text:?} is not an origin like https://sowing.example"))
+}
+
+/// How `sow serve` writes its log lines.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// One line of text an event.
+    Text,
+    /// One JSON object a line.
+    Json,
+}
+
+/// Sends log lines to standard error, as `format` says, from `level` up (once a process).
+fn start_logs(format: LogFormat, level: tracing::Level) {
+    let logs = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level)
+        .with_target(false);
+    // Already set (a program embedding this crate set its own): keep that one.
+    let _ = match format {
+        LogFormat::Text => logs.try_init(),
+        LogFormat::Json => logs.json().try_init(),
+    };
 }
 
 /// Why the server could not start or stopped.
@@ -104,6 +136,7 @@ impl std::error::Error for ServeError {}
 /// # Errors
 /// See [`serve`].
 pub fn run(args: ServeArgs) -> Result<(), ServeError> {
+    start_logs(args.log_format, args.log_level);
     let tables = sowing_engine::TableSet::resolve(args.tables.as_deref())
         .map_err(|e| ServeError(format!("--tables: {e}")))?;
     // Small tables to build at first start: only into the default directory, never into
@@ -237,7 +270,7 @@ fn serve_app(
         .map_err(|e| ServeError(format!("runtime: {e}")))?;
     runtime.block_on(async move {
         if let Err(e) = listener::raise_open_files_limit() {
-            eprintln!("sow serve: cannot raise the open files limit: {e}");
+            tracing::warn!(error = %e, "cannot raise the open files limit");
         }
         let listener = listener::listen(addr)
             .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
@@ -247,25 +280,40 @@ fn serve_app(
         println!(
             "sow serve: open http://{local}/ in a browser (games kept in {shown}; Ctrl-C stops)"
         );
+        tracing::info!(addr = %local, db = %shown, "serving");
         let sweeper = app.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(SWEEP_EVERY);
             loop {
                 every.tick().await;
                 if let Err(e) = sweeper.close_stale(clock::now_ms()).await {
-                    eprintln!("sow serve: closing abandoned games: {e}");
+                    tracing::error!(error = %e, "closing abandoned games");
                 }
             }
         });
+        let stopping = app.clone();
         axum::serve(
             listener,
-            router(app).into_make_service_with_connect_info::<SocketAddr>(),
+            router(app.clone()).into_make_service_with_connect_info::<SocketAddr>(),
         )
-        .with_graceful_shutdown(shutdown())
+        .with_graceful_shutdown(async move {
+            shutdown().await;
+            // No new connection from here on; the sockets are told to reconnect.
+            stopping.ops().stop();
+        })
         .await
-        .map_err(|e| ServeError(e.to_string()))
+        .map_err(|e| ServeError(e.to_string()))?;
+        // The requests in flight have finished, and their writes with them.
+        if !app.ops().sockets_closed(SOCKETS_CLOSE_WITHIN).await {
+            tracing::warn!("sockets still open after the stop; closing them");
+        }
+        tracing::info!("stopped");
+        Ok(())
     })
 }
+
+/// How long a graceful stop waits for the sockets it told to reconnect to close.
+const SOCKETS_CLOSE_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The database as the server names it in messages: a file's path, or a PostgreSQL URL
 /// without its password.
@@ -305,7 +353,7 @@ async fn shutdown() {
         _ = ctrl_c => {},
         _ = term => {},
     }
-    eprintln!("sow serve: stopping");
+    tracing::info!("stopping: no new connections; sockets told to reconnect");
 }
 
 /// The page's files, compiled in.
@@ -349,6 +397,8 @@ pub fn router(app: Arc<App>) -> Router {
             "/icon.svg",
             get(|| async { asset("image/svg+xml", ICON_SVG) }),
         )
+        .route("/healthz", get(ops::healthz))
+        .route("/metrics", get(ops::metrics_page))
         .nest("/api", routes::api())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
@@ -356,6 +406,8 @@ pub fn router(app: Arc<App>) -> Router {
             security::refuse_cross_site,
         ))
         .layer(axum::middleware::from_fn(security::security_headers))
+        // Outermost: every request is timed and logged, the refused ones too.
+        .layer(axum::middleware::from_fn(ops::track))
         .with_state(app)
 }
 

@@ -540,6 +540,7 @@ impl Games {
             })
         })
         .await?;
+        crate::ops::game_created("live");
         Ok(loaded)
     }
 
@@ -688,6 +689,7 @@ impl Games {
         name: &str,
         ply: usize,
     ) -> GameResult<LiveMoved> {
+        let received = std::time::Instant::now();
         let now = now_ms();
         let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
         let loaded = guard.as_ref().expect("locked games are loaded");
@@ -733,6 +735,7 @@ impl Games {
         next.touched_ms = now;
         let trace = TraceEvent::all(&events, loaded.game.rules().pits_per_row());
         self.commit(&mut guard, next, Commit::Move).await?;
+        crate::ops::move_stored("live", received);
         let view = self
             .live_view_of(guard.as_ref().expect("saved games are loaded"), now)
             .await?;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
@@ -23,6 +23,7 @@ use sowing::Side;
 use crate::clock::Clock;
 use crate::limits::SocketPermit;
 use crate::online::{Challenge, LiveMoved, LiveStatus, LiveView, NewLive, Offer, Seated, Update};
+use crate::ops::Ops;
 use crate::routes::{new_game_rules, ApiError, ApiResult, JsonBody, NewGame, PathParams};
 use crate::service::{GameError, Games};
 
@@ -459,7 +460,9 @@ async fn send_state(socket: &mut WebSocket, seat: Option<Side>, view: &LiveView)
     .await
 }
 
-async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit: SocketPermit) {
+async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit: SocketPermit) {
+    let _open = Ops::socket_opened(&games, permit);
+    let mut stopping = games.ops().stopping();
     let hello = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
     let token = match hello {
         Ok(Some(Ok(Message::Text(text)))) => {
@@ -505,6 +508,13 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, _permit
     loop {
         let flag = sent.flag;
         tokio::select! {
+            _ = async { drop(stopping.wait_for(|&stop| stop).await) } => {
+                // The server stops: the page reconnects (to this server restarted, or to
+                // another behind the same address).
+                let close = CloseFrame { code: close_code::RESTART, reason: "server restarting".into() };
+                let _ = socket.send(Message::Close(Some(close))).await;
+                return;
+            }
             _ = subscription.changed() => {
                 let ok = match games.catch_up(game, sent.ply, sent.takebacks).await {
                     Ok(Update::Full(view)) => {

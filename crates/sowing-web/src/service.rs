@@ -13,6 +13,7 @@ use crate::engine::{EngineError, Engines};
 use crate::limits::{Limiter, Limits};
 use crate::live::Hub;
 use crate::matches;
+use crate::ops::Ops;
 use crate::responses::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
     TraceEvent, View,
@@ -283,6 +284,8 @@ pub struct Games {
     pub(crate) limiter: Limiter,
     /// Whether the first-start tables are being built (`crate::first_tables`).
     tables_building: std::sync::atomic::AtomicBool,
+    /// The sockets open and the graceful stop.
+    pub(crate) ops: Ops,
     /// Origins besides the server's own whose pages may act here (`--allow-origin`),
     /// normalised by [`crate::security::normalize_origin`].
     allowed_origins: Vec<String>,
@@ -295,7 +298,10 @@ pub(crate) async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(move || crate::store::off_runtime(work))
         .await
         .map_err(|e| GameError::Internal(format!("database task failed: {e}")))?
-        .map_err(GameError::Store)
+        .map_err(|e| {
+            crate::ops::store_error(&e);
+            GameError::Store(e)
+        })
 }
 
 /// The longest piece of a client's text that an error message quotes.
@@ -383,6 +389,7 @@ impl Games {
             hub: Arc::new(Hub::default()),
             limiter: Limiter::new(Limits::default()),
             tables_building: std::sync::atomic::AtomicBool::new(false),
+            ops: Ops::default(),
             allowed_origins: Vec::new(),
         }
     }
@@ -421,6 +428,11 @@ impl Games {
     pub fn with_hub(mut self, hub: Arc<Hub>) -> Games {
         self.hub = hub;
         self
+    }
+
+    /// The sockets open and the graceful stop.
+    pub fn ops(&self) -> &Ops {
+        &self.ops
     }
 
     /// The hub live sockets listen to.
@@ -607,7 +619,10 @@ impl Games {
         })
         .await;
         let loaded = match created {
-            Ok(loaded) => loaded,
+            Ok(loaded) => {
+                crate::ops::game_created("plain");
+                loaded
+            }
             Err(GameError::Store(StoreError::Conflict(_))) if match_round.is_some() => {
                 return Err(GameError::RoundTaken)
             }
@@ -755,6 +770,7 @@ impl Games {
         brief: bool,
         key: Option<&str>,
     ) -> GameResult<MoveAnswer> {
+        let received = std::time::Instant::now();
         let mut guard = self.lock(id).await?;
         may_change(guard.as_ref().expect("locked games are loaded"), key)?;
         let game = &guard.as_ref().expect("locked games are loaded").game;
@@ -766,6 +782,7 @@ impl Games {
             .parse_move(token)
             .map_err(|e| illegal(game, e.to_string()))?;
         let trace = self.play_and_save(&mut guard, mv).await?;
+        crate::ops::move_stored("plain", received);
         let loaded = guard.as_ref().expect("saved games are loaded");
         if brief {
             let game = &loaded.game;

@@ -297,6 +297,24 @@ pub struct Change {
     pub version: i64,
 }
 
+/// Copies the SQLite database `db`, which a running server may be writing, to the file `to`
+/// through SQLite's online backup (`sow backup`): the database as it was at one commit,
+/// checked, and written whole or not at all; the number of games it holds. A PostgreSQL
+/// database is refused: `pg_dump` backs it up.
+///
+/// # Errors
+/// When `db` is a PostgreSQL URL or cannot be read, or the copy cannot be written.
+pub fn backup(db: &str, to: &Path) -> StoreResult<usize> {
+    if is_postgres_url(db) {
+        return Err(StoreError::Database(
+            "a PostgreSQL database is backed up with its own tools (pg_dump); \
+             sow backup copies an SQLite file"
+                .to_owned(),
+        ));
+    }
+    sqlite::backup(Path::new(db), to)
+}
+
 /// Whether `db` (the `--db` argument) names a PostgreSQL database rather than a file.
 pub fn is_postgres_url(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")

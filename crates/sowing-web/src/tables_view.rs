@@ -18,6 +18,11 @@ pub struct TableValues {
     /// Whether the position is inside the tables (and the game not over): then `value` and
     /// `moves` are exact.
     pub inside: bool,
+    /// Whether the position has no more seeds than the tables reach but its layer is not
+    /// built: by default only the layers play from the start reaches are (in Hoyito every
+    /// fourth), and a set-up position may lie between them. `sow tables build --layer N`
+    /// adds it.
+    pub not_built: bool,
     /// The position's value for the player to move: their future captures minus the
     /// opponent's with best play (`null` outside the tables).
     pub value: Option<i32>,
@@ -55,12 +60,15 @@ pub fn table_values(
         max_seeds: tables.as_ref().map(|t| t.max_seeds()),
         building,
         inside: false,
+        not_built: false,
         value: None,
         moves: Vec::new(),
     };
     let Some(tables) = tables else {
         return Ok(answer);
     };
+    let seeds = game.position().seeds_on_board();
+    answer.not_built = !game.is_over() && seeds <= tables.max_seeds() && !tables.built(seeds);
     if let Some(moves) = move_values(&tables, game) {
         let n = game.rules().pits_per_row();
         answer.inside = true;

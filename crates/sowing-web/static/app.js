@@ -25,16 +25,21 @@ const EVAL_MIN_DEPTH = 8;
 // of Hoyito II 2×6 is worth about −25 seeds to South, Hoyito III −31; docs/web.md: Ayoayo's
 // about +7 to South, `sow engine` at 1–60 million nodes; Hoyito II 2×12 about −55 to South,
 // `go nodes 20000000`, depth 14). `easier`: the seat a newcomer is given by default.
+// `solved`: the proven value of the start (docs/solve.md: `sow solve`, its certificate
+// checked by `sow solve verify`) for the board and options it was solved with; other
+// options show the estimate.
 const ABOUT = {
   'hoyito-ii': {
     text: 'Two rows of pits, four seeds in each. Take all the seeds of one of your pits and sow them one by one to the right, round the board. Where the last seed lands decides: a pit of exactly four is a casa — you take it (and the fours just behind it), and move again; an empty pit ends your move; any other pit is picked up and sown on (a relay). Most seeds taken wins.',
     seat: 'South moves first, and that is the harder seat: with best play the start is worth about 25 seeds to North.',
     seat12: 'South moves first, and that is the harder seat: a deep search (20 million positions) values the 2×12 start at about 55 seeds to North.',
+    solved: { pits: 6, options: { casa_rows: 'any' }, seat: 'South moves first, and that is the harder seat — solved: with best play North wins by 28 seeds.' },
     easier: 'north',
   },
   'hoyito-iii': {
     text: 'Hoyito II with two changes: a casa takes only the pit where the last seed landed (no chain), and the last four seeds go to whoever takes the four before them — or, in a match, to the previous round’s winner.',
     seat: 'South moves first, and that is the harder seat: with best play the start is worth about 31 seeds to North. In a match the starter alternates.',
+    solved: { pits: 6, options: { casa_rows: 'any', final_four: 'capturer' }, seat: 'South moves first, and that is the harder seat — solved: with best play North wins by 36 seeds.' },
     easier: 'north',
   },
   ayoayo: {
@@ -852,7 +857,12 @@ function drawTableValue(i, value) {
 
 function showTableValues(v, answer) {
   clearTableValues();
-  document.body.dataset.tables = answer.inside ? 'inside' : answer.building ? 'building' : 'outside';
+  document.body.dataset.tables = answer.inside ? 'inside' : answer.building ? 'building' : answer.not_built ? 'not-built' : 'outside';
+  // A set-up position between the layers built (by default only those play reaches).
+  const seeds = v.state.pits.reduce((a, b) => a + b, 0);
+  $('tables-on').parentElement.title = answer.not_built
+    ? `The endgame tables do not hold the layer of ${seeds} seeds on the board (only those play from the start reaches are built by default): add it with sow tables build --layer ${seeds}`
+    : 'Inside the endgame tables, each playable pit shows the exact value of sowing it';
   if (!answer.inside) return;
   for (const m of answer.moves) {
     if (m.move !== 'pass') drawTableValue(nameToPit(m.move, v.rules.pits), m.value);
@@ -1147,6 +1157,7 @@ async function buildGameForm() {
     select.id = `f-option-${o.field}`;
     select.name = o.field;
     select.innerHTML = o.values.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
+    select.addEventListener('change', showFormFields);
     label.append(select);
     const about = document.createElement('small');
     about.className = 'option-about';
@@ -1175,7 +1186,11 @@ function showFormFields() {
   if (about) {
     $('about-title').textContent = info.title;
     $('about-text').textContent = about.text;
-    $('about-seat').textContent = (chosenGame().pits === 12 && about.seat12) || about.seat;
+    // The proven result only for the rules it was proven under.
+    const { pits } = chosenGame();
+    const solved = about.solved && !match && (pits || info.pits[0]) === about.solved.pits
+      && Object.entries(about.solved.options).every(([field, value]) => $(`f-option-${field}`).value === value);
+    $('about-seat').textContent = solved ? about.solved.seat : (pits === 12 && about.seat12) || about.seat;
     seatNewcomer(about.easier);
 
   }

@@ -1216,7 +1216,7 @@ async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages()
 async fn sockets_are_capped_per_address() {
     let app = Arc::new(App::new(common::store(), 1));
     let addr = serve(app.clone()).await;
-    let router = router(app);
+    let router = router(app.clone());
     let (id, _, _) = invite(&router, json!({})).await;
     let cap = Limits::default().sockets_per_address;
     let mut sockets = Vec::new();
@@ -1230,7 +1230,14 @@ async fn sockets_are_capped_per_address() {
         }
         other => panic!("expected a 429, got {other:?}"),
     }
+    // One closes: once the server has counted it gone (its address's place given back
+    // first), another may open.
+    let mut open = app.ops().open_sockets();
+    assert_eq!(*open.borrow_and_update(), cap);
     sockets.pop();
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    tokio::time::timeout(Duration::from_secs(10), open.wait_for(|&n| n < cap))
+        .await
+        .expect("the server sees the socket close")
+        .unwrap();
     watch(addr, id, None).await;
 }

@@ -77,7 +77,8 @@ async fn each_move_has_the_value_the_tables_probe_gives() {
     );
     assert_eq!(
         answer,
-        json!({"max_seeds": 8, "building": false, "inside": true, "value": probe.value,
+        json!({"max_seeds": 8, "building": false, "inside": true, "not_built": false,
+               "value": probe.value,
                "moves": expected})
     );
 
@@ -92,7 +93,8 @@ async fn each_move_has_the_value_the_tables_probe_gives() {
     let start = values(&router, view["id"].as_i64().unwrap()).await;
     assert_eq!(
         start,
-        json!({"max_seeds": 8, "building": false, "inside": false, "value": null, "moves": []})
+        json!({"max_seeds": 8, "building": false, "inside": false, "not_built": false,
+               "value": null, "moves": []})
     );
     // A game with no tables on the server (Ayoayo here): none.
     let (_, view) = send(
@@ -105,6 +107,14 @@ async fn each_move_has_the_value_the_tables_probe_gives() {
     let none = values(&router, view["id"].as_i64().unwrap()).await;
     assert_eq!(none["max_seeds"], Value::Null);
     assert_eq!(none["inside"], false);
+    // A set-up position of 5 seeds: within the reach of the tables, but its layer is not
+    // built (only 4 and 8 are: those play from the start reaches).
+    let id = game_from(&router, "hoyito-ii 1,1,1,1,1,0/0,0,0,0,0,0 20-23 S -").await;
+    assert_eq!(
+        values(&router, id).await,
+        json!({"max_seeds": 8, "building": false, "inside": false, "not_built": true,
+               "value": null, "moves": []})
+    );
 }
 
 #[tokio::test]
@@ -113,7 +123,8 @@ async fn without_tables_and_for_unknown_games_the_route_says_so() {
     let id = game_from(&router, INSIDE).await;
     assert_eq!(
         values(&router, id).await,
-        json!({"max_seeds": null, "building": false, "inside": false, "value": null, "moves": []})
+        json!({"max_seeds": null, "building": false, "inside": false, "not_built": false,
+               "value": null, "moves": []})
     );
     let (status, body) = send(&router, Method::GET, "/api/games/999/tables", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);

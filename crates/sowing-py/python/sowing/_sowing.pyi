@@ -353,6 +353,8 @@ class Tables:
     @property
     def max_seeds(self) -> int: ...
     @property
+    def layers(self) -> list[int]: ...
+    @property
     def dir(self) -> "os.PathLike[str]": ...
     def value(self, position: Union[str, Game]) -> int: ...
     def probe(self, position: Union[str, Game]) -> Probe: ...
@@ -371,7 +373,20 @@ def tables_build(
     final_four: Optional[str] = None,
     dir: Optional[Union[str, "os.PathLike[str]"]] = None,
     threads: Optional[int] = None,
+    layers: str = "reachable",
+    extra: list[int] = ...,
 ) -> dict[str, Any]: ...
+def tables_plan(
+    game: GameName = "hoyito-ii",
+    pits: int = 6,
+    *,
+    max_seeds: int,
+    casa_rows: Optional[str] = None,
+    leftover: Optional[str] = None,
+    final_four: Optional[str] = None,
+    layers: str = "reachable",
+    extra: list[int] = ...,
+) -> list[int]: ...
 def tables_solve(
     rules: RuleArgs,
     seeds: int,

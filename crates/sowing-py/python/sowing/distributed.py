@@ -167,9 +167,11 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
     with _cluster(args):
         task = ray.remote(_expand)
         ranges = args.ranges or 4 * int(ray.cluster_resources().get("CPU", 1))
-        for seeds in range(1, args.max_seeds + 1):
+        plan = _sowing.tables_plan(args.game, args.pits, max_seeds=args.max_seeds,
+                                   layers=args.layers, extra=args.layer or [], **options)
+        for seeds in plan:
             present = _sowing.Tables(args.game, args.pits, dir=directory, max_seeds=seeds, **options)
-            if present.max_seeds >= seeds:
+            if seeds in present.layers:
                 print(f"layer {seeds}: on disk, checked and kept", file=out)
                 continue
             count = present.layer_len(seeds)
@@ -241,6 +243,11 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--max-seeds", type=int, required=True, help="the largest layer to build")
     b.add_argument("--dir", help="the tables' directory (default: $SOWING_TABLES, else the "
                    "user's data directory); every worker must see it")
+    b.add_argument("--layers", choices=["reachable", "all"], default="reachable",
+                   help="the layers play from the start reaches (in Hoyito every fourth; the "
+                   "default), or all")
+    b.add_argument("--layer", type=int, action="append",
+                   help="build this layer too, with the layers below it that it needs")
     b.add_argument("--ranges", type=int, help="tasks a layer (default: 4 a CPU of the cluster)")
     _cluster_arguments(b)
     return top

@@ -7,7 +7,7 @@ right), and the pits the side to move may sow ringed in yellow.
 >>> import sowing
 >>> from sowing.render import board_image
 >>> board_image(sowing.Game("hoyito-ii")).shape
-(232, 584, 3)
+(232, 608, 3)
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 >>> import sowing.tables
 >>> sowing.tables.build("hoyito-ii", max_seeds=5, dir=directory)["built"]
-[1, 2, 3, 4, 5]
+[4]
+>>> sowing.tables.build("hoyito-ii", max_seeds=5, dir=directory, layers="all")["built"]
+[1, 2, 3, 5]
 >>> probe = sowing.tables.probe("hoyito-ii 0,0,0,0,1,0/3,0,0,0,0,0 20-23 S -", dir=directory)
 >>> probe.value == max(probe.moves.values())
 True
@@ -11,12 +13,17 @@ A value is the future captures of the player to move minus the opponent's, with 
 from both under every rule, repetition included. The files are the ones ``sow tables
 build`` writes, in ``dir``: by default ``$SOWING_TABLES``, else ``sowing/tables`` in the
 user's data directory (``~/.local/share`` on Linux), as for ``sow tables``.
+
+By default a build computes only the layers play from the start reaches (in Hoyito every
+capture takes a multiple of 4 seeds, so the layers 4, 8, …); ``layers="all"`` builds every
+one, and ``extra=[13]`` adds layer 13 (with 9, 5 and 1 below it) for set-up positions. A
+probe of a position in a layer not built raises ``TablesError`` saying so.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from ._sowing import Game, Probe, Tables, TablesError, tables_build, tables_dir
 
@@ -37,11 +44,16 @@ def build(
     max_seeds: int,
     dir: Optional[Union[str, os.PathLike]] = None,
     threads: Optional[int] = None,
+    layers: str = "reachable",
+    extra: Sequence[int] = (),
     **options: str,
 ) -> dict[str, Any]:
     """Builds (or completes) a game's tables up to ``max_seeds`` seeds on the board, as
-    ``sow tables build`` does: the same files. Returns the layers built and reused."""
-    return tables_build(game, pits, max_seeds=max_seeds, dir=dir, threads=threads, **options)
+    ``sow tables build`` does: the same files. ``layers`` is ``"reachable"`` (the layers
+    play from the start reaches) or ``"all"``; ``extra`` adds layers (with those they need).
+    Returns the layers built and reused."""
+    return tables_build(game, pits, max_seeds=max_seeds, dir=dir, threads=threads,
+                        layers=layers, extra=list(extra), **options)
 
 
 def open_tables(

@@ -88,6 +88,8 @@ fn db(error: rusqlite::Error) -> StoreError {
     }
 }
 
+use db as db_error;
+
 impl rusqlite::ToSql for Value {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(match self {
@@ -335,6 +337,66 @@ impl Backend for Sqlite {
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .map_err(db)
     }
+}
+
+/// How long a backup waits for a writer holding the whole file (a checkpoint) to let go.
+const BACKUP_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Copies the database at `db` to `to` through SQLite's online backup, in one step: one read
+/// transaction, so the copy is the database as it was at one commit, while the server using
+/// it goes on writing (in write-ahead-logging mode a reader never blocks the writer). The
+/// copy is written beside `to` and renamed onto it only once whole and checked; the number
+/// of games it holds.
+pub(super) fn backup(db: &Path, to: &Path) -> StoreResult<usize> {
+    use rusqlite::backup::{Backup, StepResult};
+    use rusqlite::OpenFlags;
+    // Never create the source: a mistyped path is an error, not an empty backup.
+    let source = Connection::open_with_flags(
+        db,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| StoreError::Database(format!("{}: {e}", db.display())))?;
+    source.busy_timeout(BACKUP_PATIENCE).map_err(db_error)?;
+    let partial = to.with_file_name(format!(
+        "{}.partial",
+        to.file_name()
+            .map_or("backup".into(), |n| n.to_string_lossy())
+    ));
+    std::fs::remove_file(&partial).ok();
+    let mut copy = Connection::open(&partial).map_err(db_error)?;
+    {
+        let backup = Backup::new(&source, &mut copy).map_err(db_error)?;
+        let started = std::time::Instant::now();
+        loop {
+            match backup.step(-1).map_err(db_error)? {
+                StepResult::Done => break,
+                StepResult::Busy | StepResult::Locked if started.elapsed() < BACKUP_PATIENCE => {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                other => {
+                    return Err(StoreError::Database(format!(
+                        "the backup could not read {}: {other:?}",
+                        db.display()
+                    )))
+                }
+            }
+        }
+    }
+    let check: String = copy
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .map_err(db_error)?;
+    if check != "ok" {
+        return Err(StoreError::Database(format!(
+            "the copy does not check: {check}"
+        )));
+    }
+    let games: i64 = copy
+        .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+        .map_err(db_error)?;
+    drop(copy);
+    std::fs::rename(&partial, to)
+        .map_err(|e| StoreError::Database(format!("{}: {e}", to.display())))?;
+    Ok(usize::try_from(games).unwrap_or(0))
 }
 
 #[cfg(test)]

@@ -1,0 +1,218 @@
+//! What running the server in production needs besides the games: `GET /healthz`,
+//! Prometheus metrics at `GET /metrics` (through the `metrics` crates), a log line per
+//! request naming the route's pattern (never its path, which may hold a game's secrets, nor
+//! a header, which may hold a seat token), and a graceful stop: on SIGTERM the server stops
+//! accepting, tells each socket to reconnect (close code 1012, "service restart"), lets the
+//! requests in flight finish their writes, and exits 0.
+
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use tokio::sync::watch;
+
+use crate::service::Games;
+use crate::store::StoreError;
+
+/// Moves stored (`kind`: `plain` or `live`).
+pub const MOVES: &str = "sowing_moves_total";
+/// Games created (`kind`: `plain` or `live`).
+pub const GAMES: &str = "sowing_games_created_total";
+/// Live sockets open now.
+pub const SOCKETS: &str = "sowing_sockets_open";
+/// Requests by method, route pattern and status: their latency, seconds.
+pub const REQUESTS: &str = "sowing_http_request_seconds";
+/// From a move received to its commit, seconds (`kind`: `plain` or `live`).
+pub const MOVE_LATENCY: &str = "sowing_move_seconds";
+/// Store calls that failed (`kind`: `conflict`, `database`, `unreplayable`).
+pub const STORE_ERRORS: &str = "sowing_store_errors_total";
+
+/// Buckets of the latency histograms, seconds: a move on one server takes milliseconds, a
+/// shared store's tens of milliseconds, and anything past a second is trouble.
+const BUCKETS: [f64; 12] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
+];
+
+/// The process's Prometheus recorder, installed on first use (one per process: the
+/// `metrics` macros report to one global recorder).
+fn prometheus() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let builder = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Suffix("_seconds".to_owned()), &BUCKETS)
+            .expect("the buckets are not empty");
+        let recorder = builder.build_recorder();
+        let handle = recorder.handle();
+        // Another recorder installed first (a program embedding this crate): this one's
+        // page then stays empty rather than the server failing.
+        let _ = metrics::set_global_recorder(recorder);
+        describe();
+        handle
+    })
+}
+
+fn describe() {
+    metrics::describe_counter!(MOVES, "Moves stored.");
+    metrics::describe_counter!(GAMES, "Games created.");
+    metrics::describe_gauge!(SOCKETS, "Live sockets open now.");
+    metrics::describe_histogram!(REQUESTS, metrics::Unit::Seconds, "HTTP requests.");
+    metrics::describe_histogram!(
+        MOVE_LATENCY,
+        metrics::Unit::Seconds,
+        "From a move received to its commit."
+    );
+    metrics::describe_counter!(STORE_ERRORS, "Store calls that failed.");
+}
+
+/// Counts a failed store call.
+pub(crate) fn store_error(error: &StoreError) {
+    let kind = match error {
+        StoreError::Conflict(_) => "conflict",
+        StoreError::Database(_) => "database",
+        StoreError::BadStart { .. } | StoreError::Unreplayable { .. } => "unreplayable",
+    };
+    metrics::counter!(STORE_ERRORS, "kind" => kind).increment(1);
+}
+
+/// Counts a stored move and how long it took from `received`.
+pub(crate) fn move_stored(kind: &'static str, received: Instant) {
+    metrics::counter!(MOVES, "kind" => kind).increment(1);
+    metrics::histogram!(MOVE_LATENCY, "kind" => kind).record(received.elapsed().as_secs_f64());
+}
+
+/// Counts a created game.
+pub(crate) fn game_created(kind: &'static str) {
+    metrics::counter!(GAMES, "kind" => kind).increment(1);
+}
+
+/// The server's state for running it: the sockets open and whether it is stopping.
+pub struct Ops {
+    sockets: watch::Sender<usize>,
+    stopping: watch::Sender<bool>,
+}
+
+impl Default for Ops {
+    fn default() -> Ops {
+        // Installed now, so that `/metrics` lists the server's metrics from the start.
+        prometheus();
+        Ops {
+            sockets: watch::Sender::new(0),
+            stopping: watch::Sender::new(false),
+        }
+    }
+}
+
+/// A socket's place in the count of open sockets (and its place in its address's count,
+/// given back first): leaving (drop) tells whoever waits on [`Ops::open_sockets`].
+pub(crate) struct OpenSocket<P> {
+    games: Arc<Games>,
+    permit: Option<P>,
+}
+
+impl<P> Drop for OpenSocket<P> {
+    fn drop(&mut self) {
+        // The address's place first: a watcher told of one socket fewer may open another.
+        drop(self.permit.take());
+        self.games.ops.sockets.send_modify(|n| *n -= 1);
+        metrics::gauge!(SOCKETS).decrement(1.0);
+    }
+}
+
+impl Ops {
+    /// Counts a socket open until the guard is dropped, holding `permit` as long.
+    pub(crate) fn socket_opened<P>(games: &Arc<Games>, permit: P) -> OpenSocket<P> {
+        games.ops.sockets.send_modify(|n| *n += 1);
+        metrics::gauge!(SOCKETS).increment(1.0);
+        OpenSocket {
+            games: games.clone(),
+            permit: Some(permit),
+        }
+    }
+
+    /// The number of live sockets open, watched: a test or the graceful stop waits on it
+    /// instead of sleeping.
+    pub fn open_sockets(&self) -> watch::Receiver<usize> {
+        self.sockets.subscribe()
+    }
+
+    /// Starts the graceful stop: every socket is told to reconnect, and closes.
+    pub fn stop(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Whether the server is stopping, watched (sockets close when it turns true).
+    pub fn stopping(&self) -> watch::Receiver<bool> {
+        self.stopping.subscribe()
+    }
+
+    /// Waits until every socket has closed, or `within` has passed; whether they all did.
+    pub async fn sockets_closed(&self, within: Duration) -> bool {
+        let mut open = self.open_sockets();
+        tokio::time::timeout(within, open.wait_for(|&n| n == 0))
+            .await
+            .is_ok_and(|r| r.is_ok())
+    }
+}
+
+/// `GET /healthz`: 200 `ok` when the store answers a read, else 503 with why (for a load
+/// balancer or systemd's watchdog).
+pub(crate) async fn healthz(State(games): State<Arc<Games>>) -> Response {
+    let store = games.store.clone();
+    let read =
+        tokio::task::spawn_blocking(move || crate::store::off_runtime(|| store.version(0))).await;
+    let text = |status, body: String| {
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            body,
+        )
+            .into_response()
+    };
+    match read {
+        Ok(Ok(_)) => text(StatusCode::OK, "ok\n".to_owned()),
+        Ok(Err(e)) => {
+            store_error(&e);
+            text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n"))
+        }
+        Err(e) => text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")),
+    }
+}
+
+/// `GET /metrics`: the Prometheus text format.
+pub(crate) async fn metrics_page() -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        prometheus().render(),
+    )
+        .into_response()
+}
+
+/// Times each request and logs it by its route's pattern (`/api/live/{id}/moves`), never
+/// its path or headers: a failure (5xx) as a warning, the rest at debug level.
+pub(crate) async fn track(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().as_str().to_owned();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let response = next.run(request).await;
+    let status = response.status();
+    let seconds = started.elapsed().as_secs_f64();
+    metrics::histogram!(REQUESTS, "method" => method.clone(), "route" => route.clone(),
+        "status" => status.as_u16().to_string())
+    .record(seconds);
+    if status.is_server_error() {
+        tracing::warn!(%method, %route, status = status.as_u16(), seconds, "request failed");
+    } else {
+        tracing::debug!(%method, %route, status = status.as_u16(), seconds, "request");
+    }
+    response
+}
