@@ -703,7 +703,7 @@ impl Games {
         let (rows, results) = blocking(move || {
             let rows = store.list(owner, limit)?;
             let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-            Ok((rows, store.live_results(&ids)?))
+            Ok((rows, store.live_listings(&ids)?))
         })
         .await?;
         let results: std::collections::HashMap<i64, _> = results.into_iter().collect();
@@ -714,8 +714,14 @@ impl Games {
                 let in_match = row.match_id.is_some();
                 let mut summary = GameSummary::of(row);
                 summary.live = live.is_some();
-                if let Some(Some(result)) = live {
-                    crate::online::show_result(&mut summary, result, in_match);
+                if let Some(live) = live {
+                    // A live game's players are people, by the names they gave.
+                    let [south, north] = live.names.clone();
+                    summary.south = south.unwrap_or(summary.south);
+                    summary.north = north.unwrap_or(summary.north);
+                    if let Some(result) = &live.result {
+                        crate::online::show_result(&mut summary, result, in_match);
+                    }
                 }
                 summary
             })

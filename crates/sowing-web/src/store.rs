@@ -141,6 +141,15 @@ pub struct GameRow {
     pub owner: Option<[u8; 32]>,
 }
 
+/// What the games list shows of a live game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveListing {
+    /// Its result, when it ended otherwise than by the rules.
+    pub result: Option<LiveResult>,
+    /// The players' names as they gave them (South, North).
+    pub names: [Option<String>; 2],
+}
+
 /// A match of Hoyito III rounds (H3.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchRow {
@@ -1345,13 +1354,13 @@ impl Store {
         })
     }
 
-    /// Those of the games `ids` that are live games, each with its result when it ended
-    /// otherwise than by the rules (resignation, agreement, flag, abandoned, expired), for
-    /// the games list.
+    /// Those of the games `ids` that are live games, each with its players' names and its
+    /// result when it ended otherwise than by the rules (resignation, agreement, flag,
+    /// abandoned, expired), for the games list.
     ///
     /// # Errors
     /// On a database failure.
-    pub fn live_results(&self, ids: &[i64]) -> StoreResult<Vec<(i64, Option<LiveResult>)>> {
+    pub fn live_listings(&self, ids: &[i64]) -> StoreResult<Vec<(i64, LiveListing)>> {
         self.read(|sql| {
             let mut results = Vec::new();
             // In slices, well under either database's limit on bound parameters.
@@ -1360,7 +1369,8 @@ impl Store {
                 let params: Vec<Value> = chunk.iter().map(|&id| Value::from(id)).collect();
                 for r in sql.query(
                     &format!(
-                        "SELECT game_id, outcome, reason FROM live WHERE game_id IN ({})",
+                        "SELECT game_id, outcome, reason, south_name, north_name FROM live
+                         WHERE game_id IN ({})",
                         marks.join(", ")
                     ),
                     &params,
@@ -1374,7 +1384,8 @@ impl Store {
                             })
                         })
                         .transpose()?;
-                    results.push((r.int(0)?, result));
+                    let names = [r.opt_text(3)?, r.opt_text(4)?];
+                    results.push((r.int(0)?, LiveListing { result, names }));
                 }
             }
             Ok(results)

@@ -1285,7 +1285,7 @@ function savedRow(g, seatToken, dialog) {
   const over = !!(g.result || g.termination);
   const result = g.result ? (g.result === 'draw' ? 'draw' : `${cap(g.result)} won`) : g.termination || 'in play';
   const name = `${gameTitle(g.game)} 2×${g.pits}${g.live ? ', with a friend' : ''}${g.match ? `, match ${g.match} round ${g.round}` : ''}`;
-  const who = (player) => escapeHtml(g.live ? player : playerName(player));
+  const who = (player) => escapeHtml(g.live ? (player === 'human' ? 'a person' : player) : playerName(player));
   tr.dataset.game = String(g.id);
   if (g.live) tr.dataset.live = '1';
   tr.innerHTML = `<td data-label="#">${g.id}</td><td data-label="Game">${escapeHtml(name)}</td><td data-label="South">${who(g.south)}</td><td data-label="North">${who(g.north)}</td><td data-label="Moves">${g.plies}</td><td data-label="Result">${escapeHtml(result)}</td><td class="when" data-label="Last played">${localTime(g.updated)}</td>

@@ -983,6 +983,11 @@ async fn live_results_show_in_the_games_list_as_a_one_screen_games_do() {
     };
     let e = entry(resigned);
     assert_eq!(e["live"], true, "listed as a live game: {e}");
+    // Its players by the names they gave, not "human".
+    assert!(
+        [&e["south"], &e["north"]].contains(&&json!("Ana")),
+        "the creator's name: {e}"
+    );
     assert_eq!(
         (e["result"].clone(), e["termination"].clone()),
         (json!("south"), json!("north resigned: south wins"))

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use sowing::{Game, Rules, Side, Variant};
 use sowing_web::clock::Clock;
-use sowing_web::store::{LiveResult, LiveRow, NewGame, Offers, Store, StoreError};
+use sowing_web::store::{LiveListing, LiveResult, LiveRow, NewGame, Offers, Store, StoreError};
 
 /// The database a test runs on.
 #[derive(Clone, Copy)]
@@ -323,8 +323,14 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other(k
     });
     assert_eq!(a.update_live(&resigned).unwrap(), 4);
     assert_eq!(
-        b.live_results(&[id, id + 1000]).unwrap(),
-        [(id, resigned.result.clone())]
+        b.live_listings(&[id, id + 1000]).unwrap(),
+        [(
+            id,
+            LiveListing {
+                result: resigned.result.clone(),
+                names: resigned.names.clone()
+            }
+        )]
     );
     assert_eq!(a.integrity_check().unwrap(), "ok");
 }
@@ -406,7 +412,7 @@ fn a_game_keeps_its_owner_and_the_list_shows_each_owner_theirs(kind: Kind) {
     assert_eq!(ids(other), [theirs]);
     assert_eq!(ids([1; 32]), Vec::<i64>::new());
     // Live games are marked as such in the list's second read.
-    assert_eq!(b.live_results(&[mine, theirs]).unwrap(), []);
+    assert_eq!(b.live_listings(&[mine, theirs]).unwrap(), []);
 }
 
 /// A deleted game's id, even the newest, is not given again (an old link must not open
