@@ -202,7 +202,11 @@ fn a_version_1_database_gains_the_live_table_owners_and_the_id_counter() {
     let live = store
         .create_game(&NewGame::live(&game, &open_challenge()))
         .unwrap();
-    assert_eq!(live, id + 1, "the counter of ids starts past the games there are");
+    assert_eq!(
+        live,
+        id + 1,
+        "the counter of ids starts past the games there are"
+    );
     assert_eq!(
         store.live_row(live).unwrap().unwrap().names[0].as_deref(),
         Some("Ana")
