@@ -156,12 +156,12 @@ pub fn run(args: Args) -> Result<()> {
     let leaf = tables.max_seeds().min(seeds);
     if let Some(missing) = (1..=leaf)
         .rev()
-        .filter(|s| (seeds - s) % step == 0)
+        .filter(|s| (seeds - s).is_multiple_of(step))
         .find(|&s| !tables.built(s))
     {
         let top = (1..=leaf)
             .rev()
-            .find(|s| (seeds - s) % step == 0)
+            .find(|s| (seeds - s).is_multiple_of(step))
             .unwrap_or(missing);
         bail!(
             "the position has {seeds} seeds on the board, so its play reaches layer {missing} \
