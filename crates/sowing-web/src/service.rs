@@ -204,7 +204,8 @@ fn may_change(loaded: &Loaded, key: Option<&str>) -> GameResult<()> {
         Ok(())
     } else {
         Err(GameError::Forbidden(format!(
-            "game {} belongs to another player: only the player key that created it              (X-Player-Key) may change it; anyone may watch it and download its record",
+            "game {} belongs to another player: only the player key that created it \
+             (X-Player-Key) may change it; anyone may watch it and download its record",
             loaded.row.id
         )))
     }
