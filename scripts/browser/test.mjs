@@ -394,10 +394,9 @@ await check('saved games are this browser’s own; another browser watches but c
   await p.waitForFunction(() => document.body.dataset.busy === '0');
   const before = (await api('GET', `/games/${id}`)).ply;
   const legal = await p.$$eval('#board .pit.legal', (g) => g.map((x) => x.dataset.name));
-  if (legal.length) {
-    await p.click(`#board .pit[data-name="${legal[0]}"]`);
-    await p.waitForFunction(() => /belongs to another player/.test(document.querySelector('#status').textContent));
-  }
+  assert(legal.length > 0, 'the game shown is at a person’s turn');
+  await p.click(`#board .pit[data-name="${legal[0]}"]`);
+  await p.waitForFunction(() => /belongs to another player/.test(document.querySelector('#status').textContent));
   equal((await api('GET', `/games/${id}`)).ply, before, 'no move was played by another browser');
   await p.click('#btn-saved');
   await p.waitForFunction(() => /No games yet/.test(document.querySelector('#saved-body').textContent));
