@@ -1,28 +1,36 @@
 //! The hub that tells live sockets a game changed. After a write commits, the service
-//! publishes "game G changed"; every socket subscribed to G wakes and reads what it is
-//! missing from the service (never from the notice itself, which carries only a version).
-//! A second store (PostgreSQL) plugs in here: [`Hub::with_forward`] passes each local
-//! notice on (to NOTIFY), and [`Hub::publish_local`] feeds in those of other processes.
+//! publishes "game G is at version V"; every socket subscribed to G wakes and reads what
+//! it is missing from the service (never from the notice itself, which carries only a
+//! version). With a shared store (PostgreSQL) the changes of every server arrive here too,
+//! from the store's `LISTEN`.
+//!
+//! While the hub hears every change ([`Hub::set_hearing`]), it also knows the newest version
+//! of each game with sockets here: a copy in memory at that version is current (a newer
+//! change's notice is still on its way and will wake the sockets), so the service need not
+//! ask the database before each read — at a thousand live games, that question was most of
+//! the database's work.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
 
-/// The sockets of one game: a channel whose value is the last version published.
+/// The sockets of one game: a channel whose value is the newest version published.
 struct Channel {
     tx: watch::Sender<u64>,
     spectators: usize,
     sockets: usize,
+    /// The newest version heard while hearing every change, if any.
+    newest: Option<i64>,
 }
-
-type Forward = Box<dyn Fn(i64, u64) + Send + Sync>;
 
 /// Publish and subscribe by game id.
 #[derive(Default)]
 pub struct Hub {
     channels: Mutex<HashMap<i64, Channel>>,
-    forward: Option<Forward>,
+    /// Whether every change committed to the store reaches [`Hub::publish`] (the store's
+    /// listener is connected, or this process is the only writer).
+    hearing: std::sync::atomic::AtomicBool,
 }
 
 /// A socket's subscription to a game: wakes on each notice; leaving (drop) updates the
@@ -62,32 +70,48 @@ impl Drop for Subscription {
 }
 
 impl Hub {
-    /// A hub that also hands each local notice to `forward` (game, version), e.g. to tell
-    /// other server processes.
-    pub fn with_forward(forward: impl Fn(i64, u64) + Send + Sync + 'static) -> Hub {
-        Hub {
-            channels: Mutex::default(),
-            forward: Some(Box::new(forward)),
-        }
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Channel>> {
         self.channels.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Game `game` changed (now at `version`): wakes its sockets here, and forwards.
-    pub fn publish(&self, game: i64, version: u64) {
-        self.publish_local(game, version);
-        if let Some(forward) = &self.forward {
-            forward(game, version);
+    /// Game `game` is now at `version` (-1: deleted), by a write of this process or a notice
+    /// from the store: wakes its sockets here, unless they already heard of that version
+    /// (the store's echo of this process's own write).
+    pub fn publish(&self, game: i64, version: i64) {
+        if let Some(channel) = self.lock().get_mut(&game) {
+            if version < 0 {
+                channel.newest = None;
+            } else if channel.newest.is_some_and(|newest| newest >= version) {
+                return;
+            } else {
+                channel.newest = Some(version);
+            }
+            channel.tx.send_replace(version.max(0) as u64);
         }
     }
 
-    /// Wakes this process's sockets of `game` only (a notice from another process).
-    pub fn publish_local(&self, game: i64, version: u64) {
-        if let Some(channel) = self.lock().get(&game) {
-            channel.tx.send_replace(version);
+    /// Whether every change committed from now on reaches [`Hub::publish`]. Changing it
+    /// forgets every version heard (some notices may have been missed, or may be from
+    /// before), and wakes every socket to catch up.
+    pub fn set_hearing(&self, hearing: bool) {
+        let mut channels = self.lock();
+        self.hearing
+            .store(hearing, std::sync::atomic::Ordering::SeqCst);
+        for channel in channels.values_mut() {
+            channel.newest = None;
+            channel.tx.send_modify(|_| {});
         }
+    }
+
+    /// The newest version of `game` heard while hearing every change: a copy at it (or
+    /// newer) is current. `None` when the hub does not know (no socket of the game here, no
+    /// notice since it began hearing, or it is not hearing): ask the store.
+    pub fn newest(&self, game: i64) -> Option<i64> {
+        let channels = self.lock();
+        if !self.hearing.load(std::sync::atomic::Ordering::SeqCst) {
+            return None;
+        }
+        channels.get(&game).and_then(|c| c.newest)
     }
 
     /// Subscribes a socket (a spectator's, or a seat's) to `game`; the others are told, for
@@ -98,6 +122,7 @@ impl Hub {
             tx: watch::channel(0).0,
             spectators: 0,
             sockets: 0,
+            newest: None,
         });
         channel.sockets += 1;
         if spectator {
@@ -155,12 +180,34 @@ mod tests {
     }
 
     #[test]
-    fn forward_gets_local_notices_only() {
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let log = seen.clone();
-        let hub = Hub::with_forward(move |g, v| log.lock().unwrap().push((g, v)));
-        hub.publish(1, 5);
-        hub.publish_local(2, 6);
-        assert_eq!(*seen.lock().unwrap(), [(1, 5)]);
+    fn the_newest_version_is_known_only_while_hearing_and_an_echo_wakes_nobody() {
+        let hub = Arc::new(Hub::default());
+        let mut socket = hub.subscribe(7, false);
+        hub.publish(7, 3);
+        assert_eq!(hub.newest(7), None, "not hearing every change yet");
+        hub.set_hearing(true);
+        assert_eq!(hub.newest(7), None, "what was heard before is forgotten");
+        hub.publish(7, 4);
+        assert_eq!(hub.newest(7), Some(4));
+        socket.rx.mark_unchanged();
+        hub.publish(7, 4);
+        hub.publish(7, 3);
+        assert!(
+            !socket.rx.has_changed().unwrap(),
+            "an old version wakes nobody"
+        );
+        assert_eq!(hub.newest(7), Some(4));
+        hub.publish(7, 5);
+        assert!(socket.rx.has_changed().unwrap());
+        assert_eq!(hub.newest(7), Some(5));
+        assert_eq!(hub.newest(8), None, "no socket of game 8 here");
+        socket.rx.mark_unchanged();
+        hub.set_hearing(false);
+        assert!(socket.rx.has_changed().unwrap(), "told to catch up");
+        assert_eq!(hub.newest(7), None);
+        hub.set_hearing(true);
+        hub.publish(7, 6);
+        hub.publish(7, -1);
+        assert_eq!(hub.newest(7), None, "deleted");
     }
 }

@@ -449,7 +449,7 @@ impl Games {
         let mut loaded = guard.take().expect("locked games are loaded");
         let store = self.store.clone();
         let loaded = blocking(move || {
-            let version = match how {
+            let stamp = match how {
                 Commit::Row => store.update_live(&next)?,
                 Commit::Move => store.append_live_move(&loaded.game, &next)?,
                 Commit::Takeback => store.truncate_live(&loaded.game, &next)?,
@@ -457,12 +457,12 @@ impl Games {
             let mut next = next;
             next.version += 1;
             loaded.live = Some(next);
-            loaded.after_write(&store, version)
+            Ok(loaded.after_write(stamp))
         })
         .await?;
-        let (id, version) = (loaded.row.id, loaded.live.as_ref().map_or(0, |l| l.version));
+        let (id, version) = (loaded.row.id, loaded.row.version);
         **guard = Some(loaded);
-        self.hub.publish(id, version as u64);
+        self.hub.publish(id, version);
         Ok(())
     }
 

@@ -18,7 +18,7 @@ use crate::responses::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
     TraceEvent, View,
 };
-use crate::store::{GameRow, LiveRow, NewGame, Store, StoreError, StoreResult};
+use crate::store::{GameRow, LiveRow, NewGame, Notice, Stamp, Store, StoreError, StoreResult};
 
 /// A player that is a person at the screen rather than an engine.
 pub const HUMAN: &str = "human";
@@ -171,26 +171,17 @@ impl Loaded {
     /// what is read after it is as new or newer, so the copy never looks newer than it is
     /// and a server that finds the stored version moved on reads it all again.
     fn read(store: &Store, id: i64) -> StoreResult<Option<Loaded>> {
-        let Some((row, game)) = store.load(id)? else {
-            return Ok(None);
-        };
-        let live = store.live_row(id)?;
-        Ok(Some(Loaded { row, game, live }))
+        Ok(store
+            .load_with_live(id)?
+            .map(|(row, game, live)| Loaded { row, game, live }))
     }
 
-    /// The copy after our own write, which left the game at `version`: its row read back.
-    /// Another server may have written since (PostgreSQL); its row would then be newer than
-    /// the game held here, and the next version check would trust a stale copy (a live
-    /// move lost until the next one): the whole game is read again instead.
-    pub(crate) fn after_write(mut self, store: &Store, version: i64) -> StoreResult<Loaded> {
-        let id = self.row.id;
-        let vanished = || StoreError::Database(format!("game {id} vanished"));
-        let row = store.game_row(id)?.ok_or_else(vanished)?;
-        if row.version == version {
-            self.row = row;
-            return Ok(self);
-        }
-        Loaded::read(store, id)?.ok_or_else(vanished)
+    /// The copy after our own write, which left the game's row as `stamp` says. Another
+    /// server may write after it (PostgreSQL): that write's version is newer, so the next
+    /// version check reads the game again.
+    pub(crate) fn after_write(mut self, stamp: Stamp) -> Loaded {
+        self.row = self.row.stamped(&self.game, stamp);
+        self
     }
 }
 
@@ -403,8 +394,11 @@ impl Games {
     /// When the store cannot listen.
     pub fn listen(&self) -> Result<(), StoreError> {
         let hub = self.hub.clone();
-        self.store
-            .listen(move |change| hub.publish_local(change.game, change.version.max(0) as u64))
+        self.store.listen(move |notice| match notice {
+            Notice::Hearing => hub.set_hearing(true),
+            Notice::Change(change) => hub.publish(change.game, change.version),
+            Notice::Lost => hub.set_hearing(false),
+        })
     }
 
     /// Sets the abuse limits of the live routes.
@@ -423,12 +417,6 @@ impl Games {
     /// The origins besides the server's own whose pages may act here.
     pub fn allowed_origins(&self) -> &[String] {
         &self.allowed_origins
-    }
-
-    /// Uses `hub` to tell live sockets of changes (a hub that also tells other processes).
-    pub fn with_hub(mut self, hub: Arc<Hub>) -> Games {
-        self.hub = hub;
-        self
     }
 
     /// The sockets open and the graceful stop.
@@ -508,10 +496,17 @@ impl Games {
         let slot = self.cache().slot(id);
         let mut guard = slot.clone().lock_owned().await;
         if self.store.is_shared() {
-            // Another server may have changed the game since we kept it.
+            // Another server may have changed the game since we kept it. The hub knows when
+            // it hears every change and the game has sockets here; else the store is asked.
             if let Some(seen) = guard.as_ref().map(|loaded| loaded.row.version) {
-                let store = self.store.clone();
-                if blocking(move || store.version(id)).await? != Some(seen) {
+                let stale = match self.hub.newest(id) {
+                    Some(newest) => newest > seen,
+                    None => {
+                        let store = self.store.clone();
+                        blocking(move || store.version(id)).await? != Some(seen)
+                    }
+                };
+                if stale {
                     *guard = None;
                 }
             }
@@ -538,13 +533,13 @@ impl Games {
     pub(crate) async fn save(
         &self,
         guard: &mut Guard,
-        write: impl FnOnce(&Store, &Game, i64, i64) -> Result<i64, StoreError> + Send + 'static,
+        write: impl FnOnce(&Store, &Game, i64, i64) -> Result<Stamp, StoreError> + Send + 'static,
     ) -> GameResult<()> {
         let loaded = guard.take().expect("locked games are loaded");
         let store = self.store.clone();
         let loaded = blocking(move || {
-            let version = write(&store, &loaded.game, loaded.row.id, loaded.row.version)?;
-            loaded.after_write(&store, version)
+            let stamp = write(&store, &loaded.game, loaded.row.id, loaded.row.version)?;
+            Ok(loaded.after_write(stamp))
         })
         .await?;
         **guard = Some(loaded);
