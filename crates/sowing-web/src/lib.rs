@@ -21,27 +21,20 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 
-pub mod catalog;
 pub mod clock;
-pub mod engine;
-pub mod first_tables;
 pub mod limits;
 pub mod listener;
-pub mod live;
-pub mod matches;
-pub mod online;
-mod online_routes;
-pub mod ops;
-pub mod owners;
-pub mod responses;
-mod routes;
+mod matches;
+mod ops;
+mod owners;
 pub mod seats;
-pub mod security;
-pub mod service;
+mod services;
 pub mod store;
-pub mod tables_view;
+mod transport;
+mod views;
 
-pub use service::{GameError, Games, DEFAULT_CACHED_GAMES};
+pub use services::first_tables;
+pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Store;
 
 /// The server's shared state: the games service (the database, the games in memory, the
@@ -75,7 +68,7 @@ pub struct ServeArgs {
     pub no_limits: bool,
     /// Without --tables, when the default directory lacks tables of a game up to this many
     /// seeds (at most 16), build them there in the background at start (0: never).
-    #[arg(long, value_name = "SEEDS", default_value_t = first_tables::FIRST_SEEDS,
+    #[arg(long, value_name = "SEEDS", default_value_t = services::first_tables::FIRST_SEEDS,
           value_parser = clap::value_parser!(u8).range(0..=16))]
     pub first_tables: u8,
     /// Log lines (on standard error) as text, or as one JSON object a line for a log
@@ -93,7 +86,7 @@ pub struct ServeArgs {
 }
 
 fn parse_origin(text: &str) -> Result<String, String> {
-    security::normalize_origin(text)
+    transport::security::normalize_origin(text)
         .ok_or_else(|| format!("{text:?} is not an origin like https://sowing.example"))
 }
 
@@ -144,7 +137,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
     let seeds = usize::from(args.first_tables);
     let first = match (&args.tables, sowing_engine::tables::default_dir()) {
         (None, Some(dir)) if seeds > 0 => {
-            let games = first_tables::missing(&dir, seeds);
+            let games = services::first_tables::missing(&dir, seeds);
             (!games.is_empty()).then_some((dir, games))
         }
         _ => None,
@@ -169,7 +162,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
         args.allow_origins,
         |app| {
             if let Some((dir, games)) = first {
-                first_tables::spawn(app, dir, games, seeds);
+                services::first_tables::spawn(app, dir, games, seeds);
             }
         },
     )
@@ -397,17 +390,19 @@ pub fn router(app: Arc<App>) -> Router {
             "/icon.svg",
             get(|| async { asset("image/svg+xml", ICON_SVG) }),
         )
-        .route("/healthz", get(ops::healthz))
-        .route("/metrics", get(ops::metrics_page))
-        .nest("/api", routes::api())
+        .route("/healthz", get(transport::ops::healthz))
+        .route("/metrics", get(transport::ops::metrics_page))
+        .nest("/api", transport::games::api())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
-            security::refuse_cross_site,
+            transport::security::refuse_cross_site,
         ))
-        .layer(axum::middleware::from_fn(security::security_headers))
+        .layer(axum::middleware::from_fn(
+            transport::security::security_headers,
+        ))
         // Outermost: every request is timed and logged, the refused ones too.
-        .layer(axum::middleware::from_fn(ops::track))
+        .layer(axum::middleware::from_fn(transport::ops::track))
         .with_state(app)
 }
 

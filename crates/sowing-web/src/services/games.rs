@@ -9,16 +9,16 @@ use std::time::Duration;
 use hashlink::LruCache;
 use sowing::{Game, Move, Record, Rules, Side};
 
-use crate::engine::{EngineError, Engines};
 use crate::limits::{Limiter, Limits};
-use crate::live::Hub;
 use crate::matches;
 use crate::ops::Ops;
-use crate::responses::{
+use crate::services::engines::{EngineError, Engines};
+use crate::services::hub::Hub;
+use crate::store::{GameRow, LiveRow, NewGame, Notice, Stamp, Store, StoreError, StoreResult};
+use crate::views::games::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
     TraceEvent, View,
 };
-use crate::store::{GameRow, LiveRow, NewGame, Notice, Stamp, Store, StoreError, StoreResult};
 
 /// A player that is a person at the screen rather than an engine.
 pub const HUMAN: &str = "human";
@@ -274,12 +274,12 @@ pub struct Games {
     pub(crate) hub: Arc<Hub>,
     /// The abuse limits of the live routes.
     pub(crate) limiter: Limiter,
-    /// Whether the first-start tables are being built (`crate::first_tables`).
+    /// Whether the first-start tables are being built (`crate::services::first_tables`).
     tables_building: std::sync::atomic::AtomicBool,
     /// The sockets open and the graceful stop.
     pub(crate) ops: Ops,
     /// Origins besides the server's own whose pages may act here (`--allow-origin`),
-    /// normalised by [`crate::security::normalize_origin`].
+    /// normalised by [`crate::transport::security::normalize_origin`].
     allowed_origins: Vec<String>,
 }
 
@@ -408,7 +408,7 @@ impl Games {
     }
 
     /// Lets pages of these origins act here besides the server's own (each as
-    /// [`crate::security::normalize_origin`] gives it).
+    /// [`crate::transport::security::normalize_origin`] gives it).
     pub fn with_allowed_origins(mut self, origins: Vec<String>) -> Games {
         self.allowed_origins = origins;
         self
@@ -450,7 +450,10 @@ impl Games {
     ///
     /// # Errors
     /// When there is no such game, or a table file is unreadable or corrupt.
-    pub async fn table_values(&self, id: &str) -> GameResult<crate::tables_view::TableValues> {
+    pub async fn table_values(
+        &self,
+        id: &str,
+    ) -> GameResult<crate::services::table_values::TableValues> {
         let game = {
             let guard = self.lock(id).await?;
             guard
@@ -464,7 +467,7 @@ impl Games {
             .tables_building
             .load(std::sync::atomic::Ordering::Relaxed);
         tokio::task::spawn_blocking(move || {
-            crate::tables_view::table_values(set.as_deref(), &game, building)
+            crate::services::table_values::table_values(set.as_deref(), &game, building)
         })
         .await
         .map_err(|e| GameError::Internal(format!("tables task failed: {e}")))?
@@ -716,7 +719,7 @@ impl Games {
                     summary.south = south.unwrap_or(summary.south);
                     summary.north = north.unwrap_or(summary.north);
                     if let Some(result) = &live.result {
-                        crate::online::show_result(&mut summary, result, in_match);
+                        crate::views::live::show_result(&mut summary, result, in_match);
                     }
                 }
                 summary

@@ -3,15 +3,14 @@
 //! `Authorization: Bearer …`), or in the socket's first message: never in an address that
 //! a log would keep.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, State};
-use axum::http::request::Parts;
-use axum::http::{header, StatusCode};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
@@ -22,53 +21,14 @@ use sowing::Side;
 
 use crate::clock::Clock;
 use crate::limits::SocketPermit;
-use crate::online::{Challenge, LiveMoved, LiveStatus, LiveView, NewLive, Offer, Seated, Update};
-use crate::ops::Ops;
-use crate::routes::{new_game_rules, ApiError, ApiResult, JsonBody, NewGame, PathParams};
-use crate::service::{GameError, Games};
+use crate::services::games::{GameError, Games};
+use crate::services::live::{NewLive, Offer, Update};
+use crate::transport::error::{ApiError, ApiResult};
+use crate::transport::extract::{ClientAddr, JsonBody, PathParams, SeatToken};
+use crate::transport::new_game::{new_game_rules, NewGame};
+use crate::views::live::{Challenge, LiveMoved, LiveStatus, LiveView, Seated};
 
 type Shared = State<Arc<Games>>;
-
-/// The client's address (from the connection; unknown when served without one, as in
-/// tests through the router alone).
-pub(crate) struct ClientAddr(pub IpAddr);
-
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ClientAddr(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
-        ))
-    }
-}
-
-/// The seat token of a request, if it carries one.
-pub(crate) struct SeatToken(pub Option<String>);
-
-impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let text = |name: &str| {
-            parts
-                .headers
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::trim)
-        };
-        let token = text("x-seat-token")
-            .or_else(|| {
-                text(header::AUTHORIZATION.as_str()).and_then(|a| a.strip_prefix("Bearer "))
-            })
-            .map(|t| t.trim().to_owned())
-            .filter(|t| !t.is_empty());
-        Ok(SeatToken(token))
-    }
-}
 
 /// The routes, to be merged into the API's.
 pub(crate) fn routes() -> Router<Arc<Games>> {
@@ -185,7 +145,7 @@ async fn create(
         Some(other) => {
             return Err(ApiError::bad(format!(
                 "seat: {} (expected south or north)",
-                crate::service::shorten(other)
+                crate::services::games::shorten(other)
             )))
         }
     };
@@ -461,7 +421,7 @@ async fn send_state(socket: &mut WebSocket, seat: Option<Side>, view: &LiveView)
 }
 
 async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit: SocketPermit) {
-    let _open = Ops::socket_opened(&games, permit);
+    let _open = games.ops().socket_opened(permit);
     let mut stopping = games.ops().stopping();
     let hello = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
     let token = match hello {
