@@ -263,8 +263,8 @@ impl Games {
 
     /// Writes `next` (and the game's change, for a move or takeback), then publishes. On
     /// failure the slot is left empty, so the next request reads the store again.
-    async fn commit(&self, guard: &mut Guard, next: LiveRow, how: Commit) -> GameResult<()> {
-        let mut loaded = guard.take().expect("locked games are loaded");
+    async fn commit(&self, guard: Guard, next: LiveRow, how: Commit) -> GameResult<Guard> {
+        let (mut loaded, slot) = guard.take();
         let store = self.store.clone();
         let loaded = blocking(move || {
             let stamp = match how {
@@ -279,40 +279,37 @@ impl Games {
         })
         .await?;
         let (id, version) = (loaded.row.id, loaded.row.version);
-        **guard = Some(loaded);
         self.hub.publish(id, version);
-        Ok(())
+        Ok(Guard::put(slot, loaded))
     }
 
     /// Ends the game if the side to move's time has run out (the flag falls at any read
     /// or act after that moment; sockets ask at that moment). Whether it fell now.
-    async fn settle(&self, guard: &mut Guard, now: i64) -> GameResult<bool> {
-        let loaded = guard.as_ref().expect("locked games are loaded");
+    async fn settle(&self, guard: Guard, now: i64) -> GameResult<(Guard, bool)> {
+        let loaded = &*guard;
         let Some(live) = &loaded.live else {
-            return Ok(false);
+            return Ok((guard, false));
         };
         let to_move = loaded.game.position().to_move();
         let Some(mut clock) = live.clock.filter(|c| c.flagged(to_move, now)) else {
-            return Ok(false);
+            return Ok((guard, false));
         };
         if is_over(loaded) {
-            return Ok(false);
+            return Ok((guard, false));
         }
         let mut next = live.clone();
         clock.stop(to_move, now);
         next.clock = Some(clock);
         next.result = Some(flag_result(loaded.game.position(), to_move));
         next.offers = Offers::default();
-        self.commit(guard, next, Commit::Row).await?;
-        Ok(true)
+        Ok((self.commit(guard, next, Commit::Row).await?, true))
     }
 
     /// Locks a live game and settles its clock.
     async fn lock_live(&self, id: &str, now: i64) -> GameResult<Guard> {
-        let mut guard = self.lock(id).await?;
-        live_of(guard.as_ref().expect("locked games are loaded"))?;
-        self.settle(&mut guard, now).await?;
-        Ok(guard)
+        let guard = self.lock(id).await?;
+        live_of(&guard)?;
+        Ok(self.settle(guard, now).await?.0)
     }
 
     /// Locks a live game for an act of the seat `token` holds, in a game that goes on.
@@ -323,7 +320,7 @@ impl Games {
         now: i64,
     ) -> GameResult<(Guard, Side)> {
         let guard = self.lock_live(id, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let side = seat_of(live_of(loaded)?, token)?;
         if is_over(loaded) {
             return Err(GameError::GameOver);
@@ -439,8 +436,8 @@ impl Games {
     /// fails.
     pub async fn accept(&self, id: &str, name: Option<String>) -> GameResult<Seated> {
         let now = now_ms();
-        let mut guard = self.lock_live(id, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let guard = self.lock_live(id, now).await?;
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         if is_over(loaded) {
             return Err(GameError::GameOver);
@@ -460,10 +457,8 @@ impl Games {
         next.names[open.index()] = name;
         next.address = None;
         next.touched_ms = now;
-        self.commit(&mut guard, next, Commit::Row).await?;
-        let view = self
-            .live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await?;
+        let guard = self.commit(guard, next, Commit::Row).await?;
+        let view = self.live_view_of(&guard, now).await?;
         Ok(Seated {
             seat: open.name(),
             token,
@@ -479,8 +474,7 @@ impl Games {
     pub async fn live_view(&self, id: &str) -> GameResult<LiveView> {
         let now = now_ms();
         let guard = self.lock_live(id, now).await?;
-        self.live_view_of(guard.as_ref().expect("locked games are loaded"), now)
-            .await
+        self.live_view_of(&guard, now).await
     }
 
     /// The seat `token` holds in a live game: `None` for no token (a spectator).
@@ -489,7 +483,7 @@ impl Games {
     /// When there is no such live game, or the token holds no seat of it.
     pub async fn seat(&self, id: &str, token: Option<&str>) -> GameResult<Option<Side>> {
         let guard = self.lock(id).await?;
-        let live = live_of(guard.as_ref().expect("locked games are loaded"))?;
+        let live = live_of(&guard)?;
         token.map(|t| seat_of(live, Some(t))).transpose()
     }
 
@@ -510,7 +504,7 @@ impl Games {
         let received = std::time::Instant::now();
         let now = now_ms();
         let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         // A client that lagged behind is told to reload (409) before anything else is
         // judged: only a seat that saw the game as it is and still moves out of turn is 403.
@@ -539,7 +533,7 @@ impl Games {
             .parse_move(name)
             .map_err(|e| illegal(&loaded.game, e.to_string()))?;
         let mut next = live.clone();
-        let loaded = guard.as_mut().expect("locked games are loaded");
+        let loaded = &mut *guard;
         let mut events = Vec::new();
         if let Err(e) = loaded.game.play_traced(mv, &mut events) {
             return Err(illegal(&loaded.game, e.to_string()));
@@ -552,11 +546,9 @@ impl Games {
         next.offers.takeback = None;
         next.touched_ms = now;
         let trace = TraceEvent::all(&events, loaded.game.rules().pits_per_row());
-        self.commit(&mut guard, next, Commit::Move).await?;
+        let guard = self.commit(guard, next, Commit::Move).await?;
         crate::ops::move_stored("live", received);
-        let view = self
-            .live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await?;
+        let view = self.live_view_of(&guard, now).await?;
         Ok(LiveMoved { trace, view })
     }
 
@@ -566,8 +558,8 @@ impl Games {
     /// 403 without the seat's token; a finished game; a store failure.
     pub async fn resign(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
         let now = now_ms();
-        let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let (guard, side) = self.lock_seat_in_play(id, token, now).await?;
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         let to_move = loaded.game.position().to_move();
         let mut next = live.clone();
@@ -580,9 +572,8 @@ impl Games {
         });
         next.offers = Offers::default();
         next.touched_ms = now;
-        self.commit(&mut guard, next, Commit::Row).await?;
-        self.live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await
+        let guard = self.commit(guard, next, Commit::Row).await?;
+        self.live_view_of(&guard, now).await
     }
 
     /// Offers (or, when the opponent offered it, agrees to) a draw, a takeback or a
@@ -594,7 +585,7 @@ impl Games {
     pub async fn offer(&self, id: &str, token: Option<&str>, what: Offer) -> GameResult<LiveView> {
         let now = now_ms();
         let mut guard = self.lock_live(id, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let live = live_of(loaded)?.clone();
         let live = &live;
         let side = seat_of(live, token)?;
@@ -622,7 +613,7 @@ impl Games {
             Offer::Draw => next.offers.draw = Some(side),
             Offer::Takeback if no_moves => return Err(GameError::NothingToUndo),
             Offer::Takeback if live.offers.takeback == Some(opponent) => {
-                let loaded = guard.as_mut().expect("locked games are loaded");
+                let loaded = &mut *guard;
                 loaded.game.undo();
                 let runs = !loaded.game.moves().is_empty();
                 if let Some(clock) = &mut next.clock {
@@ -675,11 +666,12 @@ impl Games {
             }
             Offer::Rematch => next.offers.rematch = Some(side),
         }
-        if next != *live || matches!(how, Commit::Takeback) {
-            self.commit(&mut guard, next, how).await?;
-        }
-        self.live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await
+        let guard = if next != *live || matches!(how, Commit::Takeback) {
+            self.commit(guard, next, how).await?
+        } else {
+            guard
+        };
+        self.live_view_of(&guard, now).await
     }
 
     /// Declines every standing offer of the opponent of the seat `token` holds.
@@ -688,8 +680,8 @@ impl Games {
     /// 403 without the seat's token; a store failure.
     pub async fn decline(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
         let now = now_ms();
-        let mut guard = self.lock_live(id, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let guard = self.lock_live(id, now).await?;
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         let opponent = Some(!seat_of(live, token)?);
         let mut next = live.clone();
@@ -702,12 +694,13 @@ impl Games {
                 *offer = None;
             }
         }
-        if next != *live {
+        let guard = if next != *live {
             next.touched_ms = now;
-            self.commit(&mut guard, next, Commit::Row).await?;
-        }
-        self.live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await
+            self.commit(guard, next, Commit::Row).await?
+        } else {
+            guard
+        };
+        self.live_view_of(&guard, now).await
     }
 
     /// What a socket that has seen `ply` moves and `takebacks` takebacks is missing.
@@ -717,7 +710,7 @@ impl Games {
     pub async fn catch_up(&self, id: i64, ply: usize, takebacks: u32) -> GameResult<Update> {
         let now = now_ms();
         let guard = self.lock_live(&id.to_string(), now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         let played = loaded.game.moves().len();
         if live.takebacks != takebacks || played < ply {
@@ -778,8 +771,8 @@ impl Games {
         let ids = blocking(move || store.stale_live_games(idle, open)).await?;
         let mut closed = 0;
         for id in ids {
-            let mut guard = self.lock_live(&id.to_string(), now).await?;
-            let loaded = guard.as_ref().expect("locked games are loaded");
+            let guard = self.lock_live(&id.to_string(), now).await?;
+            let loaded = &*guard;
             let live = live_of(loaded)?;
             let seat_open = live.seats.iter().any(Option::is_none);
             let stale = live.touched_ms < idle || (seat_open && live.touched_ms < open);
@@ -795,8 +788,8 @@ impl Games {
                 reason: if seat_open { "expired" } else { "abandoned" }.to_owned(),
             });
             next.offers = Offers::default();
-            match self.commit(&mut guard, next, Commit::Row).await {
-                Ok(()) => closed += 1,
+            match self.commit(guard, next, Commit::Row).await {
+                Ok(_) => closed += 1,
                 // Another server acted on it first (it swept it, or a seat moved): the
                 // next sweep sees it as it is now.
                 Err(GameError::Store(StoreError::Conflict(_))) => {}
