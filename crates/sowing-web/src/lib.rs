@@ -3,16 +3,22 @@
 //! it in production needs (`ops`: `/healthz`, `/metrics`, logs, a graceful stop;
 //! docs/deploy.md).
 //!
+//! The crate is in layers, each importing only those below it (docs/web.md, "Layers"):
+//! `transport` (routes, the socket, extractors, errors) asks `services` (games, live games,
+//! the hub, the engines), which answer with `views` (the JSON shapes) and keep games in the
+//! `store` (SQLite or PostgreSQL).
+//!
 //! ```no_run
 //! // Serves on loopback until Ctrl-C, keeping games in sowing.db.
-//! sowing_web::serve("127.0.0.1:8080", std::path::Path::new("sowing.db"))?;
+//! let db = "sowing.db".parse().expect("any text names a database");
+//! sowing_web::Server::new("127.0.0.1:8080", db).run()?;
 //! # Ok::<(), sowing_web::ServeError>(())
 //! ```
 #![warn(missing_docs)]
 
 use std::fmt;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
@@ -35,7 +41,7 @@ mod views;
 
 pub use services::first_tables;
 pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
-use store::Store;
+use store::Database;
 
 /// The server's shared state: the games service (the database, the games in memory, the
 /// engines).
@@ -53,7 +59,7 @@ pub struct ServeArgs {
     /// The SQLite database that keeps the games, created on first start; or a PostgreSQL
     /// database (`postgres://user@host:port/dbname`), which several servers may share.
     #[arg(long, default_value = "sowing.db")]
-    pub db: PathBuf,
+    pub db: Database,
     /// Games kept in memory; the least recently used leave it and are read back from the
     /// database when asked for again.
     #[arg(long, default_value_t = DEFAULT_CACHED_GAMES, value_name = "N")]
@@ -149,114 +155,110 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
         }
         None => {}
     }
-    let limits = limits::Limits {
-        enabled: !args.no_limits,
-        ..limits::Limits::default()
-    };
-    serve_app(
-        &args.addr,
-        &args.db,
-        args.cache_games,
-        tables,
-        limits,
-        args.allow_origins,
-        |app| {
+    Server::new(args.addr, args.db)
+        .cached_games(args.cache_games)
+        .tables(tables)
+        .limits(limits::Limits {
+            enabled: !args.no_limits,
+            ..limits::Limits::default()
+        })
+        .allowed_origins(args.allow_origins)
+        .run_with(|app| {
             if let Some((dir, games)) = first {
                 services::first_tables::spawn(app, dir, games, seeds);
             }
-        },
-    )
-}
-
-/// Serves the app on `addr` with games kept in `db_path` until Ctrl-C or SIGTERM.
-///
-/// # Errors
-/// When the address is not valid or taken, or the database cannot be opened.
-pub fn serve(addr: &str, db_path: &Path) -> Result<(), ServeError> {
-    serve_with_cache(addr, db_path, DEFAULT_CACHED_GAMES)
-}
-
-/// [`serve`], keeping at most `cached_games` games in memory.
-///
-/// # Errors
-/// See [`serve`].
-pub fn serve_with_cache(addr: &str, db_path: &Path, cached_games: usize) -> Result<(), ServeError> {
-    serve_with_tables(addr, db_path, cached_games, None)
-}
-
-/// [`serve_with_cache`], the engines using these endgame tables.
-///
-/// # Errors
-/// See [`serve`].
-pub fn serve_with_tables(
-    addr: &str,
-    db_path: &Path,
-    cached_games: usize,
-    tables: Option<Arc<sowing_engine::TableSet>>,
-) -> Result<(), ServeError> {
-    serve_with_limits(
-        addr,
-        db_path,
-        cached_games,
-        tables,
-        limits::Limits::default(),
-    )
+        })
 }
 
 /// How often the server looks for abandoned live games to close.
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// [`serve_with_tables`] under these abuse limits.
-///
-/// # Errors
-/// See [`serve`].
-pub fn serve_with_limits(
-    addr: &str,
-    db_path: &Path,
-    cached_games: usize,
-    tables: Option<Arc<sowing_engine::TableSet>>,
-    limits: limits::Limits,
-) -> Result<(), ServeError> {
-    serve_app(
-        addr,
-        db_path,
-        cached_games,
-        tables,
-        limits,
-        Vec::new(),
-        |_| {},
-    )
-}
-
-/// [`serve_with_limits`], handing the app to `started` once it exists (before listening).
-fn serve_app(
-    addr: &str,
-    db_path: &Path,
+/// A server to run: where it listens, where it keeps games, and how.
+pub struct Server {
+    addr: String,
+    db: Database,
     cached_games: usize,
     tables: Option<Arc<sowing_engine::TableSet>>,
     limits: limits::Limits,
     allowed_origins: Vec<String>,
-    started: impl FnOnce(Arc<App>),
-) -> Result<(), ServeError> {
-    let addr: SocketAddr = addr
-        .parse()
-        .map_err(|e| ServeError(format!("--addr {addr:?}: {e}")))?;
-    let shown = shown_db(db_path);
-    let store = match db_path.to_str().filter(|db| store::is_postgres_url(db)) {
-        Some(url) => Store::connect(url),
-        None => Store::open(db_path),
+}
+
+impl Server {
+    /// A server on `addr` (such as `127.0.0.1:8080`) keeping games in `db`, with the
+    /// defaults of `sow serve`: 1000 games in memory, no endgame tables, the abuse limits,
+    /// only its own origin's pages acting.
+    pub fn new(addr: impl Into<String>, db: Database) -> Server {
+        Server {
+            addr: addr.into(),
+            db,
+            cached_games: DEFAULT_CACHED_GAMES,
+            tables: None,
+            limits: limits::Limits::default(),
+            allowed_origins: Vec::new(),
+        }
     }
-    .map_err(|e| ServeError(format!("{shown}: {e}")))?;
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let app = Arc::new(
-        Games::with_cache(store, cores, cached_games)
-            .with_tables(tables)
-            .with_limits(limits)
-            .with_allowed_origins(allowed_origins),
-    );
-    app.listen()
-        .map_err(|e| ServeError(format!("{shown}: {e}")))?;
-    started(app.clone());
+
+    /// Keeps at most `cached_games` games in memory.
+    pub fn cached_games(self, cached_games: usize) -> Server {
+        Server {
+            cached_games,
+            ..self
+        }
+    }
+
+    /// The engines use these endgame tables.
+    pub fn tables(self, tables: Option<Arc<sowing_engine::TableSet>>) -> Server {
+        Server { tables, ..self }
+    }
+
+    /// Under these abuse limits.
+    pub fn limits(self, limits: limits::Limits) -> Server {
+        Server { limits, ..self }
+    }
+
+    /// Lets pages of these origins act here besides the server's own.
+    pub fn allowed_origins(self, allowed_origins: Vec<String>) -> Server {
+        Server {
+            allowed_origins,
+            ..self
+        }
+    }
+
+    /// Serves until Ctrl-C or SIGTERM.
+    ///
+    /// # Errors
+    /// When the address is not valid or taken, or the database cannot be opened.
+    pub fn run(self) -> Result<(), ServeError> {
+        self.run_with(|_| {})
+    }
+
+    /// [`Server::run`], handing the app to `started` once it exists (before listening).
+    fn run_with(self, started: impl FnOnce(Arc<App>)) -> Result<(), ServeError> {
+        let addr: SocketAddr = self
+            .addr
+            .parse()
+            .map_err(|e| ServeError(format!("--addr {:?}: {e}", self.addr)))?;
+        let shown = self.db.to_string();
+        let store = self
+            .db
+            .open()
+            .map_err(|e| ServeError(format!("{shown}: {e}")))?;
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let app = Arc::new(
+            Games::with_cache(store, cores, self.cached_games)
+                .with_tables(self.tables)
+                .with_limits(self.limits)
+                .with_allowed_origins(self.allowed_origins),
+        );
+        app.listen()
+            .map_err(|e| ServeError(format!("{shown}: {e}")))?;
+        started(app.clone());
+        serve(app, addr, &shown)
+    }
+}
+
+/// Serves `app` on `addr` until Ctrl-C or SIGTERM, then stops gracefully.
+fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -307,25 +309,6 @@ fn serve_app(
 
 /// How long a graceful stop waits for the sockets it told to reconnect to close.
 const SOCKETS_CLOSE_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// The database as the server names it in messages: a file's path, or a PostgreSQL URL
-/// without its password.
-fn shown_db(db: &Path) -> String {
-    let text = db.display().to_string();
-    if !store::is_postgres_url(&text) {
-        return text;
-    }
-    match (text.find("://"), text.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let user_info = &text[scheme + 3..at];
-            match user_info.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &text[..scheme + 3], &text[at..]),
-                None => text,
-            }
-        }
-        _ => text,
-    }
-}
 
 async fn shutdown() {
     let ctrl_c = async {
@@ -412,7 +395,7 @@ mod tests {
 
     #[test]
     fn a_postgres_password_is_never_shown() {
-        let shown = |db: &str| shown_db(Path::new(db));
+        let shown = |db: &str| db.parse::<Database>().unwrap().to_string();
         assert_eq!(
             shown("postgres://sow:secret@db:5432/games"),
             "postgres://sow:***@db:5432/games"

@@ -13,7 +13,7 @@
 //! PostgreSQL never write over one another.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use sowing::{End, Game, Move, Position, Side};
 
@@ -341,20 +341,76 @@ pub enum Notice {
 ///
 /// # Errors
 /// When `db` is a PostgreSQL URL or cannot be read, or the copy cannot be written.
-pub fn backup(db: &str, to: &Path) -> StoreResult<usize> {
-    if is_postgres_url(db) {
-        return Err(StoreError::Database(
+pub fn backup(db: &Database, to: &Path) -> StoreResult<usize> {
+    match db {
+        Database::Sqlite(path) => sqlite::backup(path, to),
+        Database::Postgres(_) => Err(StoreError::Database(
             "a PostgreSQL database is backed up with its own tools (pg_dump); \
              sow backup copies an SQLite file"
                 .to_owned(),
-        ));
+        )),
     }
-    sqlite::backup(Path::new(db), to)
 }
 
-/// Whether `db` (the `--db` argument) names a PostgreSQL database rather than a file.
-pub fn is_postgres_url(db: &str) -> bool {
-    db.starts_with("postgres://") || db.starts_with("postgresql://")
+/// Where the games are kept: an SQLite file, or a PostgreSQL database that several servers
+/// may share. Read once from `--db`: a `postgres://` or `postgresql://` URL, else a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// An SQLite file (created on first open).
+    Sqlite(PathBuf),
+    /// A PostgreSQL URL.
+    Postgres(String),
+}
+
+impl From<&str> for Database {
+    fn from(db: &str) -> Database {
+        if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+            Database::Postgres(db.to_owned())
+        } else {
+            Database::Sqlite(PathBuf::from(db))
+        }
+    }
+}
+
+impl std::str::FromStr for Database {
+    type Err = std::convert::Infallible;
+
+    fn from_str(db: &str) -> Result<Database, Self::Err> {
+        Ok(Database::from(db))
+    }
+}
+
+impl fmt::Display for Database {
+    /// As messages and logs name it: the file's path, or the URL without its password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Database::Sqlite(path) => write!(f, "{}", path.display()),
+            Database::Postgres(url) => {
+                let hidden = url
+                    .find("://")
+                    .zip(url.rfind('@'))
+                    .and_then(|(scheme, at)| {
+                        let (user, _password) = url.get(scheme + 3..at)?.split_once(':')?;
+                        Some(format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]))
+                    });
+                f.write_str(hidden.as_deref().unwrap_or(url))
+            }
+        }
+    }
+}
+
+impl Database {
+    /// The store over this database: the file opened (created on first use), or a pool
+    /// connected to the server.
+    ///
+    /// # Errors
+    /// See [`Store::open`] and [`Store::connect`].
+    pub fn open(&self) -> StoreResult<Store> {
+        match self {
+            Database::Sqlite(path) => Store::open(path),
+            Database::Postgres(url) => Store::connect(url),
+        }
+    }
 }
 
 thread_local! {
@@ -1139,18 +1195,6 @@ impl Store {
         Ok(Store {
             backend: Box::new(postgres::Postgres::connect(url)?),
         })
-    }
-
-    /// [`Store::connect`] for a `postgres://` URL, else [`Store::open`] on a file.
-    ///
-    /// # Errors
-    /// See [`Store::open`] and [`Store::connect`].
-    pub fn open_db(db: &str) -> StoreResult<Store> {
-        if is_postgres_url(db) {
-            Store::connect(db)
-        } else {
-            Store::open(Path::new(db))
-        }
     }
 
     /// Whether other processes may change the games (PostgreSQL): a copy in memory must

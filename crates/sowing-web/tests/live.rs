@@ -13,7 +13,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use sowing::{Game, Rules, Variant};
 use sowing_web::limits::{Limits, Rate};
-use sowing_web::store::Store;
+use sowing_web::store::Database;
 use sowing_web::{router, App};
 use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
@@ -698,13 +698,13 @@ async fn abandoned_games_and_untaken_challenges_are_closed_after_their_times() {
 async fn a_live_game_and_its_seats_survive_a_restart() {
     let db = common::reopenable_db("live-restart");
     let (id, south, north) = {
-        let app = Arc::new(App::new(Store::open_db(&db).unwrap(), 1));
+        let app = Arc::new(App::new(Database::from(db.as_str()).open().unwrap(), 1));
         let router = router(app);
         let (id, south, north) = invite(&router, json!({"clock": {"base_ms": 600000}})).await;
         play(&router, id, &south, "C", 0).await;
         (id, south, north)
     };
-    let app = Arc::new(App::new(Store::open_db(&db).unwrap(), 1));
+    let app = Arc::new(App::new(Database::from(db.as_str()).open().unwrap(), 1));
     let router = router(app);
     let (status, e) = call(
         &router,

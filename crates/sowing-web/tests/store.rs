@@ -10,7 +10,7 @@ use std::sync::Arc;
 use sowing::{Game, Rules, Side, Variant};
 use sowing_web::clock::Clock;
 use sowing_web::store::{
-    LiveListing, LiveResult, LiveRow, NewGame, Offers, Stamp, Store, StoreError,
+    Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, Stamp, Store, StoreError,
 };
 
 /// The database a test runs on.
@@ -29,7 +29,9 @@ fn stores(kind: Kind, name: &str, count: usize) -> Vec<Store> {
              (scripts/test starts one)",
         ),
     };
-    (0..count).map(|_| Store::open_db(&db).unwrap()).collect()
+    (0..count)
+        .map(|_| Database::from(db.as_str()).open().unwrap())
+        .collect()
 }
 
 fn one(kind: Kind, name: &str) -> Store {
