@@ -250,7 +250,9 @@ fn check_other(message: ServerMessage, replica: &Game, who: &str) -> Result<(), 
             live.ply
         )),
         ServerMessage::Error { error } => Err(format!("{who}: error message: {error}")),
-        ServerMessage::Move { .. } | ServerMessage::Pong {} => Ok(()),
+        // sow-load plays single games: a match's next round is not its business.
+        ServerMessage::NextRound { game } => Err(format!("{who}: an unexpected next round {game}")),
+        ServerMessage::Move { .. } | ServerMessage::Pong => Ok(()),
     }
 }
 

@@ -42,6 +42,7 @@ mod views;
 pub use services::first_tables;
 pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Database;
+pub use views::messages;
 
 /// The server's shared state: the games service (the database, the games in memory, the
 /// engines).

@@ -5,3 +5,4 @@ pub(crate) mod catalog;
 pub(crate) mod engine;
 pub(crate) mod games;
 pub(crate) mod live;
+pub mod messages;
