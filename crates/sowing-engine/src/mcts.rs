@@ -9,10 +9,9 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use sowing::{Game, Move, Pit, Position, Side};
 
+use crate::random::Rng;
 use crate::{Info, Limits, Player, Score};
 
 /// Settings of the MCTS player. Iterations and time are caps like the search's.
@@ -155,7 +154,7 @@ fn repeats_any(history: &[Position], pos: &Position) -> bool {
 
 impl MctsPlayer {
     /// A uniformly random playout from `pos`; `history` holds the positions before it.
-    fn playout(&mut self, mut pos: Position, rng: &mut SmallRng) -> (f64, i32) {
+    fn playout(&mut self, mut pos: Position, rng: &mut Rng) -> (f64, i32) {
         let n = pos.rules().pits_per_row();
         for _ in 0..self.settings.playout_cap {
             if pos.is_over() {
@@ -172,7 +171,7 @@ impl MctsPlayer {
                         .expect("no sowing move, so pass is legal");
                     break;
                 }
-                let mut pick = rng.gen_range(0..candidates.count_ones());
+                let mut pick = rng.below(candidates.count_ones());
                 let mut bits = candidates;
                 while pick > 0 {
                     bits &= bits - 1;
@@ -247,7 +246,7 @@ impl MctsPlayer {
     }
 
     /// One iteration: select, expand, play out, back up.
-    fn iterate(&mut self, base_history: &[Position], rng: &mut SmallRng, path: &mut Vec<usize>) {
+    fn iterate(&mut self, base_history: &[Position], rng: &mut Rng, path: &mut Vec<usize>) {
         self.history.clear();
         self.history.extend_from_slice(base_history);
         path.clear();
@@ -324,7 +323,7 @@ impl Player for MctsPlayer {
         }
         let plies = game.moves().len();
         let base: Vec<Position> = game.positions_since_capture().to_vec();
-        let mut rng = SmallRng::seed_from_u64(self.seed ^ root.hash() ^ plies as u64);
+        let mut rng = Rng::new(self.seed ^ root.hash() ^ plies as u64);
         self.nodes.clear();
         self.nodes.push(Node {
             pos: root,

@@ -2,7 +2,7 @@
 //! openings that the benchmarks, `sow match`, tuning, the random players and the load
 //! generator all use.
 //!
-//! The generator is xoshiro256++ (from `rand_xoshiro`), seeded from a `u64` through
+//! The generator is xoshiro256++ (written here, as `rand_xoshiro` has it), seeded from a `u64` through
 //! SplitMix64, as its authors recommend: both are fixed, published algorithms, so a seed
 //! gives the same numbers on every platform and with every version (rand's `SmallRng`
 //! does not promise that: it is a different algorithm on 32-bit targets and may change
@@ -19,24 +19,67 @@
 //! assert_eq!(opening.moves(), random::opening(Rules::new(Variant::Ayoayo), 4, &mut Rng::new(7)).moves());
 //! ```
 
-use rand::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use sowing::{Game, Move, Pit, Position, Rules};
 
 /// A seeded, portable random generator: xoshiro256++ seeded through SplitMix64.
-#[derive(Clone, Debug)]
-pub struct Rng(Xoshiro256PlusPlus);
+///
+/// Both algorithms are written here (a few lines each, from their authors' published
+/// reference code), so that the generator's state can be read and restored
+/// ([`Rng::state`], [`Rng::from_state`]: a pickled Python environment continues the same
+/// stream); a test pins them to `rand_xoshiro`'s `Xoshiro256PlusPlus`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rng([u64; 4]);
 
 impl Rng {
     /// The generator for `seed`: the same sequence on every platform.
     pub fn new(seed: u64) -> Rng {
-        Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
+        let mut splitmix = seed;
+        Rng(std::array::from_fn(|_| {
+            splitmix = splitmix.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = splitmix;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }))
+    }
+
+    /// A generator seeded from the operating system's randomness (through the standard
+    /// library's hasher keys), for callers that give no seed.
+    pub fn from_entropy() -> Rng {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        Rng::new(hasher.finish())
+    }
+
+    /// The generator's state: [`Rng::from_state`] of it continues the same stream.
+    pub fn state(&self) -> [u64; 4] {
+        self.0
+    }
+
+    /// The generator in `state` (from [`Rng::state`]); `None` for the all-zero state,
+    /// which xoshiro never reaches (it would draw only zeros).
+    pub fn from_state(state: [u64; 4]) -> Option<Rng> {
+        (state != [0; 4]).then_some(Rng(state))
     }
 
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
+        let s = &mut self.0;
+        let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        result
     }
 
     /// The next 32 random bits: the high half of [`Rng::next_u64`] (the better half of
@@ -44,6 +87,35 @@ impl Rng {
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
+    }
+
+    /// A uniform draw from `[0, 1)`: 53 random bits (the high ones) as a fraction.
+    #[inline]
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// Moves the generator 2¹²⁸ draws ahead: the streams of [`Rng::jump`]s in a row do not
+    /// overlap, one for each of many games drawn from one seed.
+    pub fn jump(&mut self) {
+        const JUMP: [u64; 4] = [
+            0x180e_c6d3_3cfd_0aba,
+            0xd5a6_1266_f0c9_392c,
+            0xa958_2618_e03f_c9aa,
+            0x39ab_dc45_29b1_661c,
+        ];
+        let mut state = [0u64; 4];
+        for word in JUMP {
+            for bit in 0..64 {
+                if (word >> bit) & 1 == 1 {
+                    for (s, t) in state.iter_mut().zip(self.0) {
+                        *s ^= t;
+                    }
+                }
+                self.next_u64();
+            }
+        }
+        self.0 = state;
     }
 
     /// A uniform draw from `0..n`, by Lemire's multiply-and-reject: the high 32 bits of a
@@ -57,8 +129,20 @@ impl Rng {
     /// If `n` is 0.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
+        let draw = self.next_u32();
+        self.below_from(draw, n)
+    }
+
+    /// [`Rng::below`] whose first 32 random bits are `draw`, already drawn (say half of a
+    /// [`Rng::next_u64`] shared by two draws); more come from this generator on the rare
+    /// draw that would bias the result.
+    ///
+    /// # Panics
+    /// If `n` is 0.
+    #[inline]
+    pub fn below_from(&mut self, draw: u32, n: u32) -> u32 {
         assert!(n > 0, "a draw from an empty range");
-        let mut product = u64::from(self.next_u32()) * u64::from(n);
+        let mut product = u64::from(draw) * u64::from(n);
         if (product as u32) < n {
             let threshold = n.wrapping_neg() % n;
             while (product as u32) < threshold {
@@ -171,6 +255,36 @@ mod tests {
         0xbf08_119f_05cd_56d6,
     ];
     const PINNED_BELOW_6: [u32; 12] = [2, 3, 4, 5, 0, 5, 4, 5, 4, 2, 5, 3];
+
+    /// The generator written here is `rand_xoshiro`'s `Xoshiro256PlusPlus` (seeded by
+    /// `seed_from_u64`), draw for draw, jumps included; its state round-trips.
+    #[test]
+    fn the_generator_is_rand_xoshiro_s_xoshiro256plusplus() {
+        use rand::{RngCore, SeedableRng};
+        use rand_xoshiro::Xoshiro256PlusPlus;
+        for seed in [0, 1, 2026, u64::MAX] {
+            let mut ours = Rng::new(seed);
+            let mut theirs = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for round in 0..3 {
+                for _ in 0..100 {
+                    assert_eq!(
+                        ours.next_u64(),
+                        theirs.next_u64(),
+                        "seed {seed} round {round}"
+                    );
+                }
+                ours.jump();
+                theirs.jump();
+            }
+            let mut copy = Rng::from_state(ours.state()).unwrap();
+            assert_eq!(copy.next_u64(), ours.next_u64());
+        }
+        assert_eq!(Rng::from_state([0; 4]), None);
+        let mut rng = Rng::new(3);
+        assert!((0..1000)
+            .map(|_| rng.next_f64())
+            .all(|x| (0.0..1.0).contains(&x)));
+    }
 
     #[test]
     fn below_is_uniform_and_in_range() {

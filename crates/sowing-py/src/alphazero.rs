@@ -18,9 +18,8 @@ use numpy::{
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use sowing::{Move, Side};
+use sowing_engine::random::Rng;
 
 use crate::game::Game;
 use crate::tables::Tables;
@@ -103,22 +102,22 @@ fn outcome(margin: i32) -> f32 {
 
 /// A Gamma(`alpha`, 1) draw (Marsaglia and Tsang; boosted for `alpha` < 1), for the
 /// Dirichlet noise at the roots.
-fn gamma(alpha: f64, rng: &mut Xoshiro256PlusPlus) -> f64 {
+fn gamma(alpha: f64, rng: &mut Rng) -> f64 {
     if alpha < 1.0 {
-        let u: f64 = rng.gen::<f64>().max(f64::MIN_POSITIVE);
+        let u: f64 = rng.next_f64().max(f64::MIN_POSITIVE);
         return gamma(alpha + 1.0, rng) * u.powf(1.0 / alpha);
     }
     let d = alpha - 1.0 / 3.0;
     let c = 1.0 / (9.0 * d).sqrt();
     loop {
         // A standard normal draw (Box and Muller).
-        let (u1, u2): (f64, f64) = (rng.gen::<f64>().max(f64::MIN_POSITIVE), rng.gen());
+        let (u1, u2): (f64, f64) = (rng.next_f64().max(f64::MIN_POSITIVE), rng.next_f64());
         let x = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
         let v = (1.0 + c * x).powi(3);
         if v <= 0.0 {
             continue;
         }
-        let u: f64 = rng.gen::<f64>().max(f64::MIN_POSITIVE);
+        let u: f64 = rng.next_f64().max(f64::MIN_POSITIVE);
         if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
             return d * v;
         }
@@ -151,7 +150,7 @@ pub struct BatchedMcts {
     virtual_loss: f32,
     leaves_per_round: u32,
     tables: Option<Py<Tables>>,
-    rng: Xoshiro256PlusPlus,
+    rng: Rng,
     /// Network calls and positions valued by the last search, exact leaves.
     stats: (u64, u64, u64),
 }
@@ -357,7 +356,7 @@ impl BatchedMcts {
             virtual_loss,
             leaves_per_round: leaves_per_round.min(1024) as u32,
             tables,
-            rng: Xoshiro256PlusPlus::seed_from_u64(crate::count("seed", seed)?),
+            rng: Rng::new(crate::count("seed", seed)?),
             stats: (0, 0, 0),
         })
     }

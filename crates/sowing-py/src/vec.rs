@@ -8,9 +8,8 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use rand::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use sowing::Position;
+use sowing_engine::random::Rng;
 
 use crate::batch::{Reward, Slot};
 use crate::game::Game;
@@ -78,37 +77,21 @@ pub struct VecGame {
     actions: Vec<u8>,
     /// `sample_actions`' array and generator.
     sampled: Py<PyArray1<i64>>,
-    rng: Xoshiro256PlusPlus,
+    rng: Rng,
 }
 
 /// A generator seeded with `seed`, or from the operating system's entropy.
-fn generator(seed: Option<u64>) -> Xoshiro256PlusPlus {
-    match seed {
-        Some(seed) => Xoshiro256PlusPlus::seed_from_u64(seed),
-        None => Xoshiro256PlusPlus::from_entropy(),
-    }
+fn generator(seed: Option<u64>) -> Rng {
+    seed.map_or_else(Rng::from_entropy, Rng::new)
 }
 
 /// One of the columns of `legal` (bits), each as likely, from the random 32 bits `draw`
 /// (more come from `rng` on the rare draw that would bias it); 0 when there is none.
-fn random_column(legal: u16, draw: u32, rng: &mut Xoshiro256PlusPlus) -> i64 {
+fn random_column(legal: u16, draw: u32, rng: &mut Rng) -> i64 {
     if legal == 0 {
         return 0;
     }
-    i64::from(nth_column(legal, below(legal.count_ones(), draw, rng)))
-}
-
-/// A number below `k` (not 0), each as likely: Lemire's multiply-and-shift of `draw`, with
-/// his rejection of the few draws that would favour some numbers (a division only then).
-fn below(k: u32, draw: u32, rng: &mut Xoshiro256PlusPlus) -> u32 {
-    let mut product = u64::from(draw) * u64::from(k);
-    if (product as u32) < k {
-        let threshold = k.wrapping_neg() % k;
-        while (product as u32) < threshold {
-            product = u64::from(rng.next_u32()) * u64::from(k);
-        }
-    }
-    (product >> 32) as u32
+    i64::from(nth_column(legal, rng.below_from(draw, legal.count_ones())))
 }
 
 /// `SELECT[bits][i]`: the `i`-th set bit of six `bits`.
@@ -131,7 +114,7 @@ const SELECT: [[u8; 6]; 64] = {
 
 /// The `index`-th legal column of `legal` (up to 12 columns): a table look-up in the
 /// six that hold it, with no loop whose length would be mispredicted.
-fn nth_column(legal: u16, index: u32) -> u32 {
+pub(crate) fn nth_column(legal: u16, index: u32) -> u32 {
     let low = usize::from(legal & 63);
     let in_low = low.count_ones();
     let (bits, i, base) = if index < in_low {

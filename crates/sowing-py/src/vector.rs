@@ -10,18 +10,21 @@
 //! opponents choose from the slot's legal columns directly; the engine's players are
 //! stepped on rayon's thread pool, one game a task.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
-use rand::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use pyo3::types::PyTuple;
 use rayon::prelude::*;
-use sowing::{Move, Position, Side};
+use sowing::{Move, Position, Rules, Side};
+use sowing_engine::random::Rng;
 use sowing_engine::{Limits, Player, PlayerSpec};
 
 use crate::batch::Slot;
 use crate::game::{side_arg, Game};
-use crate::{observe, rules_from, size, IllegalMoveError, SowingError};
+use crate::vec::nth_column;
+use crate::{observe, rules_from, size, IllegalMoveError, ParseError, SowingError};
 
 /// What the agent is rewarded with.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -93,6 +96,26 @@ enum Autoreset {
     SameStep,
 }
 
+impl Autoreset {
+    fn name(self) -> &'static str {
+        match self {
+            Autoreset::NextStep => "next-step",
+            Autoreset::SameStep => "same-step",
+        }
+    }
+}
+
+impl Scoring {
+    fn name(self) -> &'static str {
+        match self {
+            Scoring::Margin => "margin",
+            Scoring::Captures => "captures",
+            Scoring::Normalized => "normalized",
+            Scoring::Win => "win",
+        }
+    }
+}
+
 /// What every game of the batch shares.
 struct Shared {
     start: Position,
@@ -113,7 +136,9 @@ struct Seat {
     agent: Side,
     /// Whether the game is over and waits for the next step to restart it.
     over: bool,
-    rng: Xoshiro256PlusPlus,
+    rng: Rng,
+    /// The seed its engine opponent was built with (kept to rebuild it when unpickled).
+    engine_seed: u64,
     /// The columns chosen since the start, by both sides (the passes are forced and left
     /// out), for `VectorGame.game`.
     moves: Vec<u8>,
@@ -146,6 +171,31 @@ impl Seat {
             player.new_game();
         }
         self.over = self.reply(shared);
+    }
+
+    /// The game from its start again with `moves` (columns, as [`Seat::moves`] keeps them)
+    /// played, for an unpickled batch: the slot, and an engine opponent's game, with a new
+    /// engine built from `engine_seed` (what its search learnt is not kept).
+    fn replay(&mut self, shared: &Shared, moves: &[u8]) -> Result<(), String> {
+        self.slot.restart(shared.start);
+        self.moves.clear();
+        if let Opponent::Engine(spec) = &shared.opponent {
+            let mut player = spec.build(self.engine_seed);
+            player.new_game();
+            let game = sowing::Game::from_position(shared.start);
+            self.engine = Some(std::sync::Mutex::new((game, player)));
+        }
+        let mut over = false;
+        for (index, &column) in moves.iter().enumerate() {
+            if over || !legal_action(self.slot.legal, i64::from(column), shared.n) {
+                return Err(format!(
+                    "move {index} (column {column}) is not legal in position {}",
+                    self.slot.position
+                ));
+            }
+            over = self.play(usize::from(column));
+        }
+        Ok(())
     }
 
     /// Plays the opponent's moves (and the passes) until the agent is to move; tells
@@ -251,26 +301,8 @@ fn legal_action(legal: u16, action: i64, n: usize) -> bool {
 }
 
 /// One of the columns of `legal` (not none), each as likely.
-fn pick(legal: u16, rng: &mut Xoshiro256PlusPlus) -> usize {
-    let count = legal.count_ones();
-    // Lemire's multiply-and-shift with rejection: unbiased.
-    let mut product = u64::from(rng.next_u32()) * u64::from(count);
-    if (product as u32) < count {
-        let threshold = count.wrapping_neg() % count;
-        while (product as u32) < threshold {
-            product = u64::from(rng.next_u32()) * u64::from(count);
-        }
-    }
-    let mut index = (product >> 32) as u32;
-    let mut bits = legal;
-    loop {
-        let column = bits.trailing_zeros();
-        if index == 0 {
-            return column as usize;
-        }
-        index -= 1;
-        bits &= bits - 1;
-    }
+fn pick(legal: u16, rng: &mut Rng) -> usize {
+    nth_column(legal, rng.below(legal.count_ones())) as usize
 }
 
 /// Raw views of the output arrays, written row by row by the games (from rayon's threads
@@ -432,10 +464,7 @@ impl VectorGame {
     /// before), or from the operating system, and gives each its first seat and, for an
     /// engine opponent, a new engine seeded from its generator.
     fn seed_all(&mut self, seed: Option<u64>) {
-        let mut master = match seed {
-            Some(seed) => Xoshiro256PlusPlus::seed_from_u64(seed),
-            None => Xoshiro256PlusPlus::from_entropy(),
-        };
+        let mut master = seed.map_or_else(Rng::from_entropy, Rng::new);
         for (index, seat) in self.seats.iter_mut().enumerate() {
             seat.rng = master.clone();
             master.jump();
@@ -447,7 +476,8 @@ impl VectorGame {
             };
             seat.agent = self.shared.seat.map_or(!first, |side| !side);
             if let Opponent::Engine(spec) = &self.shared.opponent {
-                let player = spec.build(seat.rng.next_u64());
+                seat.engine_seed = seat.rng.next_u64();
+                let player = spec.build(seat.engine_seed);
                 let game = sowing::Game::from_position(self.shared.start);
                 seat.engine = Some(std::sync::Mutex::new((game, player)));
             }
@@ -455,38 +485,65 @@ impl VectorGame {
     }
 }
 
-#[pymethods]
+/// `VectorGame.__reduce__`'s settings: the start position (its text), games, opponent,
+/// agent, reward, illegal action, autoreset, the constructor's seed and whether the
+/// generators were seeded.
+type RestoredSettings = (
+    String,
+    usize,
+    String,
+    String,
+    String,
+    String,
+    String,
+    Option<u64>,
+    bool,
+);
+
+/// A game of `VectorGame.__reduce__`: its columns played, the agent's side (0 South,
+/// 1 North), whether it is over, its generator's state and its engine's seed.
+type RestoredSeat<'py> = (Bound<'py, pyo3::types::PyBytes>, u8, bool, [u64; 4], u64);
+
+/// `VectorGame.__reduce__`'s arrays: observations, final observations, rewards,
+/// terminations, masks, agents.
+type RestoredArrays<'py> = (
+    PyReadonlyArray2<'py, f32>,
+    PyReadonlyArray2<'py, f32>,
+    PyReadonlyArray1<'py, f32>,
+    PyReadonlyArray1<'py, bool>,
+    PyReadonlyArray2<'py, i8>,
+    PyReadonlyArray1<'py, i8>,
+);
+
+/// The constructor's arguments past the rules, as Python names them.
+struct Settings<'a> {
+    opponent: &'a str,
+    agent: &'a str,
+    reward: &'a str,
+    illegal_action: &'a str,
+    autoreset: &'a str,
+}
+
 impl VectorGame {
-    /// `n` games of `game` (rules as `Game`) against `opponent` (`"random"`, `"greedy"`,
-    /// `"level:1"` … or any player name of `Engine(player=…)`), the agent playing `agent`
-    /// (`"south"`, `"north"` or `"alternate"`: South in the even games and North in the
-    /// odd ones, each game changing sides at every restart), rewarded by `reward`
-    /// (`"margin"`, `"captures"`, `"normalized"` or `"win"`). `illegal_action` is
-    /// `"lose"` (the game ends with the worst reward) or `"raise"`; `autoreset` is
-    /// `"next-step"` or `"same-step"`. `seed` seeds every game (`None`: the system's).
-    #[new]
-    #[pyo3(signature = (n, game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, opponent = "random", agent = "south", reward = "margin", illegal_action = "lose", autoreset = "next-step", seed = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
+    /// `n` games of `rules` at the start, their generators not yet seeded (`reset` or
+    /// `_restore` does it).
+    fn build(
         py: Python<'_>,
-        n: i64,
-        game: &str,
-        pits: i64,
-        casa_rows: Option<&str>,
-        leftover: Option<&str>,
-        final_four: Option<&str>,
-        opponent: &str,
-        agent: &str,
-        reward: &str,
-        illegal_action: &str,
-        autoreset: &str,
+        n: usize,
+        rules: Rules,
+        settings: &Settings<'_>,
         seed: Option<u64>,
     ) -> PyResult<VectorGame> {
-        let n = size("n", n)?;
+        let Settings {
+            opponent,
+            agent,
+            reward,
+            illegal_action,
+            autoreset,
+        } = *settings;
         if n == 0 {
             return Err(SowingError::new_err("a VectorGame needs at least one game"));
         }
-        let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
         let scoring = Scoring::parse(reward)?;
         let seat = match agent {
             "alternate" => None,
@@ -545,11 +602,12 @@ impl VectorGame {
             slot: Slot::new(start),
             agent: Side::South,
             over: false,
-            rng: Xoshiro256PlusPlus::seed_from_u64(0),
+            rng: Rng::new(0),
+            engine_seed: 0,
             moves: Vec::new(),
             engine: None,
         })?;
-        let mut vector = VectorGame {
+        let vector = VectorGame {
             seats,
             shared,
             autoreset,
@@ -563,6 +621,47 @@ impl VectorGame {
             masks: PyArray2::zeros(py, [n, per_row], false).unbind(),
             agents: PyArray1::zeros(py, n, false).unbind(),
         };
+        Ok(vector)
+    }
+}
+
+#[pymethods]
+impl VectorGame {
+    /// `n` games of `game` (rules as `Game`) against `opponent` (`"random"`, `"greedy"`,
+    /// `"level:1"` … or any player name of `Engine(player=…)`), the agent playing `agent`
+    /// (`"south"`, `"north"` or `"alternate"`: South in the even games and North in the
+    /// odd ones, each game changing sides at every restart), rewarded by `reward`
+    /// (`"margin"`, `"captures"`, `"normalized"` or `"win"`). `illegal_action` is
+    /// `"lose"` (the game ends with the worst reward) or `"raise"`; `autoreset` is
+    /// `"next-step"` or `"same-step"`. `seed` seeds every game (`None`: the system's).
+    #[new]
+    #[pyo3(signature = (n, game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, opponent = "random", agent = "south", reward = "margin", illegal_action = "lose", autoreset = "next-step", seed = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        n: i64,
+        game: &str,
+        pits: i64,
+        casa_rows: Option<&str>,
+        leftover: Option<&str>,
+        final_four: Option<&str>,
+        opponent: &str,
+        agent: &str,
+        reward: &str,
+        illegal_action: &str,
+        autoreset: &str,
+        seed: Option<u64>,
+    ) -> PyResult<VectorGame> {
+        let n = size("n", n)?;
+        let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+        let settings = Settings {
+            opponent,
+            agent,
+            reward,
+            illegal_action,
+            autoreset,
+        };
+        let mut vector = VectorGame::build(py, n, rules, &settings, seed)?;
         vector.reset(py, seed, None)?;
         Ok(vector)
     }
@@ -771,6 +870,134 @@ impl VectorGame {
 
     fn __len__(&self) -> usize {
         self.seats.len()
+    }
+
+    /// Pickles as its settings, each game's moves since its start, seat, generator state
+    /// and engine seed, and the arrays: unpickled, it continues as this one would, draw for
+    /// draw. An engine opponent is rebuilt from its seed, without what its search learnt
+    /// in the game under way (as `Engine` pickles): its moves there may differ.
+    /// (`copy.copy` and `copy.deepcopy` go through this too.)
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let shared = &this.shared;
+        let agent = shared.seat.map_or("alternate", |side| side.name());
+        let settings = (
+            shared.start.to_string(),
+            this.seats.len(),
+            this.spec_name.clone(),
+            agent,
+            shared.scoring.name(),
+            if shared.illegal_loses {
+                "lose"
+            } else {
+                "raise"
+            },
+            this.autoreset.name(),
+            this.seed,
+            this.seeded,
+        );
+        let seats: Vec<_> = this
+            .seats
+            .iter()
+            .map(|seat| {
+                (
+                    pyo3::types::PyBytes::new(py, &seat.moves),
+                    seat.agent.index() as u8,
+                    seat.over,
+                    seat.rng.state(),
+                    seat.engine_seed,
+                )
+            })
+            .collect();
+        let copy = |array: &Bound<'py, PyAny>| array.call_method0("copy");
+        let arrays = (
+            copy(this.obs.bind(py).as_any())?,
+            copy(this.final_obs.bind(py).as_any())?,
+            copy(this.rewards.bind(py).as_any())?,
+            copy(this.terminations.bind(py).as_any())?,
+            copy(this.masks.bind(py).as_any())?,
+            copy(this.agents.bind(py).as_any())?,
+        );
+        let restore = py.get_type::<VectorGame>().getattr("_restore")?;
+        let args = (settings, seats, arrays).into_pyobject(py)?;
+        PyTuple::new(py, [restore, args.into_any()])
+    }
+
+    /// The `VectorGame` of `__reduce__`'s arguments.
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        settings: RestoredSettings,
+        seats: Vec<RestoredSeat>,
+        arrays: RestoredArrays<'_>,
+    ) -> PyResult<VectorGame> {
+        let (start, n, opponent, agent, reward, illegal_action, autoreset, seed, seeded) = settings;
+        let start: Position = start
+            .parse()
+            .map_err(|e: sowing::ParsePositionError| ParseError::new_err(e.to_string()))?;
+        if seats.len() != n {
+            return Err(SowingError::new_err(format!(
+                "{} games' states for {n} games",
+                seats.len()
+            )));
+        }
+        let settings = Settings {
+            opponent: &opponent,
+            agent: &agent,
+            reward: &reward,
+            illegal_action: &illegal_action,
+            autoreset: &autoreset,
+        };
+        let mut vector = VectorGame::build(py, n, start.rules(), &settings, seed)?;
+        if start != vector.shared.start {
+            return Err(ParseError::new_err(format!(
+                "{start} is not the start position of its rules"
+            )));
+        }
+        vector.seeded = seeded;
+        let shared = &vector.shared;
+        for (index, (seat, (moves, agent, over, rng, engine_seed))) in
+            vector.seats.iter_mut().zip(seats).enumerate()
+        {
+            let error = |what: String| SowingError::new_err(format!("game {index}: {what}"));
+            seat.agent = match agent {
+                0 => Side::South,
+                1 => Side::North,
+                _ => return Err(error(format!("no side {agent} (0 South, 1 North)"))),
+            };
+            seat.over = over;
+            seat.rng =
+                Rng::from_state(rng).ok_or_else(|| error("a generator state of zeros".into()))?;
+            seat.engine_seed = engine_seed;
+            seat.replay(shared, moves.as_bytes()).map_err(error)?;
+        }
+        let (obs, final_obs, rewards, terminations, masks, agents) = arrays;
+        let games = n;
+        let size = observe::size(shared.n);
+        let same = |name: &str, found: &[usize], wanted: &[usize]| {
+            if found == wanted {
+                Ok(())
+            } else {
+                Err(SowingError::new_err(format!(
+                    "{name} of shape {found:?}, not {wanted:?}"
+                )))
+            }
+        };
+        same("observations", obs.shape(), &[games, size])?;
+        same("final_observations", final_obs.shape(), &[games, size])?;
+        same("rewards", rewards.shape(), &[games])?;
+        same("terminations", terminations.shape(), &[games])?;
+        same("masks", masks.shape(), &[games, shared.n])?;
+        same("agents", agents.shape(), &[games])?;
+        vector.obs = PyArray2::from_owned_array(py, obs.to_owned_array()).unbind();
+        vector.final_obs = PyArray2::from_owned_array(py, final_obs.to_owned_array()).unbind();
+        vector.rewards = PyArray1::from_owned_array(py, rewards.to_owned_array()).unbind();
+        vector.terminations =
+            PyArray1::from_owned_array(py, terminations.to_owned_array()).unbind();
+        vector.masks = PyArray2::from_owned_array(py, masks.to_owned_array()).unbind();
+        vector.agents = PyArray1::from_owned_array(py, agents.to_owned_array()).unbind();
+        Ok(vector)
     }
 
     fn __repr__(&self) -> String {

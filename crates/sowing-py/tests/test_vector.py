@@ -346,3 +346,115 @@ def test_stable_baselines3_interface():
     env.seed(9)
     assert np.array_equal(first, env.reset())
     env.close()
+
+
+def _steps_equal(a, b):
+    """Two results of a step (or reset) are the same: arrays equal, infos equal."""
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        assert data_equivalence(x, y), (x, y)
+
+
+def _copies(envs):
+    import copy
+
+    return [pickle.loads(pickle.dumps(envs)), copy.deepcopy(envs)]
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy"])
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+@pytest.mark.parametrize("agent", ["south", "alternate"])
+def test_vector_environments_pickle_and_continue_identically(opponent, mode, agent):
+    """Pickled (or deep-copied) in the middle of play, after some games ended, the
+    environment goes on as the original: the same observations, rewards, terminations,
+    infos and masks for the same actions, the opponents' generators continuing."""
+    envs = SowingVectorEnv(12, "hoyito-iii", opponent=opponent, agent=agent,
+                           reward="captures", autoreset_mode=mode, seed=11)
+    _, infos = envs.reset(seed=11)
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        _, _, _, _, infos = envs.step(legal_actions(infos["action_mask"], rng))
+    copies = _copies(envs)
+    for other in copies:
+        assert other is not envs and other.core is not envs.core
+        assert other.core.num_envs == 12 and other.core.seed == 11
+        assert np.array_equal(other.action_masks(), envs.action_masks())
+        assert np.array_equal(other.core.observations, envs.core.observations)
+        assert [other.core.moves(i) for i in range(12)] == [envs.core.moves(i) for i in range(12)]
+    for _ in range(150):
+        actions = legal_actions(infos["action_mask"], rng)
+        result = envs.step(actions)
+        for other in copies:
+            _steps_equal(other.step(actions), result)
+        infos = result[4]
+    # A reset without a seed continues the games' own streams too.
+    result = envs.reset()
+    for other in copies:
+        _steps_equal(other.reset(), result)
+
+
+def test_the_sb3_vector_environment_pickles_and_continues_identically():
+    env = SowingVecEnv(6, "ayoayo", opponent="greedy", reward="normalized", seed=4)
+    env.reset()
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        env.step(legal_actions(env.action_masks(), rng))
+    copies = _copies(env)
+    for _ in range(120):
+        actions = legal_actions(env.action_masks(), rng)
+        obs, rewards, dones, infos = env.step(actions)
+        for other in copies:
+            o, r, d, i = other.step(actions)
+            assert np.array_equal(o, obs) and np.array_equal(r, rewards)
+            assert np.array_equal(d, dones) and data_equivalence(i, infos)
+
+
+def test_the_core_pickles_with_its_arrays_and_streams():
+    core = sowing.VectorGame(5, "hoyito-ii", 12, opponent="random", agent="north",
+                             autoreset="same-step", seed=8)
+    rng = np.random.default_rng(8)
+    for _ in range(25):
+        core.step(legal_actions(core.masks, rng))
+    other = pickle.loads(pickle.dumps(core))
+    for name in ("observations", "final_observations", "rewards", "terminations", "masks",
+                 "agents"):
+        assert np.array_equal(getattr(other, name), getattr(core, name)), name
+        assert getattr(other, name) is not getattr(core, name)
+    assert repr(other) == repr(core)
+    assert [other.game(i) for i in range(5)] == [core.game(i) for i in range(5)]
+    for _ in range(200):
+        actions = legal_actions(core.masks, rng)
+        core.step(actions)
+        other.step(actions)
+        assert np.array_equal(other.observations, core.observations)
+        assert np.array_equal(other.rewards, core.rewards)
+
+
+def test_an_engine_opponent_pickles_and_plays_on():
+    """An engine opponent is rebuilt from its seed: its games go on, legal and whole."""
+    envs = SowingVectorEnv(3, opponent="level:1", seed=2)
+    _, infos = envs.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(10):
+        _, _, _, _, infos = envs.step(legal_actions(infos["action_mask"], rng))
+    other = pickle.loads(pickle.dumps(envs))
+    assert other.core.opponent == "level:1"
+    assert [other.core.game(i) for i in range(3)] == [envs.core.game(i) for i in range(3)]
+    ended = 0
+    for _ in range(300):
+        _, _, terminations, _, infos = other.step(legal_actions(infos["action_mask"], rng))
+        ended += int(terminations.sum())
+    assert ended > 0
+
+
+def test_a_corrupt_pickle_is_refused_with_a_reason():
+    core = sowing.VectorGame(2, seed=1)
+    restore, (settings, seats, arrays) = core.__reduce__()
+    moves, agent, over, state, engine_seed = seats[0]
+    bad = [(bytes([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), agent, over, state, engine_seed), seats[1]]
+    with pytest.raises(sowing.SowingError, match="game 0: move"):
+        restore(settings, bad, arrays)
+    with pytest.raises(sowing.SowingError, match="game 1: a generator state of zeros"):
+        restore(settings, [seats[0], (moves, agent, over, [0, 0, 0, 0], engine_seed)], arrays)
+    with pytest.raises(sowing.SowingError, match="1 games' states for 2 games"):
+        restore(settings, seats[:1], arrays)

@@ -14,6 +14,7 @@ legal one when there is no sowing move, C.2). Returns are the final seed margins
 sum; a draw is ``[0.0, 0.0]``). The observation tensor is ``Game.observation`` from the
 player's point of view, and so is the information-state tensor (the game has perfect
 information: every player's information state is the history, whose string it gives).
+``state.undo_action(player, action)`` takes back the last action (see ``SowingState``).
 
 The rules have no move limit (a game ends when the board empties, on the last four, when
 Ayoayo's mover cannot feed, or when a position recurs, C.3), so ``max_game_length`` is a
@@ -22,7 +23,7 @@ generous bound, not a rule: see ``MAX_GAME_LENGTH``.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 import pyspiel
@@ -114,13 +115,38 @@ class SowingGame(pyspiel.Game):
         return InformationStateObserver(self, iig_obs_type, params)
 
 
+class PlayerAction(NamedTuple):
+    """An entry of ``SowingState.full_history()``, as ``pyspiel.PlayerAction`` (which
+    Python cannot make)."""
+
+    player: int
+    action: int
+
+
 class SowingState(pyspiel.State):
-    """A position with its history; ``state.game_`` is the ``sowing.Game``."""
+    """A position with its history; ``state.game_`` is the ``sowing.Game``.
+
+    ``undo_action(player, action)`` takes back the last action. OpenSpiel keeps a state's
+    history in C++ (``State::history_`` and ``move_number_``, protected members of
+    ``spiel.h`` that only ``ApplyAction`` and deserialization write), and a Python game
+    cannot pop it: ``PyState`` (``python/pybind11/python_games.h``) does not forward
+    ``UndoAction`` to Python, so C++ reaches ``State::UndoAction``, whose body is a fatal
+    error (``spiel.h``: "UndoAction function is not overridden"); ``pyspiel.State``'s
+    ``undo_action`` is that C++ method (``pyspiel.cc``), which this class's shadows for
+    Python callers. So the state keeps the actions itself (``full_history``) and answers
+    ``history()``, ``history_str()``, ``full_history()``, ``move_number()`` and
+    ``is_initial_state()`` from them, in Python; the information-state string (the
+    history) reads them too. C++ code that reads the C++ history of a state that was
+    undone (OpenSpiel's C++ algorithms: ``UndoAction`` from C++ fails anyway) still sees
+    the actions taken back.
+    """
 
     def __init__(self, game: SowingGame, sowing_game: Game) -> None:
         super().__init__(game)
         self.game_ = sowing_game
         self._n = game.pits_per_row
+        # (player, action) of every action applied and not undone.
+        self._actions: list[tuple[int, int]] = []
 
     def current_player(self) -> int:
         if self.game_.is_over:
@@ -131,7 +157,41 @@ class SowingState(pyspiel.State):
         return self.game_.legal_actions()
 
     def _apply_action(self, action: int) -> None:
+        player = self.current_player()
         self.game_.play(int(action))
+        self._actions.append((player, int(action)))
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Takes back the last action, which was ``action`` of ``player`` (as OpenSpiel's
+        C++ games check, a mismatch is refused: ``pyspiel.SpielError``)."""
+        if not self._actions:
+            raise pyspiel.SpielError("undo_action: no action to undo (the initial state)")
+        if self._actions[-1] != (player, action):
+            last_player, last_action = self._actions[-1]
+            raise pyspiel.SpielError(
+                f"undo_action({player}, {action}): the last action was {last_action} "
+                f"of player {last_player}"
+            )
+        self.game_.undo()
+        self._actions.pop()
+
+    def history(self) -> list[int]:
+        return [action for _, action in self._actions]
+
+    def full_history(self) -> list[PlayerAction]:
+        return [PlayerAction(player, action) for player, action in self._actions]
+
+    def history_str(self) -> str:
+        return ", ".join(str(action) for _, action in self._actions)
+
+    def move_number(self) -> int:
+        return len(self._actions)
+
+    def is_initial_state(self) -> bool:
+        return not self._actions
+
+    def is_initial_non_chance_state(self) -> bool:
+        return not self._actions
 
     def _action_to_string(self, player: int, action: int) -> str:
         if action == self._n:

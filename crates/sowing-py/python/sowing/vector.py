@@ -25,6 +25,10 @@ the engine's players search on a thread pool, one game a task), and ``agent`` ma
 sides at every restart). Observations and masks are those of the single environment; the
 mask of a game that ended at the last step (Gymnasium's next-step autoreset) is all ones,
 since its next action is ignored.
+
+The environments copy (``copy.deepcopy``) and pickle in the middle of play, and the copy
+goes on as the original would (the games' random streams included); an engine opponent is
+rebuilt from its seed, without what its search learnt in the game under way.
 """
 
 from __future__ import annotations
