@@ -417,7 +417,11 @@ fn tests_from_the_ends_start_at_both_ends_and_reach_the_same_values() {
             // is still open, the upper end as proven then (at or above the value); every
             // answer agrees with the tables.
             let tests = &solution.tests;
-            assert_eq!(tests[0], (1 - seeds, value > -seeds), "{position}: {tests:?}");
+            assert_eq!(
+                tests[0],
+                (1 - seeds, value > -seeds),
+                "{position}: {tests:?}"
+            );
             if let Some(&(t, _)) = tests.get(1) {
                 assert!(t >= value && t > 1 - seeds, "{position}: {tests:?}");
             }
