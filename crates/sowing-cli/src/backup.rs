@@ -2,13 +2,15 @@
 
 use std::path::PathBuf;
 
+use sowing_web::store::Database;
+
 /// Copy the games of a running (or stopped) `sow serve` to a file, through SQLite's online
 /// backup: the database as it was at one commit, checked before it is named FILE.
 #[derive(clap::Args)]
 pub struct Args {
     /// The server's SQLite database.
     #[arg(long, default_value = "sowing.db")]
-    db: String,
+    db: Database,
     /// Where to write the copy (replaced if it exists).
     file: PathBuf,
 }

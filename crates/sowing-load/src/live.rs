@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use sowing::{Game, Rules, Side, Variant};
 use sowing_engine::random::{legal_move, Rng};
-use sowing_web::store::Store;
+use sowing_web::store::Database;
 
 use crate::http::{Connection, Key};
 use crate::socket::{LiveSocket, MoveMessage, ServerMessage, Snapshot};
@@ -250,7 +250,9 @@ fn check_other(message: ServerMessage, replica: &Game, who: &str) -> Result<(), 
             live.ply
         )),
         ServerMessage::Error { error } => Err(format!("{who}: error message: {error}")),
-        ServerMessage::Move { .. } | ServerMessage::Pong {} => Ok(()),
+        // sow-load plays single games: a match's next round is not its business.
+        ServerMessage::NextRound { game } => Err(format!("{who}: an unexpected next round {game}")),
+        ServerMessage::Move { .. } | ServerMessage::Pong => Ok(()),
     }
 }
 
@@ -420,7 +422,9 @@ async fn complete_on_server(addr: SocketAddr, results: &[Played]) -> Result<usiz
 /// Whether each game is whole in the database: finished, with exactly the acknowledged
 /// moves, in order.
 fn complete_in_db(db: &str, games: &[(Option<i64>, Vec<String>)]) -> Result<usize, String> {
-    let store = Store::open_db(db).map_err(|e| format!("--db {db}: {e}"))?;
+    let store = Database::from(db)
+        .open()
+        .map_err(|e| format!("--db {db}: {e}"))?;
     let mut complete = 0;
     for (id, acked) in games {
         let Some(id) = *id else { continue };

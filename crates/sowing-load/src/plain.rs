@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use sowing_engine::random::Rng;
-use sowing_web::store::Store;
+use sowing_web::store::Database;
 
 use crate::http::{Connection, Key};
 use crate::{play_all, variant_of, Target};
@@ -138,7 +138,9 @@ pub async fn run(
     if let Some(db) = target.db.clone() {
         let expected: Vec<(Option<i64>, usize)> = results.iter().map(|r| (r.id, r.moves)).collect();
         let (in_db, missing) = tokio::task::spawn_blocking(move || -> Result<_, String> {
-            let store = Store::open_db(&db).map_err(|e| e.to_string())?;
+            let store = Database::from(db.as_str())
+                .open()
+                .map_err(|e| e.to_string())?;
             let mut in_db = 0;
             let mut missing = Vec::new();
             for (id, moves) in expected {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use serde_json::json;
+use sowing_web::messages::ClientMessage;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -63,27 +63,8 @@ pub struct GameView {
     pub state: GameState,
 }
 
-/// The server's messages.
-#[derive(Deserialize, Debug)]
-#[serde(tag = "type", rename_all = "kebab-case")]
-pub enum ServerMessage {
-    State {
-        seat: Option<String>,
-        live: Status,
-        game: GameView,
-    },
-    Move {
-        #[serde(rename = "move")]
-        mv: MoveMessage,
-    },
-    Status {
-        live: Status,
-    },
-    Pong {},
-    Error {
-        error: String,
-    },
-}
+/// The server's messages, as the server defines them, with the parts read here.
+pub type ServerMessage = sowing_web::messages::ServerMessage<Status, GameView, MoveMessage>;
 
 /// An open, greeted socket of one live game.
 pub struct LiveSocket {
@@ -113,7 +94,10 @@ impl LiveSocket {
         .map_err(|_| format!("{name}: no connection to {url} within {timeout:?}"))?
         .map_err(|e| format!("{name}: {url}: {e}"))?;
         let mut socket = LiveSocket { ws, timeout, name };
-        let hello = json!({"type": "hello", "token": token}).to_string();
+        let hello = ClientMessage::Hello {
+            token: token.map(str::to_owned),
+        };
+        let hello = serde_json::to_string(&hello).map_err(|e| e.to_string())?;
         socket
             .ws
             .send(Message::text(hello))

@@ -3,16 +3,22 @@
 //! it in production needs (`ops`: `/healthz`, `/metrics`, logs, a graceful stop;
 //! docs/deploy.md).
 //!
+//! The crate is in layers, each importing only those below it (docs/web.md, "Layers"):
+//! `transport` (routes, the socket, extractors, errors) asks `services` (games, live games,
+//! the hub, the engines), which answer with `views` (the JSON shapes) and keep games in the
+//! `store` (SQLite or PostgreSQL).
+//!
 //! ```no_run
 //! // Serves on loopback until Ctrl-C, keeping games in sowing.db.
-//! sowing_web::serve("127.0.0.1:8080", std::path::Path::new("sowing.db"))?;
+//! let db = "sowing.db".parse().expect("any text names a database");
+//! sowing_web::Server::new("127.0.0.1:8080", db).run()?;
 //! # Ok::<(), sowing_web::ServeError>(())
 //! ```
 #![warn(missing_docs)]
 
 use std::fmt;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
@@ -21,28 +27,22 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 
-pub mod catalog;
 pub mod clock;
-pub mod engine;
-pub mod first_tables;
 pub mod limits;
 pub mod listener;
-pub mod live;
-pub mod matches;
-pub mod online;
-mod online_routes;
-pub mod ops;
-pub mod owners;
-pub mod responses;
-mod routes;
+mod matches;
+mod ops;
+mod owners;
 pub mod seats;
-pub mod security;
-pub mod service;
+mod services;
 pub mod store;
-pub mod tables_view;
+mod transport;
+mod views;
 
-pub use service::{GameError, Games, DEFAULT_CACHED_GAMES};
-use store::Store;
+pub use services::first_tables;
+pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
+use store::Database;
+pub use views::messages;
 
 /// The server's shared state: the games service (the database, the games in memory, the
 /// engines).
@@ -60,7 +60,7 @@ pub struct ServeArgs {
     /// The SQLite database that keeps the games, created on first start; or a PostgreSQL
     /// database (`postgres://user@host:port/dbname`), which several servers may share.
     #[arg(long, default_value = "sowing.db")]
-    pub db: PathBuf,
+    pub db: Database,
     /// Games kept in memory; the least recently used leave it and are read back from the
     /// database when asked for again.
     #[arg(long, default_value_t = DEFAULT_CACHED_GAMES, value_name = "N")]
@@ -75,7 +75,7 @@ pub struct ServeArgs {
     pub no_limits: bool,
     /// Without --tables, when the default directory lacks tables of a game up to this many
     /// seeds (at most 16), build them there in the background at start (0: never).
-    #[arg(long, value_name = "SEEDS", default_value_t = first_tables::FIRST_SEEDS,
+    #[arg(long, value_name = "SEEDS", default_value_t = services::first_tables::FIRST_SEEDS,
           value_parser = clap::value_parser!(u8).range(0..=16))]
     pub first_tables: u8,
     /// Log lines (on standard error) as text, or as one JSON object a line for a log
@@ -93,7 +93,7 @@ pub struct ServeArgs {
 }
 
 fn parse_origin(text: &str) -> Result<String, String> {
-    security::normalize_origin(text)
+    transport::security::normalize_origin(text)
         .ok_or_else(|| format!("{text:?} is not an origin like https://sowing.example"))
 }
 
@@ -144,7 +144,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
     let seeds = usize::from(args.first_tables);
     let first = match (&args.tables, sowing_engine::tables::default_dir()) {
         (None, Some(dir)) if seeds > 0 => {
-            let games = first_tables::missing(&dir, seeds);
+            let games = services::first_tables::missing(&dir, seeds);
             (!games.is_empty()).then_some((dir, games))
         }
         _ => None,
@@ -156,114 +156,110 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
         }
         None => {}
     }
-    let limits = limits::Limits {
-        enabled: !args.no_limits,
-        ..limits::Limits::default()
-    };
-    serve_app(
-        &args.addr,
-        &args.db,
-        args.cache_games,
-        tables,
-        limits,
-        args.allow_origins,
-        |app| {
+    Server::new(args.addr, args.db)
+        .cached_games(args.cache_games)
+        .tables(tables)
+        .limits(limits::Limits {
+            enabled: !args.no_limits,
+            ..limits::Limits::default()
+        })
+        .allowed_origins(args.allow_origins)
+        .run_with(|app| {
             if let Some((dir, games)) = first {
-                first_tables::spawn(app, dir, games, seeds);
+                services::first_tables::spawn(app, dir, games, seeds);
             }
-        },
-    )
-}
-
-/// Serves the app on `addr` with games kept in `db_path` until Ctrl-C or SIGTERM.
-///
-/// # Errors
-/// When the address is not valid or taken, or the database cannot be opened.
-pub fn serve(addr: &str, db_path: &Path) -> Result<(), ServeError> {
-    serve_with_cache(addr, db_path, DEFAULT_CACHED_GAMES)
-}
-
-/// [`serve`], keeping at most `cached_games` games in memory.
-///
-/// # Errors
-/// See [`serve`].
-pub fn serve_with_cache(addr: &str, db_path: &Path, cached_games: usize) -> Result<(), ServeError> {
-    serve_with_tables(addr, db_path, cached_games, None)
-}
-
-/// [`serve_with_cache`], the engines using these endgame tables.
-///
-/// # Errors
-/// See [`serve`].
-pub fn serve_with_tables(
-    addr: &str,
-    db_path: &Path,
-    cached_games: usize,
-    tables: Option<Arc<sowing_engine::TableSet>>,
-) -> Result<(), ServeError> {
-    serve_with_limits(
-        addr,
-        db_path,
-        cached_games,
-        tables,
-        limits::Limits::default(),
-    )
+        })
 }
 
 /// How often the server looks for abandoned live games to close.
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// [`serve_with_tables`] under these abuse limits.
-///
-/// # Errors
-/// See [`serve`].
-pub fn serve_with_limits(
-    addr: &str,
-    db_path: &Path,
-    cached_games: usize,
-    tables: Option<Arc<sowing_engine::TableSet>>,
-    limits: limits::Limits,
-) -> Result<(), ServeError> {
-    serve_app(
-        addr,
-        db_path,
-        cached_games,
-        tables,
-        limits,
-        Vec::new(),
-        |_| {},
-    )
-}
-
-/// [`serve_with_limits`], handing the app to `started` once it exists (before listening).
-fn serve_app(
-    addr: &str,
-    db_path: &Path,
+/// A server to run: where it listens, where it keeps games, and how.
+pub struct Server {
+    addr: String,
+    db: Database,
     cached_games: usize,
     tables: Option<Arc<sowing_engine::TableSet>>,
     limits: limits::Limits,
     allowed_origins: Vec<String>,
-    started: impl FnOnce(Arc<App>),
-) -> Result<(), ServeError> {
-    let addr: SocketAddr = addr
-        .parse()
-        .map_err(|e| ServeError(format!("--addr {addr:?}: {e}")))?;
-    let shown = shown_db(db_path);
-    let store = match db_path.to_str().filter(|db| store::is_postgres_url(db)) {
-        Some(url) => Store::connect(url),
-        None => Store::open(db_path),
+}
+
+impl Server {
+    /// A server on `addr` (such as `127.0.0.1:8080`) keeping games in `db`, with the
+    /// defaults of `sow serve`: 1000 games in memory, no endgame tables, the abuse limits,
+    /// only its own origin's pages acting.
+    pub fn new(addr: impl Into<String>, db: Database) -> Server {
+        Server {
+            addr: addr.into(),
+            db,
+            cached_games: DEFAULT_CACHED_GAMES,
+            tables: None,
+            limits: limits::Limits::default(),
+            allowed_origins: Vec::new(),
+        }
     }
-    .map_err(|e| ServeError(format!("{shown}: {e}")))?;
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let app = Arc::new(
-        Games::with_cache(store, cores, cached_games)
-            .with_tables(tables)
-            .with_limits(limits)
-            .with_allowed_origins(allowed_origins),
-    );
-    app.listen()
-        .map_err(|e| ServeError(format!("{shown}: {e}")))?;
-    started(app.clone());
+
+    /// Keeps at most `cached_games` games in memory.
+    pub fn cached_games(self, cached_games: usize) -> Server {
+        Server {
+            cached_games,
+            ..self
+        }
+    }
+
+    /// The engines use these endgame tables.
+    pub fn tables(self, tables: Option<Arc<sowing_engine::TableSet>>) -> Server {
+        Server { tables, ..self }
+    }
+
+    /// Under these abuse limits.
+    pub fn limits(self, limits: limits::Limits) -> Server {
+        Server { limits, ..self }
+    }
+
+    /// Lets pages of these origins act here besides the server's own.
+    pub fn allowed_origins(self, allowed_origins: Vec<String>) -> Server {
+        Server {
+            allowed_origins,
+            ..self
+        }
+    }
+
+    /// Serves until Ctrl-C or SIGTERM.
+    ///
+    /// # Errors
+    /// When the address is not valid or taken, or the database cannot be opened.
+    pub fn run(self) -> Result<(), ServeError> {
+        self.run_with(|_| {})
+    }
+
+    /// [`Server::run`], handing the app to `started` once it exists (before listening).
+    fn run_with(self, started: impl FnOnce(Arc<App>)) -> Result<(), ServeError> {
+        let addr: SocketAddr = self
+            .addr
+            .parse()
+            .map_err(|e| ServeError(format!("--addr {:?}: {e}", self.addr)))?;
+        let shown = self.db.to_string();
+        let store = self
+            .db
+            .open()
+            .map_err(|e| ServeError(format!("{shown}: {e}")))?;
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let app = Arc::new(
+            Games::with_cache(store, cores, self.cached_games)
+                .with_tables(self.tables)
+                .with_limits(self.limits)
+                .with_allowed_origins(self.allowed_origins),
+        );
+        app.listen()
+            .map_err(|e| ServeError(format!("{shown}: {e}")))?;
+        started(app.clone());
+        serve(app, addr, &shown)
+    }
+}
+
+/// Serves `app` on `addr` until Ctrl-C or SIGTERM, then stops gracefully.
+fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -314,25 +310,6 @@ fn serve_app(
 
 /// How long a graceful stop waits for the sockets it told to reconnect to close.
 const SOCKETS_CLOSE_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// The database as the server names it in messages: a file's path, or a PostgreSQL URL
-/// without its password.
-fn shown_db(db: &Path) -> String {
-    let text = db.display().to_string();
-    if !store::is_postgres_url(&text) {
-        return text;
-    }
-    match (text.find("://"), text.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let user_info = &text[scheme + 3..at];
-            match user_info.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &text[..scheme + 3], &text[at..]),
-                None => text,
-            }
-        }
-        _ => text,
-    }
-}
 
 async fn shutdown() {
     let ctrl_c = async {
@@ -397,17 +374,19 @@ pub fn router(app: Arc<App>) -> Router {
             "/icon.svg",
             get(|| async { asset("image/svg+xml", ICON_SVG) }),
         )
-        .route("/healthz", get(ops::healthz))
-        .route("/metrics", get(ops::metrics_page))
-        .nest("/api", routes::api())
+        .route("/healthz", get(transport::ops::healthz))
+        .route("/metrics", get(transport::ops::metrics_page))
+        .nest("/api", transport::games::api())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
-            security::refuse_cross_site,
+            transport::security::refuse_cross_site,
         ))
-        .layer(axum::middleware::from_fn(security::security_headers))
+        .layer(axum::middleware::from_fn(
+            transport::security::security_headers,
+        ))
         // Outermost: every request is timed and logged, the refused ones too.
-        .layer(axum::middleware::from_fn(ops::track))
+        .layer(axum::middleware::from_fn(transport::ops::track))
         .with_state(app)
 }
 
@@ -417,7 +396,7 @@ mod tests {
 
     #[test]
     fn a_postgres_password_is_never_shown() {
-        let shown = |db: &str| shown_db(Path::new(db));
+        let shown = |db: &str| db.parse::<Database>().unwrap().to_string();
         assert_eq!(
             shown("postgres://sow:secret@db:5432/games"),
             "postgres://sow:***@db:5432/games"

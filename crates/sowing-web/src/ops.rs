@@ -8,14 +8,9 @@
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::{header, StatusCode};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::sync::watch;
 
-use crate::service::Games;
 use crate::store::StoreError;
 
 /// Moves stored (`kind`: `plain` or `live`).
@@ -39,7 +34,7 @@ const BUCKETS: [f64; 12] = [
 
 /// The process's Prometheus recorder, installed on first use (one per process: the
 /// `metrics` macros report to one global recorder).
-fn prometheus() -> &'static PrometheusHandle {
+pub(crate) fn prometheus() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
         let builder = PrometheusBuilder::new()
@@ -91,7 +86,7 @@ pub(crate) fn game_created(kind: &'static str) {
 
 /// The server's state for running it: the sockets open and whether it is stopping.
 pub struct Ops {
-    sockets: watch::Sender<usize>,
+    sockets: Arc<watch::Sender<usize>>,
     stopping: watch::Sender<bool>,
 }
 
@@ -100,7 +95,7 @@ impl Default for Ops {
         // Installed now, so that `/metrics` lists the server's metrics from the start.
         prometheus();
         Ops {
-            sockets: watch::Sender::new(0),
+            sockets: Arc::new(watch::Sender::new(0)),
             stopping: watch::Sender::new(false),
         }
     }
@@ -109,7 +104,7 @@ impl Default for Ops {
 /// A socket's place in the count of open sockets (and its place in its address's count,
 /// given back first): leaving (drop) tells whoever waits on [`Ops::open_sockets`].
 pub(crate) struct OpenSocket<P> {
-    games: Arc<Games>,
+    sockets: Arc<watch::Sender<usize>>,
     permit: Option<P>,
 }
 
@@ -117,18 +112,18 @@ impl<P> Drop for OpenSocket<P> {
     fn drop(&mut self) {
         // The address's place first: a watcher told of one socket fewer may open another.
         drop(self.permit.take());
-        self.games.ops.sockets.send_modify(|n| *n -= 1);
+        self.sockets.send_modify(|n| *n -= 1);
         metrics::gauge!(SOCKETS).decrement(1.0);
     }
 }
 
 impl Ops {
     /// Counts a socket open until the guard is dropped, holding `permit` as long.
-    pub(crate) fn socket_opened<P>(games: &Arc<Games>, permit: P) -> OpenSocket<P> {
-        games.ops.sockets.send_modify(|n| *n += 1);
+    pub(crate) fn socket_opened<P>(&self, permit: P) -> OpenSocket<P> {
+        self.sockets.send_modify(|n| *n += 1);
         metrics::gauge!(SOCKETS).increment(1.0);
         OpenSocket {
-            games: games.clone(),
+            sockets: self.sockets.clone(),
             permit: Some(permit),
         }
     }
@@ -156,63 +151,4 @@ impl Ops {
             .await
             .is_ok_and(|r| r.is_ok())
     }
-}
-
-/// `GET /healthz`: 200 `ok` when the store answers a read, else 503 with why (for a load
-/// balancer or systemd's watchdog).
-pub(crate) async fn healthz(State(games): State<Arc<Games>>) -> Response {
-    let store = games.store.clone();
-    let read =
-        tokio::task::spawn_blocking(move || crate::store::off_runtime(|| store.version(0))).await;
-    let text = |status, body: String| {
-        (
-            status,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            body,
-        )
-            .into_response()
-    };
-    match read {
-        Ok(Ok(_)) => text(StatusCode::OK, "ok\n".to_owned()),
-        Ok(Err(e)) => {
-            store_error(&e);
-            text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n"))
-        }
-        Err(e) => text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")),
-    }
-}
-
-/// `GET /metrics`: the Prometheus text format.
-pub(crate) async fn metrics_page() -> Response {
-    (
-        [(
-            header::CONTENT_TYPE,
-            "text/plain; version=0.0.4; charset=utf-8",
-        )],
-        prometheus().render(),
-    )
-        .into_response()
-}
-
-/// Times each request and logs it by its route's pattern (`/api/live/{id}/moves`), never
-/// its path or headers: a failure (5xx) as a warning, the rest at debug level.
-pub(crate) async fn track(request: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let method = request.method().as_str().to_owned();
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
-    let response = next.run(request).await;
-    let status = response.status();
-    let seconds = started.elapsed().as_secs_f64();
-    metrics::histogram!(REQUESTS, "method" => method.clone(), "route" => route.clone(),
-        "status" => status.as_u16().to_string())
-    .record(seconds);
-    if status.is_server_error() {
-        tracing::warn!(%method, %route, status = status.as_u16(), seconds, "request failed");
-    } else {
-        tracing::debug!(%method, %route, status = status.as_u16(), seconds, "request");
-    }
-    response
 }

@@ -7,11 +7,6 @@
 //! Keys are handled like seat tokens ([`crate::seats`]): never in an address, never logged,
 //! only their hash stored.
 
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
-use axum::http::StatusCode;
-
-use crate::routes::ApiError;
 use crate::seats;
 
 /// The header that carries the player key.
@@ -19,28 +14,6 @@ pub const PLAYER_KEY_HEADER: &str = "x-player-key";
 
 /// The player key a request presents, if any (checked for its form: 32 hex digits).
 pub struct PlayerKey(pub Option<String>);
-
-impl<S: Send + Sync> FromRequestParts<S> for PlayerKey {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let Some(value) = parts.headers.get(PLAYER_KEY_HEADER) else {
-            return Ok(PlayerKey(None));
-        };
-        let key = value
-            .to_str()
-            .ok()
-            .map(|k| k.trim().to_ascii_lowercase())
-            .filter(|k| k.len() == 32 && k.bytes().all(|b| b.is_ascii_hexdigit()))
-            .ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "X-Player-Key: expected 32 hexadecimal digits (128 random bits)",
-                )
-            })?;
-        Ok(PlayerKey(Some(key)))
-    }
-}
 
 /// Who creates a game: the stored hash of the owner's key, and the key itself when the
 /// server made it (to hand back once in the answer).

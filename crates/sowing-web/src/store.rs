@@ -13,7 +13,7 @@
 //! PostgreSQL never write over one another.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use sowing::{End, Game, Move, Position, Side};
 
@@ -139,6 +139,22 @@ pub struct GameRow {
     /// SHA-256 of its owner's player key ([`crate::owners`]); `None` for a game stored before
     /// games had owners.
     pub owner: Option<[u8; 32]>,
+}
+
+impl GameRow {
+    /// The row as a write of `game` that left `stamp` made it: what reading it back at once
+    /// would give.
+    pub fn stamped(self, game: &Game, stamp: Stamp) -> GameRow {
+        let summary = Summary::of(game);
+        GameRow {
+            plies: summary.plies,
+            result: summary.result.map(str::to_owned),
+            end: summary.end,
+            updated: stamp.updated,
+            version: stamp.version,
+            ..self
+        }
+    }
 }
 
 /// What the games list shows of a live game.
@@ -306,6 +322,18 @@ pub struct Change {
     pub version: i64,
 }
 
+/// What a store's listener hears ([`Store::listen`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// From now on every change committed reaches the listener (it connected, or connected
+    /// again after a loss: changes in between were missed).
+    Hearing,
+    /// A change committed by anyone, this process included.
+    Change(Change),
+    /// The listener lost its connection: changes are being missed until [`Notice::Hearing`].
+    Lost,
+}
+
 /// Copies the SQLite database `db`, which a running server may be writing, to the file `to`
 /// through SQLite's online backup (`sow backup`): the database as it was at one commit,
 /// checked, and written whole or not at all; the number of games it holds. A PostgreSQL
@@ -313,20 +341,76 @@ pub struct Change {
 ///
 /// # Errors
 /// When `db` is a PostgreSQL URL or cannot be read, or the copy cannot be written.
-pub fn backup(db: &str, to: &Path) -> StoreResult<usize> {
-    if is_postgres_url(db) {
-        return Err(StoreError::Database(
+pub fn backup(db: &Database, to: &Path) -> StoreResult<usize> {
+    match db {
+        Database::Sqlite(path) => sqlite::backup(path, to),
+        Database::Postgres(_) => Err(StoreError::Database(
             "a PostgreSQL database is backed up with its own tools (pg_dump); \
              sow backup copies an SQLite file"
                 .to_owned(),
-        ));
+        )),
     }
-    sqlite::backup(Path::new(db), to)
 }
 
-/// Whether `db` (the `--db` argument) names a PostgreSQL database rather than a file.
-pub fn is_postgres_url(db: &str) -> bool {
-    db.starts_with("postgres://") || db.starts_with("postgresql://")
+/// Where the games are kept: an SQLite file, or a PostgreSQL database that several servers
+/// may share. Read once from `--db`: a `postgres://` or `postgresql://` URL, else a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// An SQLite file (created on first open).
+    Sqlite(PathBuf),
+    /// A PostgreSQL URL.
+    Postgres(String),
+}
+
+impl From<&str> for Database {
+    fn from(db: &str) -> Database {
+        if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+            Database::Postgres(db.to_owned())
+        } else {
+            Database::Sqlite(PathBuf::from(db))
+        }
+    }
+}
+
+impl std::str::FromStr for Database {
+    type Err = std::convert::Infallible;
+
+    fn from_str(db: &str) -> Result<Database, Self::Err> {
+        Ok(Database::from(db))
+    }
+}
+
+impl fmt::Display for Database {
+    /// As messages and logs name it: the file's path, or the URL without its password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Database::Sqlite(path) => write!(f, "{}", path.display()),
+            Database::Postgres(url) => {
+                let hidden = url
+                    .find("://")
+                    .zip(url.rfind('@'))
+                    .and_then(|(scheme, at)| {
+                        let (user, _password) = url.get(scheme + 3..at)?.split_once(':')?;
+                        Some(format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]))
+                    });
+                f.write_str(hidden.as_deref().unwrap_or(url))
+            }
+        }
+    }
+}
+
+impl Database {
+    /// The store over this database: the file opened (created on first use), or a pool
+    /// connected to the server.
+    ///
+    /// # Errors
+    /// See [`Store::open`] and [`Store::connect`].
+    pub fn open(&self) -> StoreResult<Store> {
+        match self {
+            Database::Sqlite(path) => Store::open(path),
+            Database::Postgres(url) => Store::connect(url),
+        }
+    }
 }
 
 thread_local! {
@@ -528,10 +612,11 @@ trait Backend: Send + Sync {
     fn read(&self, work: &mut ReadWork<'_>) -> StoreResult<()>;
     /// Applies `write` in a transaction of its own (or a savepoint of a transaction shared
     /// with other writes): all of it is committed before the answer, or none of it.
-    fn write(&self, write: Write) -> StoreResult<i64>;
-    /// Calls `on_change` for every change committed by anyone from now on (PostgreSQL);
-    /// nothing when this process is the only writer (SQLite).
-    fn listen(&self, on_change: Box<dyn Fn(Change) + Send>) -> StoreResult<()>;
+    fn write(&self, write: Write) -> StoreResult<Applied>;
+    /// Calls `on_notice` for every change committed by anyone from now on, and when the
+    /// listener loses or regains its connection (PostgreSQL); nothing when this process is
+    /// the only writer (SQLite).
+    fn listen(&self, on_notice: Box<dyn Fn(Notice) + Send>) -> StoreResult<()>;
     /// Whether other processes may change the games.
     fn is_shared(&self) -> bool;
     /// The database's own check: `ok` when sound.
@@ -740,11 +825,31 @@ enum Write {
     },
 }
 
-/// What a write did: its answer (a new row's id, or the game's new version), and the change
-/// to announce to other servers, if any.
+/// What a write did: its answer (a new row's id, or the game's new version), the change to
+/// announce to other servers, if any, and the time it wrote.
 struct Applied {
     answer: i64,
     change: Option<Change>,
+    at: String,
+}
+
+impl Applied {
+    fn stamp(self) -> Stamp {
+        Stamp {
+            version: self.answer,
+            updated: self.at,
+        }
+    }
+}
+
+/// What a change left in its game's row: the new version and the time it wrote
+/// ([`GameRow::stamped`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    /// The game's new [`GameRow::version`].
+    pub version: i64,
+    /// Its new [`GameRow::updated`].
+    pub updated: String,
 }
 
 fn changed_meanwhile(id: i64) -> StoreError {
@@ -825,18 +930,20 @@ impl Write {
                 plies,
                 version,
             }),
+            at: now.clone(),
         };
         match self {
             Write::Match { rounds } => {
                 let id = sql
                     .query_one(
                         "INSERT INTO matches (rounds, created) VALUES (?1, ?2) RETURNING id",
-                        &values![*rounds, now],
+                        &values![*rounds, &now],
                     )?
                     .int(0)?;
                 Ok(Applied {
                     answer: id,
                     change: None,
+                    at: now.clone(),
                 })
             }
             Write::Game {
@@ -874,7 +981,7 @@ impl Write {
                         summary.result,
                         reason,
                         to.flatten(),
-                        now,
+                        &now,
                         id,
                         *owner,
                     ],
@@ -931,6 +1038,7 @@ impl Write {
                         (None, None) => Ok(Applied {
                             answer: 0,
                             change: None,
+                            at: now.clone(),
                         }),
                         _ => Err(changed_meanwhile(*id)),
                     };
@@ -951,7 +1059,7 @@ impl Write {
                     .query_opt(
                         "UPDATE games SET updated = ?2, version = version + 1
                          WHERE id = ?1 RETURNING plies, version",
-                        &values![live.game_id, now],
+                        &values![live.game_id, &now],
                     )?
                     .ok_or_else(|| changed_meanwhile(live.game_id))?;
                 Ok(change(live.game_id, row.size(0)?, row.int(1)?))
@@ -1004,6 +1112,32 @@ fn limit(n: usize) -> Value {
 }
 
 /// A game's row, within a read.
+/// A game's row and its moves' tokens.
+fn read_game(sql: &mut dyn Sql, id: i64) -> StoreResult<Option<(GameRow, Vec<String>)>> {
+    let Some(row) = read_game_row(sql, id)? else {
+        return Ok(None);
+    };
+    let tokens = sql
+        .query(
+            "SELECT mv FROM moves WHERE game_id = ?1 ORDER BY ply",
+            &values![id],
+        )?
+        .iter()
+        .map(|r| r.text(0))
+        .collect::<StoreResult<Vec<String>>>()?;
+    Ok(Some((row, tokens)))
+}
+
+fn read_live_row(sql: &mut dyn Sql, id: i64) -> StoreResult<Option<LiveRow>> {
+    sql.query_opt(
+        &format!("SELECT {LIVE_COLUMNS} FROM live WHERE game_id = ?1"),
+        &values![id],
+    )?
+    .as_ref()
+    .map(live_row)
+    .transpose()
+}
+
 fn read_game_row(sql: &mut dyn Sql, id: i64) -> StoreResult<Option<GameRow>> {
     sql.query_opt(
         &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
@@ -1063,32 +1197,21 @@ impl Store {
         })
     }
 
-    /// [`Store::connect`] for a `postgres://` URL, else [`Store::open`] on a file.
-    ///
-    /// # Errors
-    /// See [`Store::open`] and [`Store::connect`].
-    pub fn open_db(db: &str) -> StoreResult<Store> {
-        if is_postgres_url(db) {
-            Store::connect(db)
-        } else {
-            Store::open(Path::new(db))
-        }
-    }
-
     /// Whether other processes may change the games (PostgreSQL): a copy in memory must
     /// then be checked against [`Store::version`] before it is trusted.
     pub fn is_shared(&self) -> bool {
         self.backend.is_shared()
     }
 
-    /// Calls `on_change` (on a thread of its own) for every change committed to the store by
+    /// Calls `on_notice` (on a thread of its own) for every change committed to the store by
     /// anyone, this process included, from now on; for PostgreSQL through `LISTEN`, with a
-    /// new connection after a lost one. SQLite has no other writers: nothing is started.
+    /// new connection after a lost one (told as [`Notice::Lost`], then [`Notice::Hearing`]).
+    /// SQLite has no other writers: nothing is started.
     ///
     /// # Errors
     /// When the listening connection cannot be made.
-    pub fn listen(&self, on_change: impl Fn(Change) + Send + 'static) -> StoreResult<()> {
-        self.backend.listen(Box::new(on_change))
+    pub fn listen(&self, on_notice: impl Fn(Notice) + Send + 'static) -> StoreResult<()> {
+        self.backend.listen(Box::new(on_notice))
     }
 
     /// The database's own check: `ok` when sound. SQLite checks every page and index;
@@ -1122,7 +1245,9 @@ impl Store {
     /// # Errors
     /// On a database failure.
     pub fn create_match(&self, rounds: u32) -> StoreResult<i64> {
-        self.backend.write(Write::Match { rounds })
+        self.backend
+            .write(Write::Match { rounds })
+            .map(|a| a.answer)
     }
 
     /// A match by id.
@@ -1151,23 +1276,25 @@ impl Store {
     pub fn create_game(&self, new: &NewGame<'_>) -> StoreResult<i64> {
         let rules = new.game.rules();
         let n = rules.pits_per_row();
-        self.backend.write(Write::Game {
-            variant: rules.variant().name(),
-            pits: n,
-            start: new.game.start().to_string(),
-            south: new.south.to_owned(),
-            north: new.north.to_owned(),
-            match_round: new.match_round,
-            moves: new
-                .game
-                .moves()
-                .iter()
-                .map(|m| m.name(n).to_string())
-                .collect(),
-            summary: Summary::of(new.game),
-            live: new.live.map(|live| Box::new(live.clone())),
-            owner: new.owner,
-        })
+        self.backend
+            .write(Write::Game {
+                variant: rules.variant().name(),
+                pits: n,
+                start: new.game.start().to_string(),
+                south: new.south.to_owned(),
+                north: new.north.to_owned(),
+                match_round: new.match_round,
+                moves: new
+                    .game
+                    .moves()
+                    .iter()
+                    .map(|m| m.name(n).to_string())
+                    .collect(),
+                summary: Summary::of(new.game),
+                live: new.live.map(|live| Box::new(live.clone())),
+                owner: new.owner,
+            })
+            .map(|a| a.answer)
     }
 
     /// Records the move `game` has just played (its last), with the new result, in one
@@ -1181,8 +1308,10 @@ impl Store {
     ///
     /// # Panics
     /// If `game` has no moves.
-    pub fn append_move(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<i64> {
-        self.backend.write(move_write(id, game, seen, None))
+    pub fn append_move(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<Stamp> {
+        self.backend
+            .write(move_write(id, game, seen, None))
+            .map(Applied::stamp)
     }
 
     /// Forgets the moves after the first `game.moves().len()` (an undo), in one transaction,
@@ -1192,13 +1321,15 @@ impl Store {
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] when the game changed since
     /// `seen`; nothing is then changed.
-    pub fn truncate(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<i64> {
-        self.backend.write(Write::Truncate {
-            id,
-            summary: Summary::of(game),
-            seen,
-            live: None,
-        })
+    pub fn truncate(&self, id: i64, game: &Game, seen: Option<i64>) -> StoreResult<Stamp> {
+        self.backend
+            .write(Write::Truncate {
+                id,
+                summary: Summary::of(game),
+                seen,
+                live: None,
+            })
+            .map(Applied::stamp)
     }
 
     /// Records a live game's new move with its live row (clock, offers) in one transaction;
@@ -1210,9 +1341,10 @@ impl Store {
     ///
     /// # Panics
     /// If `game` has no moves.
-    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
+    pub fn append_live_move(&self, game: &Game, live: &LiveRow) -> StoreResult<Stamp> {
         self.backend
             .write(move_write(live.game_id, game, None, Some(live)))
+            .map(Applied::stamp)
     }
 
     /// A takeback granted in a live game: the moves after `game`'s, and the live row; the
@@ -1220,13 +1352,15 @@ impl Store {
     ///
     /// # Errors
     /// On a database failure or a conflict; nothing is then changed.
-    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<i64> {
-        self.backend.write(Write::Truncate {
-            id: live.game_id,
-            summary: Summary::of(game),
-            seen: None,
-            live: Some(Box::new(live.clone())),
-        })
+    pub fn truncate_live(&self, game: &Game, live: &LiveRow) -> StoreResult<Stamp> {
+        self.backend
+            .write(Write::Truncate {
+                id: live.game_id,
+                summary: Summary::of(game),
+                seen: None,
+                live: Some(Box::new(live.clone())),
+            })
+            .map(Applied::stamp)
     }
 
     /// Writes a live game's row (seats, clock, offers, result) if it is still at
@@ -1235,8 +1369,10 @@ impl Store {
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] when another writer changed it
     /// first; nothing is then changed.
-    pub fn update_live(&self, live: &LiveRow) -> StoreResult<i64> {
-        self.backend.write(Write::Live(Box::new(live.clone())))
+    pub fn update_live(&self, live: &LiveRow) -> StoreResult<Stamp> {
+        self.backend
+            .write(Write::Live(Box::new(live.clone())))
+            .map(Applied::stamp)
     }
 
     /// Deletes a game, its moves and its live row, in one transaction.
@@ -1275,21 +1411,26 @@ impl Store {
     /// rules changed). The game is then refused whole rather than cut short, and nothing
     /// stored is changed.
     pub fn load(&self, id: i64) -> StoreResult<Option<(GameRow, Game)>> {
+        let read = self.read(|sql| read_game(sql, id))?;
+        read.map(|(row, tokens)| replay(row, tokens)).transpose()
+    }
+
+    /// [`Store::load`] and [`Store::live_row`] in one read.
+    ///
+    /// # Errors
+    /// As [`Store::load`].
+    pub fn load_with_live(&self, id: i64) -> StoreResult<Option<(GameRow, Game, Option<LiveRow>)>> {
         let read = self.read(|sql| {
-            let Some(row) = read_game_row(sql, id)? else {
+            let Some(game) = read_game(sql, id)? else {
                 return Ok(None);
             };
-            let tokens = sql
-                .query(
-                    "SELECT mv FROM moves WHERE game_id = ?1 ORDER BY ply",
-                    &values![id],
-                )?
-                .iter()
-                .map(|r| r.text(0))
-                .collect::<StoreResult<Vec<String>>>()?;
-            Ok(Some((row, tokens)))
+            Ok(Some((game, read_live_row(sql, id)?)))
         })?;
-        read.map(|(row, tokens)| replay(row, tokens)).transpose()
+        read.map(|((row, tokens), live)| {
+            let (row, game) = replay(row, tokens)?;
+            Ok((row, game, live))
+        })
+        .transpose()
     }
 
     /// The most recently changed games of the player key whose SHA-256 is `owner`, newest
@@ -1343,15 +1484,7 @@ impl Store {
     /// # Errors
     /// On a database failure.
     pub fn live_row(&self, id: i64) -> StoreResult<Option<LiveRow>> {
-        self.read(|sql| {
-            sql.query_opt(
-                &format!("SELECT {LIVE_COLUMNS} FROM live WHERE game_id = ?1"),
-                &values![id],
-            )?
-            .as_ref()
-            .map(live_row)
-            .transpose()
-        })
+        self.read(|sql| read_live_row(sql, id))
     }
 
     /// Those of the games `ids` that are live games, each with its players' names and its

@@ -10,10 +10,12 @@ use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use sowing::{Game, Rules, Variant};
 use sowing_web::limits::{Limits, Rate};
-use sowing_web::store::Store;
+use sowing_web::messages::{ClientMessage, ServerMessage};
+use sowing_web::store::Database;
 use sowing_web::{router, App};
 use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
@@ -698,13 +700,13 @@ async fn abandoned_games_and_untaken_challenges_are_closed_after_their_times() {
 async fn a_live_game_and_its_seats_survive_a_restart() {
     let db = common::reopenable_db("live-restart");
     let (id, south, north) = {
-        let app = Arc::new(App::new(Store::open_db(&db).unwrap(), 1));
+        let app = Arc::new(App::new(Database::from(db.as_str()).open().unwrap(), 1));
         let router = router(app);
         let (id, south, north) = invite(&router, json!({"clock": {"base_ms": 600000}})).await;
         play(&router, id, &south, "C", 0).await;
         (id, south, north)
     };
-    let app = Arc::new(App::new(Store::open_db(&db).unwrap(), 1));
+    let app = Arc::new(App::new(Database::from(db.as_str()).open().unwrap(), 1));
     let router = router(app);
     let (status, e) = call(
         &router,
@@ -1037,8 +1039,11 @@ async fn open(addr: SocketAddr, id: i64) -> Result<Socket, tokio_tungstenite::tu
 /// Opens game `id`'s socket and says hello with `token` (none: a spectator).
 async fn connect(addr: SocketAddr, id: i64, token: Option<&str>) -> Socket {
     let mut socket = open(addr, id).await.unwrap();
-    let hello = json!({"type": "hello", "token": token});
-    socket.send(Message::text(hello.to_string())).await.unwrap();
+    let hello = ClientMessage::Hello {
+        token: token.map(str::to_owned),
+    };
+    let hello = serde_json::to_string(&hello).unwrap();
+    socket.send(Message::text(hello)).await.unwrap();
     socket
 }
 
@@ -1050,7 +1055,8 @@ async fn watch(addr: SocketAddr, id: i64, token: Option<&str>) -> (Socket, Value
     (socket, state)
 }
 
-/// The next JSON message (pings skipped), within two seconds.
+/// The next JSON message (pings skipped), within two seconds; each is one of the server's
+/// messages as `sowing_web::messages` defines them.
 async fn next(socket: &mut Socket) -> Value {
     loop {
         let message = tokio::time::timeout(Duration::from_secs(2), socket.next())
@@ -1059,7 +1065,11 @@ async fn next(socket: &mut Socket) -> Value {
             .expect("the socket is open")
             .unwrap();
         if let Message::Text(text) = message {
-            return serde_json::from_str(text.as_str()).unwrap();
+            let value: Value = serde_json::from_str(text.as_str()).unwrap();
+            if let Err(e) = ServerMessage::<Value, Value, Value>::deserialize(&value) {
+                panic!("not a server message ({e}): {value}");
+            }
+            return value;
         }
     }
 }

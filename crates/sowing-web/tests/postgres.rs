@@ -13,7 +13,7 @@ use axum::http::{Method, StatusCode};
 use serde_json::json;
 use sowing::{Game, Rules, Variant};
 use sowing_web::clock::Clock;
-use sowing_web::store::{Change, LiveRow, NewGame, Offers, Store};
+use sowing_web::store::{Change, LiveRow, NewGame, Notice, Offers, Store};
 use sowing_web::{router, App};
 
 /// A fresh database on the server of `SOWING_TEST_POSTGRES`: its URL.
@@ -33,10 +33,17 @@ fn two_stores() -> (Store, Store) {
 fn every_commit_is_announced_to_every_listener() {
     let (a, b) = two_stores();
     let (tx, rx) = mpsc::channel::<Change>();
-    b.listen(move |change| {
-        let _ = tx.send(change);
+    let (hearing_tx, hearing) = mpsc::channel();
+    b.listen(move |notice| match notice {
+        Notice::Change(change) => drop(tx.send(change)),
+        other => drop(hearing_tx.send(other)),
     })
     .unwrap();
+    assert_eq!(
+        hearing.recv_timeout(Duration::from_secs(10)),
+        Ok(Notice::Hearing),
+        "the listener says when it hears every change"
+    );
     let mut game = Game::new(Rules::new(Variant::HoyitoIII));
     let id = a
         .create_game(&NewGame::new(&game, "human", "human"))
@@ -140,8 +147,10 @@ fn open_challenge() -> LiveRow {
 fn each_live_write_is_announced_with_the_games_new_version() {
     let (a, b) = two_stores();
     let (tx, rx) = mpsc::channel();
-    b.listen(move |change| {
-        let _ = tx.send(change);
+    b.listen(move |notice| {
+        if let Notice::Change(change) = notice {
+            let _ = tx.send(change);
+        }
     })
     .unwrap();
     let game = Game::new(Rules::new(Variant::Ayoayo));

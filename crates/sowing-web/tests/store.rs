@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use sowing::{Game, Rules, Side, Variant};
 use sowing_web::clock::Clock;
-use sowing_web::store::{LiveListing, LiveResult, LiveRow, NewGame, Offers, Store, StoreError};
+use sowing_web::store::{
+    Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, Stamp, Store, StoreError,
+};
 
 /// The database a test runs on.
 #[derive(Clone, Copy)]
@@ -27,7 +29,9 @@ fn stores(kind: Kind, name: &str, count: usize) -> Vec<Store> {
              (scripts/test starts one)",
         ),
     };
-    (0..count).map(|_| Store::open_db(&db).unwrap()).collect()
+    (0..count)
+        .map(|_| Database::from(db.as_str()).open().unwrap())
+        .collect()
 }
 
 fn one(kind: Kind, name: &str) -> Store {
@@ -82,9 +86,14 @@ fn moves_round_trip_and_an_undo_forgets_the_later_ones(kind: Kind) {
     let id = a
         .create_game(&NewGame::new(&game, "human", "greedy"))
         .unwrap();
+    let mut kept = a.game_row(id).unwrap().unwrap();
     for version in 1..=3 {
         game.play(game.legal_moves()[0]).unwrap();
-        assert_eq!(a.append_move(id, &game, None).unwrap(), version);
+        let stamp = a.append_move(id, &game, None).unwrap();
+        assert_eq!(stamp.version, version);
+        // What a writer keeps instead of reading its row back is the row stored.
+        kept = kept.stamped(&game, stamp);
+        assert_eq!(Some(&kept), b.game_row(id).unwrap().as_ref());
     }
     // Read through the other store: what one server writes, the other sees.
     let (row, loaded) = b.load(id).unwrap().unwrap();
@@ -96,7 +105,9 @@ fn moves_round_trip_and_an_undo_forgets_the_later_ones(kind: Kind) {
     );
     assert_eq!(b.version(id).unwrap(), Some(3));
     game.undo();
-    assert_eq!(b.truncate(id, &game, Some(3)).unwrap(), 4);
+    let stamp = b.truncate(id, &game, Some(3)).unwrap();
+    assert_eq!(stamp.version, 4);
+    assert_eq!(Some(kept.stamped(&game, stamp)), a.game_row(id).unwrap());
     let (row, loaded) = a.load(id).unwrap().unwrap();
     assert_eq!((loaded.moves().len(), row.plies), (2, 2));
     assert_eq!(a.stored_moves(id).unwrap(), 2);
@@ -151,7 +162,7 @@ fn a_write_from_a_stale_copy_is_refused_and_nothing_is_written(kind: Kind) {
     a.append_move(id, &through_a, Some(0)).unwrap();
     let mut through_b = start.clone();
     through_b.play(through_b.parse_move("B").unwrap()).unwrap();
-    let conflict = |result: Result<i64, StoreError>| {
+    let conflict = |result: Result<Stamp, StoreError>| {
         assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
     };
     conflict(b.append_move(id, &through_b, Some(0)));
@@ -223,7 +234,7 @@ fn an_uploaded_game_is_stored_with_its_moves(kind: Kind) {
     assert_eq!((row.plies, row.version, row.created.len()), (5, 0, 19));
     // A move from there on continues it.
     game.play(game.legal_moves()[0]).unwrap();
-    assert_eq!(store.append_move(id, &game, Some(0)).unwrap(), 1);
+    assert_eq!(store.append_move(id, &game, Some(0)).unwrap().version, 1);
 }
 
 /// An open challenge by Ana (South) from 192.0.2.1, with a 60+2 clock.
@@ -265,7 +276,7 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other(k
     seated.names[1] = Some("Ben".into());
     seated.touched_ms = 2_000;
     // Each write returns the version it left the game at (what a server's copy is then).
-    assert_eq!(b.update_live(&seated).unwrap(), 1);
+    assert_eq!(b.update_live(&seated).unwrap().version, 1);
     assert_eq!(a.version(id).unwrap(), Some(1));
     // A, from the live row before B's write: refused, with its move.
     game.play(game.parse_move("C").unwrap()).unwrap();
@@ -289,7 +300,7 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other(k
         .unwrap()
         .after_move(Side::South, 5, true);
     current.offers.draw = Some(Side::North);
-    assert_eq!(a.append_live_move(&game, &current).unwrap(), 2);
+    assert_eq!(a.append_live_move(&game, &current).unwrap().version, 2);
     let after = b.live_row(id).unwrap().unwrap();
     assert_eq!(
         after,
@@ -311,7 +322,8 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other(k
     undone.offers = Offers::default();
     let undone_at = b
         .truncate_live(&Game::new(Rules::new(Variant::HoyitoII)), &undone)
-        .unwrap();
+        .unwrap()
+        .version;
     assert_eq!((undone_at, a.version(id).unwrap()), (3, Some(3)));
     assert_eq!(a.stored_moves(id).unwrap(), 0);
     assert_eq!(a.live_row(id).unwrap().unwrap().takebacks, 1);
@@ -321,7 +333,7 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other(k
         outcome: "north".into(),
         reason: "resignation".into(),
     });
-    assert_eq!(a.update_live(&resigned).unwrap(), 4);
+    assert_eq!(a.update_live(&resigned).unwrap().version, 4);
     assert_eq!(
         b.live_listings(&[id, id + 1000]).unwrap(),
         [(

@@ -6,6 +6,7 @@
 //! ply stored twice. Every commit announces itself with `NOTIFY sowing_games` (sent by the
 //! database only if the transaction commits), which each server `LISTEN`s to.
 
+use std::collections::HashMap;
 use std::error::Error;
 use std::time::Duration;
 
@@ -13,10 +14,11 @@ use bytes::BytesMut;
 use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{IsNull, ToSql, Type};
-use postgres::{Client, Config, IsolationLevel, NoTls, Transaction};
-use r2d2_postgres::PostgresConnectionManager;
+use postgres::{Client, Config, IsolationLevel, NoTls, Statement, Transaction};
 
-use super::{Backend, Change, ReadWork, Record, Sql, StoreError, StoreResult, Value, Write};
+use super::{
+    Applied, Backend, Change, Notice, ReadWork, Record, Sql, StoreError, StoreResult, Value, Write,
+};
 
 /// The channel of `NOTIFY`: payload `game plies version` (version -1: the game was deleted).
 const CHANNEL: &str = "sowing_games";
@@ -96,7 +98,62 @@ CREATE TABLE IF NOT EXISTS live (
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
 ";
 
-type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+type Pool = r2d2::Pool<Connections>;
+
+/// The statements prepared on a connection kept at most: the store's SQL is a few dozen
+/// texts, but the games list's `IN (…)` is one text per number of games.
+const PREPARED_KEPT: usize = 256;
+
+/// A connection and the statements prepared on it, by their text: each statement is
+/// parsed once a connection, not before every query (a round trip each).
+struct Connection {
+    client: Client,
+    prepared: HashMap<String, Statement>,
+}
+
+/// Makes the pool's connections.
+struct Connections(Config);
+
+impl r2d2::ManageConnection for Connections {
+    type Connection = Connection;
+    type Error = postgres::Error;
+
+    fn connect(&self) -> Result<Connection, postgres::Error> {
+        Ok(Connection {
+            client: self.0.connect(NoTls)?,
+            prepared: HashMap::new(),
+        })
+    }
+
+    fn is_valid(&self, connection: &mut Connection) -> Result<(), postgres::Error> {
+        connection.client.simple_query("").map(drop)
+    }
+
+    fn has_broken(&self, connection: &mut Connection) -> bool {
+        connection.client.is_closed()
+    }
+}
+
+/// A transaction on a pooled connection, preparing each statement once.
+struct Tx<'a> {
+    tx: Transaction<'a>,
+    prepared: &'a mut HashMap<String, Statement>,
+}
+
+impl Tx<'_> {
+    /// `sql` (the store's spelling) prepared on this connection.
+    fn statement(&mut self, sql: &str) -> StoreResult<Statement> {
+        if let Some(statement) = self.prepared.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.tx.prepare(&respelled(sql)).map_err(db)?;
+        if self.prepared.len() >= PREPARED_KEPT {
+            self.prepared.clear();
+        }
+        self.prepared.insert(sql.to_owned(), statement.clone());
+        Ok(statement)
+    }
+}
 
 /// Runs `work` here when this thread may block (see [`super::off_runtime`]: it is off the
 /// async runtime, or there is none), else on a thread of its own.
@@ -213,14 +270,17 @@ fn params(values: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
     values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
 }
 
-impl Sql for Transaction<'_> {
+impl Sql for Tx<'_> {
     fn execute(&mut self, sql: &str, values: &[Value]) -> StoreResult<usize> {
-        let changed = Transaction::execute(self, &respelled(sql), &params(values)).map_err(db)?;
+        let statement = self.statement(sql)?;
+        let changed = self.tx.execute(&statement, &params(values)).map_err(db)?;
         Ok(usize::try_from(changed).unwrap_or(usize::MAX))
     }
 
     fn query(&mut self, sql: &str, values: &[Value]) -> StoreResult<Vec<Record>> {
-        Transaction::query(self, &respelled(sql), &params(values))
+        let statement = self.statement(sql)?;
+        self.tx
+            .query(&statement, &params(values))
             .map_err(db)?
             .iter()
             .map(record)
@@ -229,15 +289,17 @@ impl Sql for Transaction<'_> {
 }
 
 /// Announces a change; PostgreSQL sends it when (and only if) the transaction commits.
-fn notify(tx: &mut Transaction<'_>, change: Change) -> StoreResult<()> {
+fn notify(tx: &mut Tx<'_>, change: Change) -> StoreResult<()> {
     tx.execute(
-        "SELECT pg_notify($1, $2)",
+        "SELECT pg_notify(?1, ?2)",
         &[
-            &CHANNEL,
-            &format!("{} {} {}", change.game, change.plies, change.version),
+            Value::from(CHANNEL),
+            Value::from(format!(
+                "{} {} {}",
+                change.game, change.plies, change.version
+            )),
         ],
-    )
-    .map_err(db)?;
+    )?;
     Ok(())
 }
 
@@ -282,7 +344,7 @@ impl Postgres {
                 .max_size(POOL_SIZE)
                 .min_idle(Some(1))
                 .connection_timeout(Duration::from_secs(10))
-                .build(PostgresConnectionManager::new(config.clone(), NoTls))
+                .build(Connections(config.clone()))
                 .map_err(pool_error)?;
             Ok(Postgres {
                 pool: Some(pool),
@@ -291,7 +353,7 @@ impl Postgres {
         })
     }
 
-    fn client(&self) -> StoreResult<r2d2::PooledConnection<PostgresConnectionManager<NoTls>>> {
+    fn connection(&self) -> StoreResult<r2d2::PooledConnection<Connections>> {
         self.pool
             .as_ref()
             .ok_or_else(|| StoreError::Database("the store is closing".to_owned()))?
@@ -305,62 +367,67 @@ impl Backend for Postgres {
     /// its moves.
     fn read(&self, work: &mut ReadWork<'_>) -> StoreResult<()> {
         off_runtime(|| {
-            let mut client = self.client()?;
-            let mut tx = client
+            let mut connection = self.connection()?;
+            let connection = &mut *connection;
+            let tx = connection
+                .client
                 .build_transaction()
                 .isolation_level(IsolationLevel::RepeatableRead)
                 .read_only(true)
                 .start()
                 .map_err(db)?;
+            let mut tx = Tx {
+                tx,
+                prepared: &mut connection.prepared,
+            };
             work(&mut tx)?;
-            tx.commit().map_err(db)
+            tx.tx.commit().map_err(db)
         })
     }
 
-    fn write(&self, write: Write) -> StoreResult<i64> {
+    fn write(&self, write: Write) -> StoreResult<Applied> {
         off_runtime(|| {
-            let mut client = self.client()?;
-            let mut tx = client.transaction().map_err(db)?;
+            let mut connection = self.connection()?;
+            let connection = &mut *connection;
+            let tx = connection.client.transaction().map_err(db)?;
+            let mut tx = Tx {
+                tx,
+                prepared: &mut connection.prepared,
+            };
             let applied = write.apply(&mut tx)?;
             if let Some(change) = applied.change {
                 notify(&mut tx, change)?;
             }
-            tx.commit().map_err(db)?;
-            Ok(applied.answer)
+            tx.tx.commit().map_err(db)?;
+            Ok(applied)
         })
     }
 
     /// Starts the thread that hears every commit, connecting again after a lost connection.
-    fn listen(&self, on_change: Box<dyn Fn(Change) + Send>) -> StoreResult<()> {
+    fn listen(&self, on_notice: Box<dyn Fn(Notice) + Send>) -> StoreResult<()> {
         let config = self.config.clone();
         let mut client = off_runtime(|| listening(&config))?;
         std::thread::Builder::new()
             .name("sow-listen".into())
             .spawn(move || loop {
-                {
+                on_notice(Notice::Hearing);
+                let lost = {
                     let mut notices = client.notifications();
                     let mut notices = notices.blocking_iter();
                     loop {
                         match notices.next() {
                             Ok(Some(notice)) => {
                                 if let Some(change) = parse_change(notice.payload()) {
-                                    on_change(change);
+                                    on_notice(Notice::Change(change));
                                 }
                             }
-                            Ok(None) => {
-                                eprintln!(
-                                    "sow serve: LISTEN {CHANNEL}: connection closed; \
-                                     connecting again"
-                                );
-                                break;
-                            }
-                            Err(e) => {
-                                eprintln!("sow serve: LISTEN {CHANNEL}: {e}; connecting again");
-                                break;
-                            }
+                            Ok(None) => break "connection closed".to_owned(),
+                            Err(e) => break e.to_string(),
                         }
                     }
-                }
+                };
+                on_notice(Notice::Lost);
+                tracing::warn!("LISTEN {CHANNEL}: {lost}; connecting again");
                 client = loop {
                     std::thread::sleep(Duration::from_secs(1));
                     if let Ok(client) = listening(&config) {
@@ -380,7 +447,8 @@ impl Backend for Postgres {
     /// matches its stored moves.
     fn integrity_check(&self) -> StoreResult<String> {
         let row = off_runtime(|| {
-            self.client()?
+            self.connection()?
+                .client
                 .query_one(
                     "SELECT count(*) FROM games g
                      WHERE g.plies <> (SELECT count(*) FROM moves m WHERE m.game_id = g.id)",

@@ -8,7 +8,9 @@ use std::sync::{mpsc, Mutex, MutexGuard};
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, ErrorCode, OptionalExtension};
 
-use super::{Backend, Change, ReadWork, Record, Sql, StoreError, StoreResult, Value, Write};
+use super::{
+    Applied, Backend, Notice, ReadWork, Record, Sql, StoreError, StoreResult, Value, Write,
+};
 
 /// The schema's version (`PRAGMA user_version`): 0 was the first, which kept how a game
 /// ended in English (`termination`); 1 keeps it as a code (`end_reason`, `end_to`); 2 adds
@@ -148,7 +150,7 @@ impl Sql for Lite<'_> {
 /// A write waiting for the next group commit, and where its answer goes.
 struct Job {
     write: Write,
-    reply: mpsc::SyncSender<StoreResult<i64>>,
+    reply: mpsc::SyncSender<StoreResult<Applied>>,
 }
 
 /// One connection behind a mutex: SQLite serialises writers anyway, and each call is short.
@@ -276,7 +278,7 @@ impl Backend for Sqlite {
     /// savepoint so that one failure undoes only itself, and every caller gets its answer
     /// only after that commit. Durability is that of one transaction per write, with one
     /// sync for many.
-    fn write(&self, write: Write) -> StoreResult<i64> {
+    fn write(&self, write: Write) -> StoreResult<Applied> {
         let (reply, answer) = mpsc::sync_channel(1);
         self.queue
             .lock()
@@ -293,7 +295,7 @@ impl Backend for Sqlite {
             let mut tx = conn.transaction().map_err(db)?;
             for job in &jobs {
                 let mut sp = tx.savepoint().map_err(db)?;
-                let result = job.write.apply(&mut Lite(&sp)).map(|a| a.answer);
+                let result = job.write.apply(&mut Lite(&sp));
                 if result.is_ok() {
                     sp.commit().map_err(db)?;
                 } else {
@@ -322,7 +324,7 @@ impl Backend for Sqlite {
             .unwrap_or_else(|_| Err(StoreError::Database("the write was lost".to_owned())))
     }
 
-    fn listen(&self, _on_change: Box<dyn Fn(Change) + Send>) -> StoreResult<()> {
+    fn listen(&self, _on_notice: Box<dyn Fn(Notice) + Send>) -> StoreResult<()> {
         // This process is the file's only writer: it tells its own sockets itself.
         Ok(())
     }
@@ -587,7 +589,7 @@ mod tests {
         assert_eq!(next, id + 1);
         assert_eq!(store.live_row(id).unwrap(), None);
         game.play(game.legal_moves()[0]).unwrap();
-        assert_eq!(store.append_move(id, &game, Some(0)).unwrap(), 1);
+        assert_eq!(store.append_move(id, &game, Some(0)).unwrap().version, 1);
         assert_eq!(user_version(&path), VERSION);
     }
 

@@ -82,7 +82,7 @@ pub fn store() -> sowing_web::store::Store {
 }
 
 /// A database that a second server can open again (a restart): a new SQLite file, or with
-/// `SOWING_TEST_STORE=postgres` a fresh PostgreSQL database; open it with `Store::open_db`.
+/// `SOWING_TEST_STORE=postgres` a fresh PostgreSQL database; open it with `Database::open`.
 pub fn reopenable_db(name: &str) -> String {
     match std::env::var("SOWING_TEST_STORE").as_deref() {
         Ok("postgres") => fresh_postgres_db()

@@ -12,8 +12,8 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::routes::ApiError;
-use crate::service::Games;
+use crate::services::games::Games;
+use crate::transport::error::ApiError;
 
 /// What the page may load: its own scripts and styles only (no inline script), never framed.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \

@@ -3,72 +3,33 @@
 //! `Authorization: Bearer …`), or in the socket's first message: never in an address that
 //! a log would keep.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, State};
-use axum::http::request::Parts;
-use axum::http::{header, StatusCode};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use sowing::Side;
 
 use crate::clock::Clock;
 use crate::limits::SocketPermit;
-use crate::online::{Challenge, LiveMoved, LiveStatus, LiveView, NewLive, Offer, Seated, Update};
-use crate::ops::Ops;
-use crate::routes::{new_game_rules, ApiError, ApiResult, JsonBody, NewGame, PathParams};
-use crate::service::{GameError, Games};
+use crate::services::games::{GameError, Games};
+use crate::services::live::{NewLive, Offer, Update};
+use crate::transport::error::{ApiError, ApiResult};
+use crate::transport::extract::{ClientAddr, JsonBody, PathParams, SeatToken};
+use crate::transport::new_game::{new_game_rules, NewGame};
+use crate::views::games::{MoveReplay, View};
+use crate::views::live::{Challenge, LiveMoved, LiveStatus, LiveView, Seated};
+use crate::views::messages::{ClientMessage, ServerMessage};
 
 type Shared = State<Arc<Games>>;
-
-/// The client's address (from the connection; unknown when served without one, as in
-/// tests through the router alone).
-pub(crate) struct ClientAddr(pub IpAddr);
-
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ClientAddr(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
-        ))
-    }
-}
-
-/// The seat token of a request, if it carries one.
-pub(crate) struct SeatToken(pub Option<String>);
-
-impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let text = |name: &str| {
-            parts
-                .headers
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::trim)
-        };
-        let token = text("x-seat-token")
-            .or_else(|| {
-                text(header::AUTHORIZATION.as_str()).and_then(|a| a.strip_prefix("Bearer "))
-            })
-            .map(|t| t.trim().to_owned())
-            .filter(|t| !t.is_empty());
-        Ok(SeatToken(token))
-    }
-}
 
 /// The routes, to be merged into the API's.
 pub(crate) fn routes() -> Router<Arc<Games>> {
@@ -185,7 +146,7 @@ async fn create(
         Some(other) => {
             return Err(ApiError::bad(format!(
                 "seat: {} (expected south or north)",
-                crate::service::shorten(other)
+                crate::services::games::shorten(other)
             )))
         }
     };
@@ -346,14 +307,13 @@ const PING_EVERY: Duration = Duration::from_secs(20);
 /// A socket's read buffer: the messages in are at most 1 KiB.
 const SOCKET_READ_BUFFER: usize = 4096;
 
-/// The client's messages.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
-enum ClientMessage {
-    /// The first message: a seat's token, or none to watch.
-    Hello { token: Option<String> },
-    /// Answered with `pong`.
-    Ping {},
+/// A message the server sends: its views, borrowed.
+type Outgoing<'a> = ServerMessage<&'a LiveStatus, &'a View, &'a MoveReplay>;
+
+fn error_message(error: impl Into<String>) -> Outgoing<'static> {
+    ServerMessage::Error {
+        error: error.into(),
+    }
 }
 
 /// `GET /api/live/{id}/socket`: the live game's updates (docs/api.md, "The socket").
@@ -408,7 +368,7 @@ async fn send_all_json(socket: &mut WebSocket, values: &[impl Serialize]) -> boo
 }
 
 async fn refuse(mut socket: WebSocket, message: String) {
-    let _ = send_json(&mut socket, &json!({"type": "error", "error": message})).await;
+    let _ = send_json(&mut socket, &error_message(message)).await;
     let _ = socket.send(Message::Close(None)).await;
 }
 
@@ -446,22 +406,23 @@ async fn announce_next_round(socket: &mut WebSocket, sent: &mut Sent, status: &L
     match status.next_round {
         Some(game) if sent.next_round != Some(game) => {
             sent.next_round = Some(game);
-            send_json(socket, &json!({"type": "next-round", "game": game})).await
+            send_json(socket, &Outgoing::NextRound { game }).await
         }
         _ => true,
     }
 }
 
 async fn send_state(socket: &mut WebSocket, seat: Option<Side>, view: &LiveView) -> bool {
-    send_json(
-        socket,
-        &json!({"type": "state", "seat": seat.map(Side::name), "live": view.live, "game": view.game}),
-    )
-    .await
+    let state = Outgoing::State {
+        seat: seat.map(|side| side.name().to_owned()),
+        live: &view.live,
+        game: &view.game,
+    };
+    send_json(socket, &state).await
 }
 
 async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit: SocketPermit) {
-    let _open = Ops::socket_opened(&games, permit);
+    let _open = games.ops().socket_opened(permit);
     let mut stopping = games.ops().stopping();
     let hello = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
     let token = match hello {
@@ -523,9 +484,9 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit:
                             && announce_next_round(&mut socket, &mut sent, &view.live).await
                     }
                     Ok(Update::Moves(moves, status)) => {
-                        let mut messages: Vec<_> =
-                            moves.iter().map(|m| json!({"type": "move", "move": m})).collect();
-                        messages.push(json!({"type": "status", "live": status}));
+                        let mut messages: Vec<Outgoing> =
+                            moves.iter().map(|mv| Outgoing::Move { mv }).collect();
+                        messages.push(Outgoing::Status { live: &status });
                         sent.saw(&status);
                         send_all_json(&mut socket, &messages).await
                             && announce_next_round(&mut socket, &mut sent, &status).await
@@ -535,7 +496,7 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit:
                     }
                     // A failure of the store now: the next notice (or the page's own
                     // reconnect) tries again.
-                    Err(e) => send_json(&mut socket, &json!({"type": "error", "error": e.to_string()})).await,
+                    Err(e) => send_json(&mut socket, &error_message(e.to_string())).await,
                 };
                 if !ok {
                     return;
@@ -553,9 +514,9 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit:
                     }
                     Some(Ok(Message::Text(text))) => {
                         let answer = match serde_json::from_str::<ClientMessage>(text.as_str()) {
-                            Ok(ClientMessage::Ping {}) => json!({"type": "pong"}),
-                            Ok(ClientMessage::Hello { .. }) => json!({"type": "error", "error": "hello is sent once"}),
-                            Err(e) => json!({"type": "error", "error": format!("message: {e}")}),
+                            Ok(ClientMessage::Ping {}) => Outgoing::Pong,
+                            Ok(ClientMessage::Hello { .. }) => error_message("hello is sent once"),
+                            Err(e) => error_message(format!("message: {e}")),
                         };
                         if !send_json(&mut socket, &answer).await {
                             return;

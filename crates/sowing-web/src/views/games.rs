@@ -4,9 +4,9 @@
 use serde::Serialize;
 use sowing::{End, Event, Game, Position, Rules, Side, TakeReason};
 
-use crate::engine::Answer;
 use crate::matches::Table;
 use crate::store::{end_code, GameRow};
+use crate::views::engine::Answer;
 
 /// A position in short: `{"pits": [...], "captured": [s, n], "to_move": "south"}`.
 #[derive(Clone, Debug, Serialize)]

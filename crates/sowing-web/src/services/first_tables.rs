@@ -14,7 +14,7 @@ use sowing_engine::TableSet;
 use sowing_tables::build::{build, Options};
 use sowing_tables::Tables;
 
-use crate::Games;
+use crate::services::games::Games;
 
 /// The seeds on the board the first-start tables reach: a few seconds of one core.
 pub const FIRST_SEEDS: u8 = 12;

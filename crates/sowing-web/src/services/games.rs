@@ -9,16 +9,16 @@ use std::time::Duration;
 use hashlink::LruCache;
 use sowing::{Game, Move, Record, Rules, Side};
 
-use crate::engine::{EngineError, Engines};
 use crate::limits::{Limiter, Limits};
-use crate::live::Hub;
 use crate::matches;
 use crate::ops::Ops;
-use crate::responses::{
+use crate::services::engines::{EngineError, Engines};
+use crate::services::hub::Hub;
+use crate::store::{GameRow, LiveRow, NewGame, Notice, Stamp, Store, StoreError, StoreResult};
+use crate::views::games::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
     TraceEvent, View,
 };
-use crate::store::{GameRow, LiveRow, NewGame, Store, StoreError, StoreResult};
 
 /// A player that is a person at the screen rather than an engine.
 pub const HUMAN: &str = "human";
@@ -171,26 +171,17 @@ impl Loaded {
     /// what is read after it is as new or newer, so the copy never looks newer than it is
     /// and a server that finds the stored version moved on reads it all again.
     fn read(store: &Store, id: i64) -> StoreResult<Option<Loaded>> {
-        let Some((row, game)) = store.load(id)? else {
-            return Ok(None);
-        };
-        let live = store.live_row(id)?;
-        Ok(Some(Loaded { row, game, live }))
+        Ok(store
+            .load_with_live(id)?
+            .map(|(row, game, live)| Loaded { row, game, live }))
     }
 
-    /// The copy after our own write, which left the game at `version`: its row read back.
-    /// Another server may have written since (PostgreSQL); its row would then be newer than
-    /// the game held here, and the next version check would trust a stale copy (a live
-    /// move lost until the next one): the whole game is read again instead.
-    pub(crate) fn after_write(mut self, store: &Store, version: i64) -> StoreResult<Loaded> {
-        let id = self.row.id;
-        let vanished = || StoreError::Database(format!("game {id} vanished"));
-        let row = store.game_row(id)?.ok_or_else(vanished)?;
-        if row.version == version {
-            self.row = row;
-            return Ok(self);
-        }
-        Loaded::read(store, id)?.ok_or_else(vanished)
+    /// The copy after our own write, which left the game's row as `stamp` says. Another
+    /// server may write after it (PostgreSQL): that write's version is newer, so the next
+    /// version check reads the game again.
+    pub(crate) fn after_write(mut self, stamp: Stamp) -> Loaded {
+        self.row = self.row.stamped(&self.game, stamp);
+        self
     }
 }
 
@@ -283,12 +274,12 @@ pub struct Games {
     pub(crate) hub: Arc<Hub>,
     /// The abuse limits of the live routes.
     pub(crate) limiter: Limiter,
-    /// Whether the first-start tables are being built (`crate::first_tables`).
+    /// Whether the first-start tables are being built (`crate::services::first_tables`).
     tables_building: std::sync::atomic::AtomicBool,
     /// The sockets open and the graceful stop.
     pub(crate) ops: Ops,
     /// Origins besides the server's own whose pages may act here (`--allow-origin`),
-    /// normalised by [`crate::security::normalize_origin`].
+    /// normalised by [`crate::transport::security::normalize_origin`].
     allowed_origins: Vec<String>,
 }
 
@@ -369,7 +360,51 @@ pub struct RecordFile {
     pub text: String,
 }
 
-pub(crate) type Guard = tokio::sync::OwnedMutexGuard<Option<Loaded>>;
+/// A game locked for one request, and loaded: what [`Games::lock`] gives. A write consumes
+/// it ([`Games::save`]): a failed one leaves the game's slot empty, so that the next request
+/// reads the store again rather than trust memory, and no code can go on with the copy.
+pub(crate) struct Guard(tokio::sync::OwnedMutexGuard<Option<Loaded>>);
+
+impl Guard {
+    /// The game taken out of its slot for a write, and the slot, still locked and empty
+    /// until [`Guard::put`].
+    pub(crate) fn take(mut self) -> (Loaded, tokio::sync::OwnedMutexGuard<Option<Loaded>>) {
+        let loaded = self.0.take();
+        (
+            loaded.unwrap_or_else(|| unreachable!("{GUARD_HOLDS}")),
+            self.0,
+        )
+    }
+
+    /// The game written back into its slot.
+    pub(crate) fn put(
+        mut slot: tokio::sync::OwnedMutexGuard<Option<Loaded>>,
+        loaded: Loaded,
+    ) -> Guard {
+        *slot = Some(loaded);
+        Guard(slot)
+    }
+}
+
+const GUARD_HOLDS: &str = "a guard holds its game: it is made loaded and a write consumes it";
+
+impl std::ops::Deref for Guard {
+    type Target = Loaded;
+
+    fn deref(&self) -> &Loaded {
+        self.0
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("{GUARD_HOLDS}"))
+    }
+}
+
+impl std::ops::DerefMut for Guard {
+    fn deref_mut(&mut self) -> &mut Loaded {
+        self.0
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("{GUARD_HOLDS}"))
+    }
+}
 
 impl Games {
     /// The service over a database, with at most `engine_threads` searches at once and the
@@ -403,8 +438,11 @@ impl Games {
     /// When the store cannot listen.
     pub fn listen(&self) -> Result<(), StoreError> {
         let hub = self.hub.clone();
-        self.store
-            .listen(move |change| hub.publish_local(change.game, change.version.max(0) as u64))
+        self.store.listen(move |notice| match notice {
+            Notice::Hearing => hub.set_hearing(true),
+            Notice::Change(change) => hub.publish(change.game, change.version),
+            Notice::Lost => hub.set_hearing(false),
+        })
     }
 
     /// Sets the abuse limits of the live routes.
@@ -414,7 +452,7 @@ impl Games {
     }
 
     /// Lets pages of these origins act here besides the server's own (each as
-    /// [`crate::security::normalize_origin`] gives it).
+    /// [`crate::transport::security::normalize_origin`] gives it).
     pub fn with_allowed_origins(mut self, origins: Vec<String>) -> Games {
         self.allowed_origins = origins;
         self
@@ -423,12 +461,6 @@ impl Games {
     /// The origins besides the server's own whose pages may act here.
     pub fn allowed_origins(&self) -> &[String] {
         &self.allowed_origins
-    }
-
-    /// Uses `hub` to tell live sockets of changes (a hub that also tells other processes).
-    pub fn with_hub(mut self, hub: Arc<Hub>) -> Games {
-        self.hub = hub;
-        self
     }
 
     /// The sockets open and the graceful stop.
@@ -462,21 +494,20 @@ impl Games {
     ///
     /// # Errors
     /// When there is no such game, or a table file is unreadable or corrupt.
-    pub async fn table_values(&self, id: &str) -> GameResult<crate::tables_view::TableValues> {
+    pub async fn table_values(
+        &self,
+        id: &str,
+    ) -> GameResult<crate::services::table_values::TableValues> {
         let game = {
             let guard = self.lock(id).await?;
-            guard
-                .as_ref()
-                .expect("locked games are loaded")
-                .game
-                .clone()
+            guard.game.clone()
         };
         let set = self.engines.tables();
         let building = self
             .tables_building
             .load(std::sync::atomic::Ordering::Relaxed);
         tokio::task::spawn_blocking(move || {
-            crate::tables_view::table_values(set.as_deref(), &game, building)
+            crate::services::table_values::table_values(set.as_deref(), &game, building)
         })
         .await
         .map_err(|e| GameError::Internal(format!("tables task failed: {e}")))?
@@ -508,10 +539,17 @@ impl Games {
         let slot = self.cache().slot(id);
         let mut guard = slot.clone().lock_owned().await;
         if self.store.is_shared() {
-            // Another server may have changed the game since we kept it.
+            // Another server may have changed the game since we kept it. The hub knows when
+            // it hears every change and the game has sockets here; else the store is asked.
             if let Some(seen) = guard.as_ref().map(|loaded| loaded.row.version) {
-                let store = self.store.clone();
-                if blocking(move || store.version(id)).await? != Some(seen) {
+                let stale = match self.hub.newest(id) {
+                    Some(newest) => newest > seen,
+                    None => {
+                        let store = self.store.clone();
+                        blocking(move || store.version(id)).await? != Some(seen)
+                    }
+                };
+                if stale {
                     *guard = None;
                 }
             }
@@ -528,27 +566,25 @@ impl Games {
                 }
             }
         }
-        Ok(guard)
+        Ok(Guard(guard))
     }
 
-    /// Saves what `loaded` now holds with `write` (which returns the version it wrote) and
-    /// reads its row back ([`Loaded::after_write`]). On success the
-    /// game is back in its slot; on failure the slot is left empty, so that the next request
-    /// reads the game again from the store rather than trust memory.
+    /// Saves what the guarded game now holds with `write` (which returns the stamp it left
+    /// on the row, [`Loaded::after_write`]); the guard again on success. On failure the
+    /// slot is left empty, so that the next request reads the game again from the store.
     pub(crate) async fn save(
         &self,
-        guard: &mut Guard,
-        write: impl FnOnce(&Store, &Game, i64, i64) -> Result<i64, StoreError> + Send + 'static,
-    ) -> GameResult<()> {
-        let loaded = guard.take().expect("locked games are loaded");
+        guard: Guard,
+        write: impl FnOnce(&Store, &Game, i64, i64) -> Result<Stamp, StoreError> + Send + 'static,
+    ) -> GameResult<Guard> {
+        let (loaded, slot) = guard.take();
         let store = self.store.clone();
         let loaded = blocking(move || {
-            let version = write(&store, &loaded.game, loaded.row.id, loaded.row.version)?;
-            loaded.after_write(&store, version)
+            let stamp = write(&store, &loaded.game, loaded.row.id, loaded.row.version)?;
+            Ok(loaded.after_write(stamp))
         })
         .await?;
-        **guard = Some(loaded);
-        Ok(())
+        Ok(Guard::put(slot, loaded))
     }
 
     /// The full view of a game: state, history, players, match table.
@@ -721,7 +757,7 @@ impl Games {
                     summary.south = south.unwrap_or(summary.south);
                     summary.north = north.unwrap_or(summary.north);
                     if let Some(result) = &live.result {
-                        crate::online::show_result(&mut summary, result, in_match);
+                        crate::views::live::show_result(&mut summary, result, in_match);
                     }
                 }
                 summary
@@ -734,16 +770,12 @@ impl Games {
     /// # Errors
     /// When there is no such game, it is a round of a match, or the store fails.
     pub async fn delete(&self, id: &str, key: Option<&str>) -> GameResult<()> {
-        let mut guard = self.lock(id).await?;
-        let loaded = guard.take().expect("locked games are loaded");
-        if let Err(e) = may_change(&loaded, key) {
-            *guard = Some(loaded);
-            return Err(e);
-        }
-        if loaded.row.match_id.is_some() {
-            *guard = Some(loaded);
+        let guard = self.lock(id).await?;
+        may_change(&guard, key)?;
+        if guard.row.match_id.is_some() {
             return Err(GameError::InMatch);
         }
+        let (loaded, _slot) = guard.take();
         let number = loaded.row.id;
         let store = self.store.clone();
         // The slot stays empty: a request that waited for it reads the store, finds nothing.
@@ -759,8 +791,7 @@ impl Games {
     /// When there is no such game, or it cannot be read.
     pub async fn view(&self, id: &str) -> GameResult<View> {
         let guard = self.lock(id).await?;
-        self.view_of(guard.as_ref().expect("locked games are loaded"))
-            .await
+        self.view_of(&guard).await
     }
 
     /// Plays the move named `token` (checking the expected ply), saves it, and answers with
@@ -778,9 +809,9 @@ impl Games {
         key: Option<&str>,
     ) -> GameResult<MoveAnswer> {
         let received = std::time::Instant::now();
-        let mut guard = self.lock(id).await?;
-        may_change(guard.as_ref().expect("locked games are loaded"), key)?;
-        let game = &guard.as_ref().expect("locked games are loaded").game;
+        let guard = self.lock(id).await?;
+        may_change(&guard, key)?;
+        let game = &guard.game;
         check_ply(game, ply)?;
         if token.chars().count() > QUOTED {
             return Err(illegal(game, format!("{} is not a move", shorten(token))));
@@ -788,9 +819,9 @@ impl Games {
         let mv = game
             .parse_move(token)
             .map_err(|e| illegal(game, e.to_string()))?;
-        let trace = self.play_and_save(&mut guard, mv).await?;
+        let (guard, trace) = self.play_and_save(guard, mv).await?;
         crate::ops::move_stored("plain", received);
-        let loaded = guard.as_ref().expect("saved games are loaded");
+        let loaded = &*guard;
         if brief {
             let game = &loaded.game;
             return Ok(MoveAnswer::Brief(Box::new(Brief {
@@ -808,18 +839,23 @@ impl Games {
 
     /// Plays `mv` on the locked game and saves it; its trace. The move is acknowledged (the
     /// lock let go) only once it is committed.
-    async fn play_and_save(&self, guard: &mut Guard, mv: Move) -> GameResult<Vec<TraceEvent>> {
-        let game = &mut guard.as_mut().expect("locked games are loaded").game;
+    async fn play_and_save(
+        &self,
+        mut guard: Guard,
+        mv: Move,
+    ) -> GameResult<(Guard, Vec<TraceEvent>)> {
+        let game = &mut guard.game;
         let mut events = Vec::new();
         if let Err(e) = game.play_traced(mv, &mut events) {
             return Err(illegal(game, e.to_string()));
         }
         let n = game.rules().pits_per_row();
-        self.save(guard, |store, game, id, seen| {
-            store.append_move(id, game, Some(seen))
-        })
-        .await?;
-        Ok(TraceEvent::all(&events, n))
+        let guard = self
+            .save(guard, |store, game, id, seen| {
+                store.append_move(id, game, Some(seen))
+            })
+            .await?;
+        Ok((guard, TraceEvent::all(&events, n)))
     }
 
     /// Move `ply` (from 1, as given) of a game again, with its trace.
@@ -828,7 +864,7 @@ impl Games {
     /// When there is no such game or move.
     pub async fn replay_move(&self, id: &str, ply: &str) -> GameResult<MoveReplay> {
         let guard = self.lock(id).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let game = &loaded.game;
         let no_move = || GameError::NoSuchMove {
             game: loaded.row.id,
@@ -849,7 +885,7 @@ impl Games {
     /// the match has started, or the store fails.
     pub async fn undo(&self, id: &str, ply: Option<usize>, key: Option<&str>) -> GameResult<View> {
         let mut guard = self.lock(id).await?;
-        let loaded = guard.as_mut().expect("locked games are loaded");
+        let loaded = &mut *guard;
         may_change(loaded, key)?;
         check_ply(&loaded.game, ply)?;
         if loaded.game.moves().is_empty() {
@@ -866,12 +902,12 @@ impl Games {
             }
         }
         loaded.game.undo();
-        self.save(&mut guard, |store, game, id, seen| {
-            store.truncate(id, game, Some(seen))
-        })
-        .await?;
-        self.view_of(guard.as_ref().expect("saved games are loaded"))
-            .await
+        let guard = self
+            .save(guard, |store, game, id, seen| {
+                store.truncate(id, game, Some(seen))
+            })
+            .await?;
+        self.view_of(&guard).await
     }
 
     /// Plays again the last move taken back (checking the expected ply).
@@ -885,19 +921,17 @@ impl Games {
         ply: Option<usize>,
         key: Option<&str>,
     ) -> GameResult<Played> {
-        let mut guard = self.lock(id).await?;
-        may_change(guard.as_ref().expect("locked games are loaded"), key)?;
-        let game = &guard.as_ref().expect("locked games are loaded").game;
+        let guard = self.lock(id).await?;
+        may_change(&guard, key)?;
+        let game = &guard.game;
         check_ply(game, ply)?;
         let Some(mv) = game.redo_moves().next() else {
             return Err(GameError::NothingToRedo);
         };
-        let trace = self.play_and_save(&mut guard, mv).await?;
+        let (guard, trace) = self.play_and_save(guard, mv).await?;
         Ok(Played {
             trace,
-            game: self
-                .view_of(guard.as_ref().expect("saved games are loaded"))
-                .await?,
+            game: self.view_of(&guard).await?,
         })
     }
 
@@ -910,7 +944,7 @@ impl Games {
     pub async fn engine(&self, id: &str, request: EngineRequest) -> GameResult<EngineReply> {
         let (game, ply, side_player, game_id) = {
             let guard = self.lock(id).await?;
-            let loaded = guard.as_ref().expect("locked games are loaded");
+            let loaded = &*guard;
             if request.play {
                 may_change(loaded, request.key.as_deref())?;
             }
@@ -944,21 +978,12 @@ impl Games {
                 played: None,
             });
         }
-        let mut guard = self.lock(id).await?;
-        if guard
-            .as_ref()
-            .expect("locked games are loaded")
-            .game
-            .moves()
-            .len()
-            != ply
-        {
+        let guard = self.lock(id).await?;
+        if guard.game.moves().len() != ply {
             return Err(GameError::ChangedMeanwhile);
         }
-        let trace = self.play_and_save(&mut guard, chosen).await?;
-        let game = self
-            .view_of(guard.as_ref().expect("saved games are loaded"))
-            .await?;
+        let (guard, trace) = self.play_and_save(guard, chosen).await?;
+        let game = self.view_of(&guard).await?;
         Ok(EngineReply {
             engine: answer,
             played: Some(Played { trace, game }),
@@ -971,7 +996,7 @@ impl Games {
     /// When there is no such game.
     pub async fn record(&self, id: &str) -> GameResult<RecordFile> {
         let guard = self.lock(id).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let mut record = Record::new(loaded.game.clone());
         record.set_tag("Event", "sowing web");
         record.set_tag("Site", format!("game {}", loaded.row.id));
@@ -1019,7 +1044,7 @@ impl Games {
         let (south, north) = (last.south.clone(), last.north.clone());
         let (rules, previous, owner) = {
             let guard = self.lock(&last.id.to_string()).await?;
-            let loaded = guard.as_ref().expect("locked games are loaded");
+            let loaded = &*guard;
             if loaded.live.is_some() {
                 return Err(GameError::Forbidden(format!(
                     "match {match_id} is played between two seats: each round starts by \

@@ -6,15 +6,20 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
 use sowing::{Game, Position, Rules, Side};
 
 use crate::clock::{now_ms, Clock};
 use crate::matches;
-use crate::responses::{GameSummary, MoveReplay, TraceEvent, View};
 use crate::seats;
-use crate::service::{blocking, check_ply, illegal, shorten, GameError, Games, Guard, Loaded};
+use crate::services::games::{
+    blocking, check_ply, illegal, shorten, GameError, Games, Guard, Loaded,
+};
 use crate::store::{LiveResult, LiveRow, NewGame, Offers, Store, StoreError};
+use crate::views::games::{MoveReplay, TraceEvent};
+use crate::views::live::{
+    result_text, Challenge, ClockSpecView, ClockView, LiveMoved, LiveStatus, LiveView, OffersView,
+    ResultView, SeatView, Seated, SeatsView,
+};
 
 type GameResult<T> = Result<T, GameError>;
 
@@ -48,158 +53,6 @@ pub enum Offer {
     Rematch,
 }
 
-/// A seat: its name and whether someone holds it.
-#[derive(Clone, Debug, Serialize)]
-pub struct SeatView {
-    /// The name the holder gave (shown escaped by the page), or null.
-    pub name: Option<String>,
-    /// Whether the seat is taken (an open challenge has one free seat).
-    pub taken: bool,
-}
-
-/// Both seats.
-#[derive(Clone, Debug, Serialize)]
-pub struct SeatsView {
-    /// South's seat.
-    pub south: SeatView,
-    /// North's seat.
-    pub north: SeatView,
-}
-
-/// The clock as the server keeps it, at `now_ms`.
-#[derive(Clone, Debug, Serialize)]
-pub struct ClockView {
-    /// Each side's time at the start, ms.
-    pub base_ms: i64,
-    /// Added after each timed move, ms.
-    pub increment_ms: i64,
-    /// South's time left at `now_ms`.
-    pub south_ms: i64,
-    /// North's time left at `now_ms`.
-    pub north_ms: i64,
-    /// The side whose clock runs, or null.
-    pub running: Option<&'static str>,
-    /// The server's time of this view, Unix ms.
-    pub now_ms: i64,
-}
-
-/// Who made each standing offer.
-#[derive(Clone, Debug, Serialize)]
-pub struct OffersView {
-    /// A draw offer's side, or null.
-    pub draw: Option<&'static str>,
-    /// A takeback request's side, or null.
-    pub takeback: Option<&'static str>,
-    /// A rematch offer's side, or null.
-    pub rematch: Option<&'static str>,
-}
-
-/// How a live game ended.
-#[derive(Clone, Debug, Serialize)]
-pub struct ResultView {
-    /// `south`, `north`, `draw`, or `none` (closed with no result).
-    pub outcome: String,
-    /// `rules` (the game's own end), `resignation`, `agreement`, `flag`, `abandoned` or
-    /// `expired`.
-    pub reason: String,
-    /// In words.
-    pub text: String,
-}
-
-/// A live game's seats, clock, offers and result, without the game.
-#[derive(Clone, Debug, Serialize)]
-pub struct LiveStatus {
-    /// The game's id.
-    pub id: i64,
-    /// Moves played.
-    pub ply: usize,
-    /// Takebacks granted so far.
-    pub takebacks: u32,
-    /// Bumped by every change.
-    pub version: i64,
-    /// The seats.
-    pub seats: SeatsView,
-    /// The clock, or null for unlimited time.
-    pub clock: Option<ClockView>,
-    /// Standing offers.
-    pub offers: OffersView,
-    /// The result, once the game is over.
-    pub result: Option<ResultView>,
-    /// The rematch's game id, once both asked for one.
-    pub rematch: Option<i64>,
-    /// In a match between two seats, the next round's game id once this round has ended by
-    /// the rules and the next has started (the same tokens hold the same seats in it).
-    pub next_round: Option<i64>,
-    /// Listed in the lobby.
-    pub lobby: bool,
-    /// Sockets watching without a seat (on this server).
-    pub spectators: usize,
-}
-
-/// A live game whole: its status and its game view.
-#[derive(Clone, Debug, Serialize)]
-pub struct LiveView {
-    /// Seats, clock, offers, result.
-    pub live: LiveStatus,
-    /// The game as `GET /api/games/{id}` gives it.
-    pub game: View,
-}
-
-/// A seat handed out: the token is shown once and never stored.
-#[derive(Clone, Debug, Serialize)]
-pub struct Seated {
-    /// The seat's side.
-    pub seat: &'static str,
-    /// The seat's token.
-    pub token: String,
-    /// The other seat's token, for the invitation link (null for a lobby challenge, or
-    /// when taking a seat).
-    pub invite: Option<String>,
-    /// The game.
-    #[serde(flatten)]
-    pub view: LiveView,
-}
-
-/// The answer to a live move: its trace and the game after it.
-#[derive(Clone, Debug, Serialize)]
-pub struct LiveMoved {
-    /// The sowing, step by step.
-    pub trace: Vec<TraceEvent>,
-    /// The game after it.
-    #[serde(flatten)]
-    pub view: LiveView,
-}
-
-/// An open challenge of the lobby.
-#[derive(Clone, Debug, Serialize)]
-pub struct Challenge {
-    /// The game's id.
-    pub id: i64,
-    /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
-    pub game: String,
-    /// Pits per row.
-    pub pits: usize,
-    /// The start position's text (game, board, options).
-    pub start: String,
-    /// The challenger's name, or null.
-    pub name: Option<String>,
-    /// The seat left for whoever accepts.
-    pub open: &'static str,
-    /// `{"base_ms", "increment_ms"}`, or null for unlimited time.
-    pub clock: Option<ClockSpecView>,
-    /// When it was posted, Unix ms.
-    pub created_ms: i64,
-}
-
-/// A time control.
-#[derive(Clone, Debug, Serialize)]
-pub struct ClockSpecView {
-    /// Each side's time, ms.
-    pub base_ms: i64,
-    /// Added after each timed move, ms.
-    pub increment_ms: i64,
-}
-
 /// What a socket is sent after a notice: the moves it is missing, or the whole game when
 /// history was rewritten (a takeback) or it is behind in another way.
 #[derive(Clone, Debug)]
@@ -226,41 +79,6 @@ pub fn flag_result(position: &Position, flagged: Side) -> LiveResult {
         outcome: outcome.to_owned(),
         reason: "flag".to_owned(),
     }
-}
-
-/// `result` in words; in a match, a result that is not the rules' own ends the match.
-fn result_text(result: &LiveResult, in_match: bool) -> String {
-    let text = game_result_text(result);
-    if in_match && result.reason != "rules" {
-        format!("{text}; the match ends with this round")
-    } else {
-        text
-    }
-}
-
-fn game_result_text(result: &LiveResult) -> String {
-    let loser = |o: &str| match o {
-        "south" => "north",
-        _ => "south",
-    };
-    match (result.reason.as_str(), result.outcome.as_str()) {
-        ("flag", "draw") => "time ran out for the side to move, but its opponent could no \
-                             longer win on captures: drawn"
-            .to_owned(),
-        ("flag", o) => format!("{}'s time ran out: {o} wins", loser(o)),
-        ("resignation", o) => format!("{} resigned: {o} wins", loser(o)),
-        ("agreement", _) => "drawn by agreement".to_owned(),
-        ("abandoned", _) => "closed: nobody moved for too long".to_owned(),
-        ("expired", _) => "closed: nobody took the open seat in time".to_owned(),
-        (reason, outcome) => format!("{reason}: {outcome}"),
-    }
-}
-
-/// Puts a live game's `result` in its list entry, as a one-screen game's is shown: the
-/// winner or `draw` (none for a game closed with no result) and the words.
-pub(crate) fn show_result(summary: &mut GameSummary, result: &LiveResult, in_match: bool) {
-    summary.result = (result.outcome != "none").then(|| result.outcome.clone());
-    summary.termination = Some(result_text(result, in_match));
 }
 
 fn live_of(loaded: &Loaded) -> GameResult<&LiveRow> {
@@ -310,7 +128,7 @@ enum Commit {
 
 /// Move `ply` (from 1) of a loaded game again, with its trace.
 fn replay(game: &Game, ply: usize) -> GameResult<MoveReplay> {
-    crate::service::move_replay(game, ply, || {
+    crate::services::games::move_replay(game, ply, || {
         GameError::Internal(format!("move {ply} is missing in memory"))
     })
 }
@@ -445,11 +263,11 @@ impl Games {
 
     /// Writes `next` (and the game's change, for a move or takeback), then publishes. On
     /// failure the slot is left empty, so the next request reads the store again.
-    async fn commit(&self, guard: &mut Guard, next: LiveRow, how: Commit) -> GameResult<()> {
-        let mut loaded = guard.take().expect("locked games are loaded");
+    async fn commit(&self, guard: Guard, next: LiveRow, how: Commit) -> GameResult<Guard> {
+        let (mut loaded, slot) = guard.take();
         let store = self.store.clone();
         let loaded = blocking(move || {
-            let version = match how {
+            let stamp = match how {
                 Commit::Row => store.update_live(&next)?,
                 Commit::Move => store.append_live_move(&loaded.game, &next)?,
                 Commit::Takeback => store.truncate_live(&loaded.game, &next)?,
@@ -457,44 +275,41 @@ impl Games {
             let mut next = next;
             next.version += 1;
             loaded.live = Some(next);
-            loaded.after_write(&store, version)
+            Ok(loaded.after_write(stamp))
         })
         .await?;
-        let (id, version) = (loaded.row.id, loaded.live.as_ref().map_or(0, |l| l.version));
-        **guard = Some(loaded);
-        self.hub.publish(id, version as u64);
-        Ok(())
+        let (id, version) = (loaded.row.id, loaded.row.version);
+        self.hub.publish(id, version);
+        Ok(Guard::put(slot, loaded))
     }
 
     /// Ends the game if the side to move's time has run out (the flag falls at any read
     /// or act after that moment; sockets ask at that moment). Whether it fell now.
-    async fn settle(&self, guard: &mut Guard, now: i64) -> GameResult<bool> {
-        let loaded = guard.as_ref().expect("locked games are loaded");
+    async fn settle(&self, guard: Guard, now: i64) -> GameResult<(Guard, bool)> {
+        let loaded = &*guard;
         let Some(live) = &loaded.live else {
-            return Ok(false);
+            return Ok((guard, false));
         };
         let to_move = loaded.game.position().to_move();
         let Some(mut clock) = live.clock.filter(|c| c.flagged(to_move, now)) else {
-            return Ok(false);
+            return Ok((guard, false));
         };
         if is_over(loaded) {
-            return Ok(false);
+            return Ok((guard, false));
         }
         let mut next = live.clone();
         clock.stop(to_move, now);
         next.clock = Some(clock);
         next.result = Some(flag_result(loaded.game.position(), to_move));
         next.offers = Offers::default();
-        self.commit(guard, next, Commit::Row).await?;
-        Ok(true)
+        Ok((self.commit(guard, next, Commit::Row).await?, true))
     }
 
     /// Locks a live game and settles its clock.
     async fn lock_live(&self, id: &str, now: i64) -> GameResult<Guard> {
-        let mut guard = self.lock(id).await?;
-        live_of(guard.as_ref().expect("locked games are loaded"))?;
-        self.settle(&mut guard, now).await?;
-        Ok(guard)
+        let guard = self.lock(id).await?;
+        live_of(&guard)?;
+        Ok(self.settle(guard, now).await?.0)
     }
 
     /// Locks a live game for an act of the seat `token` holds, in a game that goes on.
@@ -505,7 +320,7 @@ impl Games {
         now: i64,
     ) -> GameResult<(Guard, Side)> {
         let guard = self.lock_live(id, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let side = seat_of(live_of(loaded)?, token)?;
         if is_over(loaded) {
             return Err(GameError::GameOver);
@@ -621,8 +436,8 @@ impl Games {
     /// fails.
     pub async fn accept(&self, id: &str, name: Option<String>) -> GameResult<Seated> {
         let now = now_ms();
-        let mut guard = self.lock_live(id, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let guard = self.lock_live(id, now).await?;
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         if is_over(loaded) {
             return Err(GameError::GameOver);
@@ -642,10 +457,8 @@ impl Games {
         next.names[open.index()] = name;
         next.address = None;
         next.touched_ms = now;
-        self.commit(&mut guard, next, Commit::Row).await?;
-        let view = self
-            .live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await?;
+        let guard = self.commit(guard, next, Commit::Row).await?;
+        let view = self.live_view_of(&guard, now).await?;
         Ok(Seated {
             seat: open.name(),
             token,
@@ -661,8 +474,7 @@ impl Games {
     pub async fn live_view(&self, id: &str) -> GameResult<LiveView> {
         let now = now_ms();
         let guard = self.lock_live(id, now).await?;
-        self.live_view_of(guard.as_ref().expect("locked games are loaded"), now)
-            .await
+        self.live_view_of(&guard, now).await
     }
 
     /// The seat `token` holds in a live game: `None` for no token (a spectator).
@@ -671,7 +483,7 @@ impl Games {
     /// When there is no such live game, or the token holds no seat of it.
     pub async fn seat(&self, id: &str, token: Option<&str>) -> GameResult<Option<Side>> {
         let guard = self.lock(id).await?;
-        let live = live_of(guard.as_ref().expect("locked games are loaded"))?;
+        let live = live_of(&guard)?;
         token.map(|t| seat_of(live, Some(t))).transpose()
     }
 
@@ -692,7 +504,7 @@ impl Games {
         let received = std::time::Instant::now();
         let now = now_ms();
         let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         // A client that lagged behind is told to reload (409) before anything else is
         // judged: only a seat that saw the game as it is and still moves out of turn is 403.
@@ -721,7 +533,7 @@ impl Games {
             .parse_move(name)
             .map_err(|e| illegal(&loaded.game, e.to_string()))?;
         let mut next = live.clone();
-        let loaded = guard.as_mut().expect("locked games are loaded");
+        let loaded = &mut *guard;
         let mut events = Vec::new();
         if let Err(e) = loaded.game.play_traced(mv, &mut events) {
             return Err(illegal(&loaded.game, e.to_string()));
@@ -734,11 +546,9 @@ impl Games {
         next.offers.takeback = None;
         next.touched_ms = now;
         let trace = TraceEvent::all(&events, loaded.game.rules().pits_per_row());
-        self.commit(&mut guard, next, Commit::Move).await?;
+        let guard = self.commit(guard, next, Commit::Move).await?;
         crate::ops::move_stored("live", received);
-        let view = self
-            .live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await?;
+        let view = self.live_view_of(&guard, now).await?;
         Ok(LiveMoved { trace, view })
     }
 
@@ -748,8 +558,8 @@ impl Games {
     /// 403 without the seat's token; a finished game; a store failure.
     pub async fn resign(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
         let now = now_ms();
-        let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let (guard, side) = self.lock_seat_in_play(id, token, now).await?;
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         let to_move = loaded.game.position().to_move();
         let mut next = live.clone();
@@ -762,9 +572,8 @@ impl Games {
         });
         next.offers = Offers::default();
         next.touched_ms = now;
-        self.commit(&mut guard, next, Commit::Row).await?;
-        self.live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await
+        let guard = self.commit(guard, next, Commit::Row).await?;
+        self.live_view_of(&guard, now).await
     }
 
     /// Offers (or, when the opponent offered it, agrees to) a draw, a takeback or a
@@ -776,7 +585,7 @@ impl Games {
     pub async fn offer(&self, id: &str, token: Option<&str>, what: Offer) -> GameResult<LiveView> {
         let now = now_ms();
         let mut guard = self.lock_live(id, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let live = live_of(loaded)?.clone();
         let live = &live;
         let side = seat_of(live, token)?;
@@ -804,7 +613,7 @@ impl Games {
             Offer::Draw => next.offers.draw = Some(side),
             Offer::Takeback if no_moves => return Err(GameError::NothingToUndo),
             Offer::Takeback if live.offers.takeback == Some(opponent) => {
-                let loaded = guard.as_mut().expect("locked games are loaded");
+                let loaded = &mut *guard;
                 loaded.game.undo();
                 let runs = !loaded.game.moves().is_empty();
                 if let Some(clock) = &mut next.clock {
@@ -857,11 +666,12 @@ impl Games {
             }
             Offer::Rematch => next.offers.rematch = Some(side),
         }
-        if next != *live || matches!(how, Commit::Takeback) {
-            self.commit(&mut guard, next, how).await?;
-        }
-        self.live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await
+        let guard = if next != *live || matches!(how, Commit::Takeback) {
+            self.commit(guard, next, how).await?
+        } else {
+            guard
+        };
+        self.live_view_of(&guard, now).await
     }
 
     /// Declines every standing offer of the opponent of the seat `token` holds.
@@ -870,8 +680,8 @@ impl Games {
     /// 403 without the seat's token; a store failure.
     pub async fn decline(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
         let now = now_ms();
-        let mut guard = self.lock_live(id, now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let guard = self.lock_live(id, now).await?;
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         let opponent = Some(!seat_of(live, token)?);
         let mut next = live.clone();
@@ -884,12 +694,13 @@ impl Games {
                 *offer = None;
             }
         }
-        if next != *live {
+        let guard = if next != *live {
             next.touched_ms = now;
-            self.commit(&mut guard, next, Commit::Row).await?;
-        }
-        self.live_view_of(guard.as_ref().expect("saved games are loaded"), now)
-            .await
+            self.commit(guard, next, Commit::Row).await?
+        } else {
+            guard
+        };
+        self.live_view_of(&guard, now).await
     }
 
     /// What a socket that has seen `ply` moves and `takebacks` takebacks is missing.
@@ -899,7 +710,7 @@ impl Games {
     pub async fn catch_up(&self, id: i64, ply: usize, takebacks: u32) -> GameResult<Update> {
         let now = now_ms();
         let guard = self.lock_live(&id.to_string(), now).await?;
-        let loaded = guard.as_ref().expect("locked games are loaded");
+        let loaded = &*guard;
         let live = live_of(loaded)?;
         let played = loaded.game.moves().len();
         if live.takebacks != takebacks || played < ply {
@@ -960,8 +771,8 @@ impl Games {
         let ids = blocking(move || store.stale_live_games(idle, open)).await?;
         let mut closed = 0;
         for id in ids {
-            let mut guard = self.lock_live(&id.to_string(), now).await?;
-            let loaded = guard.as_ref().expect("locked games are loaded");
+            let guard = self.lock_live(&id.to_string(), now).await?;
+            let loaded = &*guard;
             let live = live_of(loaded)?;
             let seat_open = live.seats.iter().any(Option::is_none);
             let stale = live.touched_ms < idle || (seat_open && live.touched_ms < open);
@@ -977,8 +788,8 @@ impl Games {
                 reason: if seat_open { "expired" } else { "abandoned" }.to_owned(),
             });
             next.offers = Offers::default();
-            match self.commit(&mut guard, next, Commit::Row).await {
-                Ok(()) => closed += 1,
+            match self.commit(guard, next, Commit::Row).await {
+                Ok(_) => closed += 1,
                 // Another server acted on it first (it swept it, or a seat moved): the
                 // next sweep sees it as it is now.
                 Err(GameError::Store(StoreError::Conflict(_))) => {}

@@ -14,10 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use serde::Serialize;
-use sowing::{Game, Move, Side};
+use sowing::{Game, Side};
 use sowing_engine::{Engine, Info, Limits, PlayerSpec, Score, SearchSettings, TableSet};
 use tokio::sync::Semaphore;
+
+use crate::views::engine::{Answer, Evaluation};
 
 /// The engine used for hints and the evaluation bar when the request names none.
 pub const HINT_ENGINE: PlayerSpec = PlayerSpec::Level(6);
@@ -27,38 +28,6 @@ pub const MAX_TIME: Duration = Duration::from_secs(30);
 
 /// How long a search may overrun its time limit before the request gives up on it.
 const GRACE: Duration = Duration::from_secs(2);
-
-/// What the engine answered.
-#[derive(Clone, Debug, Serialize)]
-pub struct Answer {
-    /// The engine that answered, as a spec.
-    pub engine: String,
-    /// The move chosen.
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// The evaluation, if the engine reported one.
-    pub score: Option<Evaluation>,
-    /// Depth completed, if reported.
-    pub depth: Option<u32>,
-    /// Nodes searched, if reported.
-    pub nodes: Option<u64>,
-    /// The principal variation, if reported.
-    pub pv: Vec<String>,
-    /// The chosen move itself, not serialised.
-    #[serde(skip)]
-    pub chosen: Option<Move>,
-}
-
-/// An evaluation from South's point of view (the bar is drawn that way whoever moves).
-#[derive(Clone, Debug, Serialize)]
-pub struct Evaluation {
-    /// `estimate` (in seeds) or `proven` (the final margin with best play).
-    pub kind: &'static str,
-    /// Seeds South is ahead by (negative: North is ahead).
-    pub south: f64,
-    /// The score as the engine prints it, for the side to move.
-    pub text: String,
-}
 
 fn evaluation(score: Score, to_move: Side) -> Evaluation {
     let south = if to_move == Side::South {

@@ -1,0 +1,298 @@
+//! The JSON API's routes (documented in `docs/api.md`): each handler reads its request,
+//! asks the games service, and turns the answer or the [`GameError`] into HTTP. Every error
+//! is a status with a JSON body `{"error": "..."}`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use sowing::Record;
+use sowing_engine::PlayerSpec;
+
+use crate::owners::PlayerKey;
+use crate::services::games::{EngineRequest, Games, HUMAN};
+use crate::transport::error::{ApiError, ApiResult};
+use crate::transport::extract::{ClientAddr, JsonBody, PathParams, QueryParams};
+use crate::transport::new_game::{new_game_rules, NewGame};
+use crate::views::catalog;
+use crate::views::games::{EngineReply, GameList, MoveAnswer, MoveReplay, Played, Undone, View};
+
+type Shared = State<Arc<Games>>;
+
+/// The API's routes, to be nested under `/api`.
+pub(crate) fn api() -> Router<Arc<Games>> {
+    Router::new()
+        .route("/games", get(list_games).post(create_game))
+        .route("/games/{id}", get(get_game).delete(delete_game))
+        .route("/games/{id}/moves", post(play_move))
+        .route("/games/{id}/moves/{ply}", get(move_trace))
+        .route("/games/{id}/undo", post(undo))
+        .route("/games/{id}/redo", post(redo))
+        .route("/games/{id}/engine", post(engine))
+        .route("/games/{id}/tables", get(table_values))
+        .route("/games/{id}/record", get(export_record))
+        .route("/records", post(import_record))
+        .route("/matches/{id}/next", post(next_round))
+        .route("/rules", get(catalog::serve))
+        .merge(crate::transport::live::routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+}
+
+fn check_player(text: Option<String>) -> ApiResult<String> {
+    let text = text.unwrap_or_else(|| HUMAN.to_owned());
+    if text == HUMAN {
+        return Ok(text);
+    }
+    text.parse::<PlayerSpec>()
+        .map(|_| text.clone())
+        .map_err(|e| ApiError::bad(format!("player {text:?}: {e}")))
+}
+
+/// A 429 when `address` created too many games against the computer lately.
+fn may_create_plain(games: &Games, address: std::net::IpAddr) -> ApiResult<()> {
+    if games.limiter.may_create_plain(address) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many games created from your address: wait a few seconds and try again",
+        ))
+    }
+}
+
+async fn create_game(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    key: PlayerKey,
+    JsonBody(new): JsonBody<NewGame>,
+) -> ApiResult<(StatusCode, Json<View>)> {
+    may_create_plain(&games, address)?;
+    let (rules, rounds) = new_game_rules(&new)?;
+    let south = check_player(new.south)?;
+    let north = check_player(new.north)?;
+    let owner = key.owner();
+    let mut view = match rounds {
+        None => games.create(rules, south, north, owner.hash).await?,
+        Some(rounds) => {
+            games
+                .create_match(rules, rounds, south, north, owner.hash)
+                .await?
+        }
+    };
+    view.player_key = owner.made;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    limit: Option<usize>,
+}
+
+/// `GET /api/games`: the games of the player key presented; none without one.
+async fn list_games(
+    State(games): Shared,
+    key: PlayerKey,
+    QueryParams(query): QueryParams<ListQuery>,
+) -> ApiResult<Json<GameList>> {
+    let limit = query.limit.unwrap_or(100).min(1000);
+    let games = match key.hash() {
+        Some(owner) => games.list(owner, limit).await?,
+        None => Vec::new(),
+    };
+    Ok(Json(GameList { games }))
+}
+
+async fn get_game(
+    State(games): Shared,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<Json<View>> {
+    Ok(Json(games.view(&id).await?))
+}
+
+/// `DELETE /api/games/{id}`: 204, or 409 for a round of a match.
+async fn delete_game(
+    State(games): Shared,
+    PlayerKey(key): PlayerKey,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<StatusCode> {
+    games.delete(&id, key.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /api/games/{id}/moves`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveBody {
+    #[serde(rename = "move")]
+    mv: String,
+    /// The number of moves the client saw; a mismatch is refused (409).
+    ply: Option<usize>,
+}
+
+/// `?brief=true` answers a move with the state alone.
+#[derive(Deserialize)]
+struct MoveQuery {
+    #[serde(default)]
+    brief: bool,
+}
+
+async fn play_move(
+    State(games): Shared,
+    PlayerKey(key): PlayerKey,
+    PathParams(id): PathParams<String>,
+    QueryParams(query): QueryParams<MoveQuery>,
+    JsonBody(body): JsonBody<MoveBody>,
+) -> ApiResult<Json<MoveAnswer>> {
+    Ok(Json(
+        games
+            .play(&id, &body.mv, body.ply, query.brief, key.as_deref())
+            .await?,
+    ))
+}
+
+/// `GET /api/games/{id}/moves/{ply}`: move `ply` (from 1) again, with its trace, for
+/// replaying a game with the animation.
+async fn move_trace(
+    State(games): Shared,
+    PathParams((id, ply)): PathParams<(String, String)>,
+) -> ApiResult<Json<MoveReplay>> {
+    Ok(Json(games.replay_move(&id, &ply).await?))
+}
+
+/// Undo and redo take an optional expected ply.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct PlyBody {
+    ply: Option<usize>,
+}
+
+async fn undo(
+    State(games): Shared,
+    PlayerKey(key): PlayerKey,
+    PathParams(id): PathParams<String>,
+    JsonBody(body): JsonBody<PlyBody>,
+) -> ApiResult<Json<Undone>> {
+    Ok(Json(Undone {
+        game: games.undo(&id, body.ply, key.as_deref()).await?,
+    }))
+}
+
+async fn redo(
+    State(games): Shared,
+    PlayerKey(key): PlayerKey,
+    PathParams(id): PathParams<String>,
+    JsonBody(body): JsonBody<PlyBody>,
+) -> ApiResult<Json<Played>> {
+    Ok(Json(games.redo(&id, body.ply, key.as_deref()).await?))
+}
+
+/// `POST /api/games/{id}/engine`: a move from the engine, played or only suggested.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct EngineBody {
+    /// Thinking time in milliseconds (default 1000, at most 30000).
+    time_ms: Option<u64>,
+    /// Play the move (true) or only suggest it (a hint, the default).
+    #[serde(default)]
+    play: bool,
+    /// The engine to ask; default: the side to move's player when it is a computer, else
+    /// the hint engine.
+    engine: Option<String>,
+    /// The number of moves the client saw.
+    ply: Option<usize>,
+}
+
+async fn engine(
+    State(games): Shared,
+    PlayerKey(key): PlayerKey,
+    PathParams(id): PathParams<String>,
+    JsonBody(body): JsonBody<EngineBody>,
+) -> ApiResult<Json<EngineReply>> {
+    let request = EngineRequest {
+        time: Duration::from_millis(body.time_ms.unwrap_or(1000).clamp(1, 30_000)),
+        play: body.play,
+        engine: body.engine,
+        ply: body.ply,
+        key,
+    };
+    Ok(Json(games.engine(&id, request).await?))
+}
+
+/// `GET /api/games/{id}/tables`: the exact value of each legal move, from the endgame tables.
+async fn table_values(
+    State(games): Shared,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<Json<crate::services::table_values::TableValues>> {
+    Ok(Json(games.table_values(&id).await?))
+}
+
+async fn export_record(
+    State(games): Shared,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<Response> {
+    let file = games.record(&id).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{}\"", file.name),
+            ),
+        ],
+        file.text,
+    )
+        .into_response())
+}
+
+/// `POST /api/records`: a game from an uploaded record, to replay or continue.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordBody {
+    record: String,
+    south: Option<String>,
+    north: Option<String>,
+}
+
+async fn import_record(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    key: PlayerKey,
+    JsonBody(body): JsonBody<RecordBody>,
+) -> ApiResult<(StatusCode, Json<View>)> {
+    may_create_plain(&games, address)?;
+    let record = Record::parse(&body.record).map_err(|e| ApiError::bad(e.to_string()))?;
+    let south = check_player(body.south)?;
+    let north = check_player(body.north)?;
+    let owner = key.owner();
+    let mut view = games.import(record.game, south, north, owner.hash).await?;
+    view.player_key = owner.made;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+async fn next_round(
+    State(games): Shared,
+    PlayerKey(key): PlayerKey,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<(StatusCode, Json<View>)> {
+    Ok((
+        StatusCode::CREATED,
+        Json(games.next_round(&id, key.as_deref()).await?),
+    ))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such API route")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed on this route",
+    )
+}

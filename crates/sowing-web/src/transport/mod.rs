@@ -1,0 +1,10 @@
+//! Transport: the HTTP routes and the socket, what they read from requests, and how they
+//! answer errors. They ask the services and answer with views; nothing below imports them.
+
+pub(crate) mod error;
+pub(crate) mod extract;
+pub(crate) mod games;
+pub(crate) mod live;
+pub(crate) mod new_game;
+pub(crate) mod ops;
+pub(crate) mod security;
