@@ -105,10 +105,9 @@ impl Game {
 
 #[pymethods]
 impl Game {
-    /// A new game from the start position: `game` is `"hoyito-ii"`, `"hoyito-iii"` or
-    /// `"ayoayo"`, `pits` the pits a row (6, or 12 for Hoyito II), and the options are
-    /// `casa_rows` (`"any"`/`"opponent"`, Hoyito), `leftover` (`"last-mover"`/`"holder"`,
-    /// Ayoayo) and `final_four` (`"capturer"`/`"south"`/`"north"`, Hoyito III).
+    /// A new game from the start position: `game` is one of `sowing.GAMES`, `pits` the
+    /// pits a row, and the rule options are keyword arguments; `sowing.OPTIONS[game]`
+    /// lists the game's, with their values (the rules crate's table).
     #[new]
     #[pyo3(signature = (game = "hoyito-ii", pits = 6, **options))]
     fn new(game: &str, pits: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
