@@ -60,6 +60,10 @@ pub struct Args {
     /// Do not value the position's moves once its value is exact.
     #[arg(long)]
     no_moves: bool,
+    /// Start the tests at both ends of the interval, galloping inward, instead of in its
+    /// middle: bounds far from the value come sooner when the run cannot finish.
+    #[arg(long)]
+    from_ends: bool,
     /// Seconds between progress lines.
     #[arg(long, default_value_t = 10.0)]
     progress: f64,
@@ -229,6 +233,11 @@ pub fn run(args: Args) -> Result<()> {
         max_time: args.max_seconds.map(Duration::from_secs_f64),
         max_nodes: args.max_nodes,
         moves: !args.no_moves,
+        order: if args.from_ends {
+            solve::Order::FromEnds
+        } else {
+            solve::Order::Bisect
+        },
         ..solve::Options::default()
     };
     let solution = solve::solve(&mut prover, &position, &options)?;

@@ -28,6 +28,21 @@ pub struct Options {
     pub moves: bool,
     /// The deepest search a test may go to before the run gives up on it.
     pub max_depth: u32,
+    /// Where the tests start while neither end of the interval is proven.
+    pub order: Order,
+}
+
+/// Where a run's tests start while neither end of the interval is proven.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// In the middle, halving the interval each time: fewest tests when they are all
+    /// answered, but the first is the hardest there is when the value is near 0.
+    #[default]
+    Bisect,
+    /// At both ends in turn, galloping inward (1, 2, 4 … seeds past each end), until a test
+    /// crosses the value; then bisecting. A test far from the value is answered far sooner,
+    /// so a run that cannot finish still proves bounds (Ayoayo).
+    FromEnds,
 }
 
 impl Default for Options {
@@ -37,6 +52,7 @@ impl Default for Options {
             max_nodes: None,
             moves: true,
             max_depth: crate::prove::MAX_PLY as u32,
+            order: Order::Bisect,
         }
     }
 }
@@ -65,6 +81,9 @@ pub struct Solution {
     pub nodes: u64,
     /// Why it stopped early, if it did.
     pub stopped: Option<Stop>,
+    /// The tests on the position itself that were answered, in order: "V ≥ t?" and the
+    /// answer (not those on its moves).
+    pub tests: Vec<(i32, bool)>,
 }
 
 impl Solution {
@@ -75,41 +94,73 @@ impl Solution {
 }
 
 /// Narrows the bounds of `position` until they meet, the limits are reached, or a test
-/// needs more than `max_depth` plies.
+/// needs more than `max_depth` plies; appends each answered test to `tests`.
 ///
 /// With only one side of the interval proven (a move's position after the root's proof,
 /// which bounds every move from one side), the tests gallop from that side (one, two,
 /// four … seeds past it): the value is usually near it, and a test far past the value
-/// costs as much as one near it. Otherwise they bisect the interval.
-fn narrow(prover: &mut Prover<'_>, position: &Position, max_depth: u32) -> (i32, i32) {
+/// costs as much as one near it. With neither side proven they bisect the interval, or,
+/// by [`Order::FromEnds`], gallop from both ends in turn until one crosses the value.
+fn narrow(
+    prover: &mut Prover<'_>,
+    position: &Position,
+    max_depth: u32,
+    order: Order,
+    tests: &mut Vec<(i32, bool)>,
+) -> (i32, i32) {
     let seeds = position.seeds_on_board() as i32;
     let mut step = 1;
+    // From the ends: the next step up from below and down from above, and whose turn.
+    let (open_lo, open_hi) = prover.bounds(position);
+    let mut ends = (order == Order::FromEnds && (open_lo == -seeds || open_hi == seeds))
+        .then_some((1, 1, false));
     loop {
         let (lo, hi) = prover.bounds(position);
         if lo >= hi || prover.stopped().is_some() {
             return (lo, hi);
         }
-        // "V ≥ t?", t in (lo, hi].
-        let t = if lo > -seeds && hi == seeds {
-            (lo + step).min(hi)
-        } else if hi < seeds && lo == -seeds {
-            (hi - step + 1).max(lo + 1)
+        // "V ≥ t?", t in (lo, hi]; `from_above` when a yes would cross the value.
+        let (t, from_above) = if let Some((up, down, above)) = ends.as_mut() {
+            let from = *above;
+            *above = !from;
+            let t = if from {
+                let t = (hi - *down + 1).max(lo + 1);
+                *down *= 2;
+                t
+            } else {
+                let t = (lo + *up).min(hi);
+                *up *= 2;
+                t
+            };
+            (t, Some(from))
         } else {
-            lo + (hi - lo + 1) / 2
+            let t = if lo > -seeds && hi == seeds {
+                (lo + step).min(hi)
+            } else if hi < seeds && lo == -seeds {
+                (hi - step + 1).max(lo + 1)
+            } else {
+                lo + (hi - lo + 1) / 2
+            };
+            step *= 2;
+            (t, None)
         };
-        step *= 2;
-        let mut answered = false;
+        let mut answer = crate::prove::Answer::Unknown;
         for depth in 1..=max_depth {
-            if prover.test(position, t, depth) != crate::prove::Answer::Unknown {
-                answered = true;
+            answer = prover.test(position, t, depth);
+            if answer != crate::prove::Answer::Unknown || prover.stopped().is_some() {
                 break;
             }
-            if prover.stopped().is_some() {
-                return prover.bounds(position);
-            }
         }
-        if !answered {
-            return prover.bounds(position);
+        let yes = match answer {
+            crate::prove::Answer::Yes => true,
+            crate::prove::Answer::No => false,
+            crate::prove::Answer::Unknown => return prover.bounds(position),
+        };
+        tests.push((t, yes));
+        // A test from below answered no, or one from above yes: the value lies between
+        // two proven bounds, which bisecting closes fastest.
+        if from_above.is_some_and(|above| above == yes) {
+            ends = None;
         }
     }
 }
@@ -140,8 +191,15 @@ pub fn solve(
     let searchable = |p: &Position, prover: &Prover<'_>| {
         !p.is_over() && p.seeds_on_board() > prover.leaf_seeds()
     };
+    let mut tests = Vec::new();
     let (lower, upper) = if searchable(position, prover) {
-        narrow(prover, position, options.max_depth)
+        narrow(
+            prover,
+            position,
+            options.max_depth,
+            options.order,
+            &mut tests,
+        )
     } else {
         prover.bounds(position)
     };
@@ -151,7 +209,13 @@ pub fn solve(
         for (mv, child) in position.successors() {
             let gain = crate::gain(position, &child);
             let (lo, hi) = if searchable(&child, prover) {
-                narrow(prover, &child, options.max_depth)
+                narrow(
+                    prover,
+                    &child,
+                    options.max_depth,
+                    Order::Bisect,
+                    &mut Vec::new(),
+                )
             } else {
                 prover.bounds(&child)
             };
@@ -171,6 +235,7 @@ pub fn solve(
         moves,
         nodes: prover.nodes() - start_nodes,
         stopped: prover.stopped(),
+        tests,
     })
 }
 

@@ -397,3 +397,74 @@ fn a_certificate_of_other_tables_is_refused() {
         Err(SolveError::Unsupported(_))
     ));
 }
+
+#[test]
+fn tests_from_the_ends_start_at_both_ends_and_reach_the_same_values() {
+    for rules in all_rules() {
+        let small = tables(rules, SMALL);
+        let big = tables(rules, BIG);
+        for position in positions(rules, BIG - 2, BIG, 2, 13) {
+            let seeds = position.seeds_on_board() as i32;
+            let mut prover = Prover::new(&small, 64 << 20);
+            let options = solve::Options {
+                order: solve::Order::FromEnds,
+                ..solve::Options::default()
+            };
+            let solution = solve::solve(&mut prover, &position, &options).unwrap();
+            let value = big.probe(&position).unwrap().value;
+            assert_eq!(solution.exact(), Some(value), "{position}");
+            // The first test is the lower end, "V ≥ −seeds + 1?"; the next, if the interval
+            // is still open, the upper end as proven then (at or above the value); every
+            // answer agrees with the tables.
+            let tests = &solution.tests;
+            assert_eq!(
+                tests[0],
+                (1 - seeds, value > -seeds),
+                "{position}: {tests:?}"
+            );
+            if let Some(&(t, _)) = tests.get(1) {
+                assert!(t >= value && t > 1 - seeds, "{position}: {tests:?}");
+            }
+            for &(t, yes) in tests {
+                assert_eq!(yes, value >= t, "{position}: {tests:?}");
+            }
+            // Bisecting starts in the middle instead.
+            let (bisected, certificate) = solve_with(&small, &position);
+            assert_eq!(bisected.tests[0].0, 0, "{position}");
+            assert_eq!(bisected.moves, solution.moves, "{position}");
+            check::verify(&certificate, &small).unwrap();
+            // And the run from the ends has a certificate that checks.
+            let roots = solve::roots(&prover, &position, &solution);
+            let certificate = solve::certificate(&prover, rules, roots).unwrap();
+            check::verify(&certificate, &small).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_run_from_the_ends_stopped_early_keeps_the_bounds_it_proved() {
+    let rules = Rules::new(Variant::HoyitoII);
+    let small = tables(rules, SMALL);
+    let position = positions(rules, BIG - 1, BIG, 1, 17)[0];
+    let seeds = position.seeds_on_board() as i32;
+    let (whole, _) = solve_with(&small, &position);
+    let value = whole.exact().unwrap();
+    for max_nodes in [1, 10, 100, 1_000] {
+        let mut prover = Prover::new(&small, 64 << 20);
+        let options = solve::Options {
+            order: solve::Order::FromEnds,
+            max_nodes: Some(max_nodes),
+            ..solve::Options::default()
+        };
+        let part = solve::solve(&mut prover, &position, &options).unwrap();
+        assert!(part.lower <= value && value <= part.upper, "{part:?}");
+        assert!(part.lower >= -seeds && part.upper <= seeds);
+        // Every answered test agrees with the value.
+        for &(t, yes) in &part.tests {
+            assert_eq!(yes, value >= t, "V ≥ {t}? {part:?}");
+        }
+        let roots = solve::roots(&prover, &position, &part);
+        let certificate = solve::certificate(&prover, rules, roots).unwrap();
+        check::verify(&certificate, &small).unwrap();
+    }
+}
