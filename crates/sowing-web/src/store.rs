@@ -81,29 +81,6 @@ impl std::error::Error for StoreError {}
 /// A store answer.
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// How a game ended, as stored: a stable code (`board-cleared`, `last-four`, `cannot-feed`,
-/// `repetition`) and, for the last four, the side that took them. The words for people are
-/// made from it ([`End::describe`]), never stored.
-pub fn end_code(end: End) -> (&'static str, Option<Side>) {
-    match end {
-        End::BoardCleared => ("board-cleared", None),
-        End::LastFour(side) => ("last-four", Some(side)),
-        End::CannotFeed => ("cannot-feed", None),
-        End::Repetition => ("repetition", None),
-    }
-}
-
-/// The end a stored code names; `None` for a code this program does not know.
-pub fn end_of_code(code: &str, to: Option<Side>) -> Option<End> {
-    match (code, to) {
-        ("board-cleared", None) => Some(End::BoardCleared),
-        ("last-four", Some(side)) => Some(End::LastFour(side)),
-        ("cannot-feed", None) => Some(End::CannotFeed),
-        ("repetition", None) => Some(End::Repetition),
-        _ => None,
-    }
-}
-
 /// What is kept about a game besides its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
@@ -643,7 +620,7 @@ fn game_row(r: &Record) -> StoreResult<GameRow> {
     let end = r
         .opt_text(10)?
         .map(|code| {
-            end_of_code(&code, to)
+            End::from_code(&code, to)
                 .ok_or_else(|| StoreError::Database(format!("game {id}: unknown end {code:?}")))
         })
         .transpose()?;
@@ -876,7 +853,7 @@ fn update_summary(
     seen: Option<i64>,
     now: &str,
 ) -> StoreResult<Option<i64>> {
-    let (reason, to) = summary.end.map(end_code).unzip();
+    let (reason, to) = summary.end.map(|end| (end.code(), end.side())).unzip();
     let row = sql.query_opt(
         "UPDATE games SET plies = ?2, result = ?3, end_reason = ?4, end_to = ?5,
                           updated = ?6, version = version + 1
@@ -966,7 +943,7 @@ impl Write {
                 live,
                 owner,
             } => {
-                let (reason, to) = summary.end.map(end_code).unzip();
+                let (reason, to) = summary.end.map(|end| (end.code(), end.side())).unzip();
                 // Ids come from a counter that deleting a game does not lower: an id is
                 // never given twice, so an old link cannot open someone else's game.
                 let id = sql
@@ -1648,23 +1625,6 @@ fn move_write(id: i64, game: &Game, seen: Option<i64>, live: Option<&LiveRow>) -
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_end_is_stored_as_a_code_and_read_back() {
-        let ends = [
-            End::BoardCleared,
-            End::LastFour(Side::South),
-            End::LastFour(Side::North),
-            End::CannotFeed,
-            End::Repetition,
-        ];
-        for end in ends {
-            let (code, to) = end_code(end);
-            assert_eq!(end_of_code(code, to), Some(end));
-        }
-        assert_eq!(end_of_code("last-four", None), None);
-        assert_eq!(end_of_code("resigned", None), None);
-    }
 
     #[test]
     fn times_are_written_as_sqlite_writes_them() {

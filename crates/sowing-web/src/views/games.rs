@@ -5,7 +5,7 @@ use serde::Serialize;
 use sowing::{End, Event, Game, Position, RuleOption, Rules, Side, TakeReason};
 
 use crate::matches::Table;
-use crate::store::{end_code, GameRow};
+use crate::store::GameRow;
 use crate::views::engine::Answer;
 
 /// A position in short: `{"pits": [...], "captured": [s, n], "to_move": "south"}`.
@@ -108,10 +108,9 @@ pub struct EndView {
 impl EndView {
     /// The view of `end`.
     pub fn of(end: End) -> EndView {
-        let (reason, to) = end_code(end);
         EndView {
-            reason,
-            to: to.map(Side::name),
+            reason: end.code(),
+            to: end.side().map(Side::name),
             text: end.describe(),
         }
     }
