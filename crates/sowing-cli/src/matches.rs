@@ -140,7 +140,7 @@ pub fn run(args: Args) -> Result<()> {
     let tables = args.tables.resolve()?;
     let p1 = Entrant::parse(&args.p1, tables.clone()).context("--p1")?;
     let p2 = Entrant::parse(&args.p2, tables).context("--p2")?;
-    let limits = args.limits.limits(100);
+    let limits = args.limits.limits(sowing_engine::arena::MATCH_MOVETIME_MS);
     // An external engine may overrun a little; past this it has hung.
     let timeout = limits
         .time

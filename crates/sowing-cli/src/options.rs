@@ -134,16 +134,7 @@ pub struct LimitOptions {
 impl LimitOptions {
     /// The limits given, or `default_ms` a move when none is.
     pub fn limits(&self, default_ms: u64) -> sowing_engine::Limits {
-        let millis = match (self.movetime, self.nodes, self.depth) {
-            (None, None, None) => Some(default_ms),
-            (movetime, ..) => movetime,
-        };
-        sowing_engine::Limits {
-            time: millis.map(std::time::Duration::from_millis),
-            nodes: self.nodes,
-            depth: self.depth,
-            ..sowing_engine::Limits::default()
-        }
+        sowing_engine::Limits::given_or(self.movetime, self.nodes, self.depth, default_ms)
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
-use sowing::{CasaRows, FinalFour, Leftover, Position, Rules, Side, Variant};
+use sowing::{FinalFour, Position, Rules};
 use sowing_tables::{build, verify, Family, Tables};
 
 use crate::options::{GameOptions, LimitOptions};
@@ -296,35 +296,7 @@ struct MoveValue {
 
 /// Every set of rules whose tables differ (final-four south and north share one family).
 fn all_families() -> Vec<Rules> {
-    let mut out = Vec::new();
-    for variant in Variant::ALL {
-        for &pits in variant.board_sizes() {
-            let base = Rules::new(variant)
-                .with_pits(usize::from(pits))
-                .expect("a listed board size");
-            match variant {
-                Variant::Ayoayo => {
-                    for leftover in [Leftover::LastMover, Leftover::Holder] {
-                        let mut rules = base;
-                        rules.leftover = leftover;
-                        out.push(rules);
-                    }
-                }
-                _ => {
-                    for casa_rows in [CasaRows::Any, CasaRows::Opponent] {
-                        let mut rules = base;
-                        rules.casa_rows = casa_rows;
-                        out.push(rules);
-                        if variant == Variant::HoyitoIII {
-                            rules.final_four = FinalFour::To(Side::South);
-                            out.push(rules);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    out
+    Family::all().iter().map(|family| family.rules(0)).collect()
 }
 
 /// The families to look at: the one named, or every one with a directory under `dir`.

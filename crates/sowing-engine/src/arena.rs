@@ -83,6 +83,10 @@ impl FromStr for Balance {
     }
 }
 
+/// The time of a match's move, in milliseconds, when no limit is given (`sow match`,
+/// `sowing.distributed`).
+pub const MATCH_MOVETIME_MS: u64 = 100;
+
 /// Nodes of the search that values openings for `--balance`, on 2×6: a fixed count, not a
 /// time, so that the same seed gives the same openings on any machine (about depth 9).
 /// On 2×12 four times as many: a move there can start a run of a dozen captures, and the

@@ -40,6 +40,27 @@ impl Clock {
 }
 
 impl Limits {
+    /// The limits of a move given as the command line and Python give them (milliseconds,
+    /// nodes, plies), or `default_ms` milliseconds when none is (a match's is
+    /// [`crate::arena::MATCH_MOVETIME_MS`]).
+    pub fn given_or(
+        movetime: Option<u64>,
+        nodes: Option<u64>,
+        depth: Option<u32>,
+        default_ms: u64,
+    ) -> Limits {
+        let millis = match (movetime, nodes, depth) {
+            (None, None, None) => Some(default_ms),
+            (movetime, ..) => movetime,
+        };
+        Limits {
+            time: millis.map(Duration::from_millis),
+            nodes,
+            depth,
+            ..Limits::default()
+        }
+    }
+
     /// The time `side` may spend on this move: its clock's [`Clock::budget`] when its clock
     /// is given (a clock wins over a fixed time), else the fixed time, if any.
     pub fn move_time(&self, side: Side) -> Option<Duration> {

@@ -2,8 +2,6 @@
 //! as Ray tasks: the openings, one game, and the report — each from the engine crate's
 //! arena, as `sow match` uses it, so that the same arguments give the same report.
 
-use std::time::Duration;
-
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sowing::{BySide, Game, Move, Side};
@@ -22,20 +20,6 @@ fn spec(text: &str, flag: &str) -> PyResult<PlayerSpec> {
 #[pyfunction]
 pub fn match_player(text: &str) -> PyResult<String> {
     Ok(spec(text, "player")?.to_string())
-}
-
-/// The limits of `sow match`: those given, or 100 ms a move when none is.
-fn limits(movetime: Option<u64>, nodes: Option<u64>, depth: Option<u32>) -> Limits {
-    let millis = match (movetime, nodes, depth) {
-        (None, None, None) => Some(100),
-        (movetime, ..) => movetime,
-    };
-    Limits {
-        time: millis.map(Duration::from_millis),
-        nodes,
-        depth,
-        ..Limits::default()
-    }
 }
 
 /// The openings of a match of `pairs` pairs, as `sow match` draws them: a dict with
@@ -109,7 +93,7 @@ pub fn match_game(
         .map(|token| Move::parse(token, n))
         .collect::<Result<_, _>>()
         .map_err(|e| SowingError::new_err(e.to_string()))?;
-    let limits = limits(movetime, nodes, depth);
+    let limits = Limits::given_or(movetime, nodes, depth, arena::MATCH_MOVETIME_MS);
     let played = py.detach(move || {
         let (south, north) = if p1_south {
             (&p1_spec, &p2_spec)

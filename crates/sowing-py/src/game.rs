@@ -1,6 +1,7 @@
 //! `sowing.Game`: a game with history, undo and the repetition rule, as `sowing::Game`.
 
 use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use sowing::{End, Move, Position, Record, Side, State};
@@ -13,16 +14,6 @@ use crate::{observe, rules_from, IllegalMoveError, ParseError, SowingError};
 pub(crate) enum MoveArg {
     Name(String),
     Action(i64),
-}
-
-/// The name of an end for Python: `board-cleared`, `last-four`, `cannot-feed`, `repetition`.
-pub(crate) fn end_name(end: End) -> &'static str {
-    match end {
-        End::BoardCleared => "board-cleared",
-        End::LastFour(_) => "last-four",
-        End::CannotFeed => "cannot-feed",
-        End::Repetition => "repetition",
-    }
 }
 
 /// The side named `south` or `north`.
@@ -114,20 +105,13 @@ impl Game {
 
 #[pymethods]
 impl Game {
-    /// A new game from the start position: `game` is `"hoyito-ii"`, `"hoyito-iii"` or
-    /// `"ayoayo"`, `pits` the pits a row (6, or 12 for Hoyito II), and the options are
-    /// `casa_rows` (`"any"`/`"opponent"`, Hoyito), `leftover` (`"last-mover"`/`"holder"`,
-    /// Ayoayo) and `final_four` (`"capturer"`/`"south"`/`"north"`, Hoyito III).
+    /// A new game from the start position: `game` is one of `sowing.GAMES`, `pits` the
+    /// pits a row, and the rule options are keyword arguments; `sowing.OPTIONS[game]`
+    /// lists the game's, with their values (the rules crate's table).
     #[new]
-    #[pyo3(signature = (game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None))]
-    fn new(
-        game: &str,
-        pits: i64,
-        casa_rows: Option<&str>,
-        leftover: Option<&str>,
-        final_four: Option<&str>,
-    ) -> PyResult<Game> {
-        let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+    #[pyo3(signature = (game = "hoyito-ii", pits = 6, **options))]
+    fn new(game: &str, pits: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
+        let rules = rules_from(game, pits, options)?;
         Ok(Game::wrap(sowing::Game::new(rules)))
     }
 
@@ -181,11 +165,26 @@ impl Game {
         PyArray1::from_vec(py, mask)
     }
 
-    /// Plays a move, by name or action number, and says what it did.
+    /// Plays a move, by name or action number, and says what it did (`mv`, the argument's
+    /// old name, is still taken by keyword).
     ///
     /// Raises `IllegalMoveError` (with the rules' reason) when it is not legal; the game is
     /// then unchanged.
-    fn play(&mut self, mv: MoveArg) -> PyResult<Report> {
+    #[pyo3(signature = (r#move = None, *, mv = None))]
+    fn play(&mut self, r#move: Option<MoveArg>, mv: Option<MoveArg>) -> PyResult<Report> {
+        let mv = match (r#move, mv) {
+            (Some(mv), None) | (None, Some(mv)) => mv,
+            (None, None) => {
+                return Err(PyTypeError::new_err(
+                    "Game.play() missing its argument: the move (a name or an action)",
+                ))
+            }
+            (Some(_), Some(_)) => {
+                return Err(PyTypeError::new_err(
+                    "Game.play() takes one move: move, or mv (its old name), not both",
+                ))
+            }
+        };
         let mv = self.to_move_arg(mv)?;
         let report = self
             .inner
@@ -196,7 +195,7 @@ impl Game {
             laps: report.laps,
             captured: report.captured,
             extra_turn: report.extra_turn,
-            end: report.end.map(end_name),
+            end: report.end.map(End::code),
         })
     }
 
@@ -240,7 +239,7 @@ impl Game {
     /// `"repetition"`, or `None`.
     #[getter]
     fn end(&self) -> Option<&'static str> {
-        self.inner.end().map(end_name)
+        self.inner.end().map(End::code)
     }
 
     /// The side to move: `"south"` or `"north"`.
@@ -314,13 +313,8 @@ impl Game {
     ///
     /// Raises `ParseError` on a malformed state, with the rules crate's message.
     #[staticmethod]
-    #[pyo3(signature = (state, *, casa_rows = None, leftover = None, final_four = None))]
-    fn from_state(
-        state: &Bound<'_, PyAny>,
-        casa_rows: Option<&str>,
-        leftover: Option<&str>,
-        final_four: Option<&str>,
-    ) -> PyResult<Game> {
+    #[pyo3(signature = (state, **options))]
+    fn from_state(state: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
         let text: String = if state.is_instance_of::<PyString>() {
             state.extract()?
         } else {
@@ -331,13 +325,7 @@ impl Game {
         let state = State::from_json(&text).map_err(parse)?;
         let plain = state.to_game(sowing::Rules::default()).map_err(parse)?;
         let rules = plain.rules();
-        let rules = rules_from(
-            rules.variant().name(),
-            rules.pits_per_row() as i64,
-            casa_rows,
-            leftover,
-            final_four,
-        )?;
+        let rules = rules_from(rules.variant().name(), rules.pits_per_row() as i64, options)?;
         Ok(Game::wrap(state.to_game(rules).map_err(parse)?))
     }
 

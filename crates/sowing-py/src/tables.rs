@@ -22,14 +22,9 @@ pub fn tables_dir(dir: Option<PathBuf>) -> PyResult<PathBuf> {
     if let Some(dir) = dir {
         return Ok(dir);
     }
-    if let Some(dir) = std::env::var_os("SOWING_TABLES") {
-        return Ok(dir.into());
-    }
-    dirs::data_dir()
-        .map(|data| data.join("sowing").join("tables"))
-        .ok_or_else(|| {
-            TablesError::new_err("no data directory is known here: give dir or set SOWING_TABLES")
-        })
+    sowing_engine::tables::default_dir().ok_or_else(|| {
+        TablesError::new_err("no data directory is known here: give dir or set SOWING_TABLES")
+    })
 }
 
 /// A position from a `Game` or a position text.
@@ -125,20 +120,17 @@ impl Tables {
     /// every layer found or those up to `max_seeds`. Raises `TablesError` when a file is
     /// unreadable or corrupt.
     #[new]
-    #[pyo3(signature = (game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, dir = None, max_seeds = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (game = "hoyito-ii", pits = 6, *, dir = None, max_seeds = None, **options))]
     fn new(
         py: Python<'_>,
         game: &str,
         pits: i64,
-        casa_rows: Option<&str>,
-        leftover: Option<&str>,
-        final_four: Option<&str>,
         dir: Option<PathBuf>,
         max_seeds: Option<i64>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Tables> {
         let max_seeds = max_seeds.map(|m| size("max_seeds", m)).transpose()?;
-        let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+        let rules = rules_from(game, pits, options)?;
         let dir = tables_dir(dir)?;
         let inner = py
             .detach(|| match max_seeds {
@@ -263,21 +255,18 @@ fn layers_from(layers: &str) -> PyResult<build::Layers> {
 /// the multiples of 4), with `"all"` every one, and each of `extra` with the layers its
 /// captures land in.
 #[pyfunction]
-#[pyo3(signature = (game = "hoyito-ii", pits = 6, *, max_seeds, casa_rows = None, leftover = None, final_four = None, layers = "reachable", extra = Vec::new()))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (game = "hoyito-ii", pits = 6, *, max_seeds, layers = "reachable", extra = Vec::new(), **options))]
 pub fn tables_plan(
     game: &str,
     pits: i64,
     max_seeds: i64,
-    casa_rows: Option<&str>,
-    leftover: Option<&str>,
-    final_four: Option<&str>,
     layers: &str,
     extra: Vec<i64>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<usize>> {
     let max_seeds = size("max_seeds", max_seeds)?;
     let extra = sizes("extra", extra)?;
-    let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+    let rules = rules_from(game, pits, options)?;
     let family = Family::of(rules);
     let plan = build::plan(&family, max_seeds, layers_from(layers)?, &extra);
     build::check_plan(&family, &plan).map_err(error)?;
@@ -289,25 +278,23 @@ pub fn tables_plan(
 /// released: the layers of `tables_plan` (`layers`, `extra`). Returns what it did: `built`
 /// and `reused` layers, `positions` computed.
 #[pyfunction]
-#[pyo3(signature = (game = "hoyito-ii", pits = 6, *, max_seeds, casa_rows = None, leftover = None, final_four = None, dir = None, threads = None, layers = "reachable", extra = Vec::new()))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (game = "hoyito-ii", pits = 6, *, max_seeds, dir = None, threads = None, layers = "reachable", extra = Vec::new(), **options))]
+#[allow(clippy::too_many_arguments)] // its own settings, as `sow tables build` takes them
 pub fn tables_build<'py>(
     py: Python<'py>,
     game: &str,
     pits: i64,
     max_seeds: i64,
-    casa_rows: Option<&str>,
-    leftover: Option<&str>,
-    final_four: Option<&str>,
     dir: Option<PathBuf>,
     threads: Option<i64>,
     layers: &str,
     extra: Vec<i64>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let max_seeds = size("max_seeds", max_seeds)?;
     let threads = threads.map(|t| size("threads", t)).transpose()?;
     let extra = sizes("extra", extra)?;
-    let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+    let rules = rules_from(game, pits, options)?;
     let dir = tables_dir(dir)?;
     let options = build::Options {
         threads,

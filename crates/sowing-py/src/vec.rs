@@ -7,7 +7,7 @@
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 use sowing::Position;
 use sowing_engine::random::Rng;
 
@@ -220,18 +220,15 @@ impl VecGame {
     /// (the change of the mover's margin on every step). `seed` seeds `sample_actions`
     /// (`None`: from the operating system).
     #[new]
-    #[pyo3(signature = (n, game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, reward = "margin", seed = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (n, game = "hoyito-ii", pits = 6, *, reward = "margin", seed = None, **options))]
     fn new(
         py: Python<'_>,
         n: i64,
         game: &str,
         pits: i64,
-        casa_rows: Option<&str>,
-        leftover: Option<&str>,
-        final_four: Option<&str>,
         reward: &str,
         seed: Option<u64>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VecGame> {
         let n = size("n", n)?;
         if n == 0 {
@@ -246,7 +243,7 @@ impl VecGame {
                 )))
             }
         };
-        let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+        let rules = rules_from(game, pits, options)?;
         let start = Position::start(rules);
         let per_row = rules.pits_per_row();
         check_memory(n, std::mem::size_of::<Slot>() + 16 * observe::size(per_row))?;

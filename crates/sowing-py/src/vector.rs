@@ -15,7 +15,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 use rayon::prelude::*;
 use sowing::{Move, Position, Rules, Side};
 use sowing_engine::random::Rng;
@@ -635,25 +635,23 @@ impl VectorGame {
     /// `"lose"` (the game ends with the worst reward) or `"raise"`; `autoreset` is
     /// `"next-step"` or `"same-step"`. `seed` seeds every game (`None`: the system's).
     #[new]
-    #[pyo3(signature = (n, game = "hoyito-ii", pits = 6, *, casa_rows = None, leftover = None, final_four = None, opponent = "random", agent = "south", reward = "margin", illegal_action = "lose", autoreset = "next-step", seed = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (n, game = "hoyito-ii", pits = 6, *, opponent = "random", agent = "south", reward = "margin", illegal_action = "lose", autoreset = "next-step", seed = None, **options))]
+    #[allow(clippy::too_many_arguments)] // its own settings, besides the rules (`**options`)
     fn new(
         py: Python<'_>,
         n: i64,
         game: &str,
         pits: i64,
-        casa_rows: Option<&str>,
-        leftover: Option<&str>,
-        final_four: Option<&str>,
         opponent: &str,
         agent: &str,
         reward: &str,
         illegal_action: &str,
         autoreset: &str,
         seed: Option<u64>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorGame> {
         let n = size("n", n)?;
-        let rules = rules_from(game, pits, casa_rows, leftover, final_four)?;
+        let rules = rules_from(game, pits, options)?;
         let settings = Settings {
             opponent,
             agent,

@@ -198,23 +198,32 @@ impl Family {
         }
     }
 
-    /// The family's name, used as its directory: e.g. `hoyito-ii-2x6-casa-rows=any`.
+    /// The family's name, used as its directory: the game, the board and the game's
+    /// options from the rules' table, e.g. `hoyito-ii-2x6-casa-rows=any` (a fixed
+    /// final four is `final-four=fixed`, whichever side it goes to).
     pub fn name(&self) -> String {
         let mut name = format!("{}-2x{}", self.variant, self.pits_per_row);
-        match self.variant {
-            Variant::Ayoayo => name += &format!("-leftover={}", self.leftover),
-            _ => {
-                name += &format!("-casa-rows={}", self.casa_rows);
-                if self.variant == Variant::HoyitoIII {
-                    name += if self.fixed_final_four {
-                        "-final-four=fixed"
-                    } else {
-                        "-final-four=capturer"
-                    };
-                }
-            }
+        for (option, value) in self.rules(0).options() {
+            let value = if option == FinalFour::option() && self.fixed_final_four {
+                "fixed"
+            } else {
+                value
+            };
+            name += &format!("-{}={value}", option.name);
         }
         name
+    }
+
+    /// Every family, once: the families of [`Rules::all`] (Hoyito III's `final-four`
+    /// `south` and `north` make one).
+    pub fn all() -> Vec<Family> {
+        let mut out: Vec<Family> = Vec::new();
+        for family in Rules::all().into_iter().map(Family::of) {
+            if !out.contains(&family) {
+                out.push(family);
+            }
+        }
+        out
     }
 
     /// The rules of a stored position in `state`, South to move.
@@ -322,6 +331,27 @@ mod tests {
         assert_eq!(boards(12, 24), 417_225_900);
         assert_eq!(boards(12, 1), 12);
         assert_eq!(boards(24, 12), 834_451_800);
+    }
+
+    /// The directory names are a file layout: pinned.
+    #[test]
+    fn every_family_and_its_directory_name() {
+        let names: Vec<String> = Family::all().iter().map(Family::name).collect();
+        assert_eq!(
+            names,
+            [
+                "hoyito-ii-2x6-casa-rows=any",
+                "hoyito-ii-2x6-casa-rows=opponent",
+                "hoyito-ii-2x12-casa-rows=any",
+                "hoyito-ii-2x12-casa-rows=opponent",
+                "hoyito-iii-2x6-casa-rows=any-final-four=capturer",
+                "hoyito-iii-2x6-casa-rows=any-final-four=fixed",
+                "hoyito-iii-2x6-casa-rows=opponent-final-four=capturer",
+                "hoyito-iii-2x6-casa-rows=opponent-final-four=fixed",
+                "ayoayo-2x6-leftover=last-mover",
+                "ayoayo-2x6-leftover=holder",
+            ]
+        );
     }
 
     #[test]

@@ -78,6 +78,27 @@ impl Clock {
     }
 }
 
+/// Where the server reads the time for its clocks: the system's, or one a test moves by
+/// hand (so that a flag falls without waiting).
+#[derive(Clone, Debug, Default)]
+pub enum TimeSource {
+    /// The system's clock ([`now_ms`]).
+    #[default]
+    System,
+    /// Unix milliseconds held here, changed only by whoever holds the other handle.
+    Manual(std::sync::Arc<std::sync::atomic::AtomicI64>),
+}
+
+impl TimeSource {
+    /// The time now, Unix milliseconds.
+    pub fn now_ms(&self) -> i64 {
+        match self {
+            TimeSource::System => now_ms(),
+            TimeSource::Manual(ms) => ms.load(std::sync::atomic::Ordering::SeqCst),
+        }
+    }
+}
+
 /// The time now, Unix milliseconds.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()

@@ -282,7 +282,7 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
             let mut every = tokio::time::interval(SWEEP_EVERY);
             loop {
                 every.tick().await;
-                if let Err(e) = sweeper.close_stale(clock::now_ms()).await {
+                if let Err(e) = sweeper.close_stale(sweeper.now_ms()).await {
                     tracing::error!(error = %e, "closing abandoned games");
                 }
             }

@@ -23,6 +23,9 @@ pub const SOCKETS: &str = "sowing_sockets_open";
 pub const REQUESTS: &str = "sowing_http_request_seconds";
 /// From a move received to its commit, seconds (`kind`: `plain` or `live`).
 pub const MOVE_LATENCY: &str = "sowing_move_seconds";
+/// Copies in memory checked against a shared store before use (`how`: `heard` when the
+/// store's notices said whether it was current, `asked` when the database was asked).
+pub const FRESHNESS_CHECKS: &str = "sowing_freshness_checks_total";
 /// Store calls that failed (`kind`: `conflict`, `database`, `unreplayable`).
 pub const STORE_ERRORS: &str = "sowing_store_errors_total";
 
@@ -61,6 +64,16 @@ fn describe() {
         "From a move received to its commit."
     );
     metrics::describe_counter!(STORE_ERRORS, "Store calls that failed.");
+    metrics::describe_counter!(
+        FRESHNESS_CHECKS,
+        "Copies in memory checked against a shared store before use."
+    );
+}
+
+/// Counts a check of a copy in memory against a shared store: `heard` from its notices, or
+/// `asked` of the database.
+pub(crate) fn freshness_checked(how: &'static str) {
+    metrics::counter!(FRESHNESS_CHECKS, "how" => how).increment(1);
 }
 
 /// Counts a failed store call.

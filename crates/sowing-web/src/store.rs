@@ -81,29 +81,6 @@ impl std::error::Error for StoreError {}
 /// A store answer.
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// How a game ended, as stored: a stable code (`board-cleared`, `last-four`, `cannot-feed`,
-/// `repetition`) and, for the last four, the side that took them. The words for people are
-/// made from it ([`End::describe`]), never stored.
-pub fn end_code(end: End) -> (&'static str, Option<Side>) {
-    match end {
-        End::BoardCleared => ("board-cleared", None),
-        End::LastFour(side) => ("last-four", Some(side)),
-        End::CannotFeed => ("cannot-feed", None),
-        End::Repetition => ("repetition", None),
-    }
-}
-
-/// The end a stored code names; `None` for a code this program does not know.
-pub fn end_of_code(code: &str, to: Option<Side>) -> Option<End> {
-    match (code, to) {
-        ("board-cleared", None) => Some(End::BoardCleared),
-        ("last-four", Some(side)) => Some(End::LastFour(side)),
-        ("cannot-feed", None) => Some(End::CannotFeed),
-        ("repetition", None) => Some(End::Repetition),
-        _ => None,
-    }
-}
-
 /// What is kept about a game besides its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
@@ -511,6 +488,11 @@ macro_rules! values {
 struct Record(Vec<Value>);
 
 impl Record {
+    /// The columns from `at` on, taken off this record.
+    fn split_off(&mut self, at: usize) -> Record {
+        Record(self.0.split_off(at.min(self.0.len())))
+    }
+
     fn bad(&self, column: usize, what: &str) -> StoreError {
         StoreError::Database(format!(
             "column {column} holds {:?}, not {what}",
@@ -610,6 +592,9 @@ trait Backend: Send + Sync {
     /// Runs `work` on one view of the database (one transaction, or one connection that no
     /// writer can use meanwhile).
     fn read(&self, work: &mut ReadWork<'_>) -> StoreResult<()>;
+    /// Runs one query. A single statement sees one consistent view by itself, so it needs
+    /// no transaction around it: one round trip to a server.
+    fn read_statement(&self, sql: &str, values: &[Value]) -> StoreResult<Vec<Record>>;
     /// Applies `write` in a transaction of its own (or a savepoint of a transaction shared
     /// with other writes): all of it is committed before the answer, or none of it.
     fn write(&self, write: Write) -> StoreResult<Applied>;
@@ -635,7 +620,7 @@ fn game_row(r: &Record) -> StoreResult<GameRow> {
     let end = r
         .opt_text(10)?
         .map(|code| {
-            end_of_code(&code, to)
+            End::from_code(&code, to)
                 .ok_or_else(|| StoreError::Database(format!("game {id}: unknown end {code:?}")))
         })
         .transpose()?;
@@ -868,7 +853,7 @@ fn update_summary(
     seen: Option<i64>,
     now: &str,
 ) -> StoreResult<Option<i64>> {
-    let (reason, to) = summary.end.map(end_code).unzip();
+    let (reason, to) = summary.end.map(|end| (end.code(), end.side())).unzip();
     let row = sql.query_opt(
         "UPDATE games SET plies = ?2, result = ?3, end_reason = ?4, end_to = ?5,
                           updated = ?6, version = version + 1
@@ -958,7 +943,7 @@ impl Write {
                 live,
                 owner,
             } => {
-                let (reason, to) = summary.end.map(end_code).unzip();
+                let (reason, to) = summary.end.map(|end| (end.code(), end.side())).unzip();
                 // Ids come from a counter that deleting a game does not lower: an id is
                 // never given twice, so an old link cannot open someone else's game.
                 let id = sql
@@ -1396,11 +1381,11 @@ impl Store {
     /// # Errors
     /// On a database failure.
     pub fn version(&self, id: i64) -> StoreResult<Option<i64>> {
-        self.read(|sql| {
-            sql.query_opt("SELECT version FROM games WHERE id = ?1", &values![id])?
-                .map(|r| r.int(0))
-                .transpose()
-        })
+        self.backend
+            .read_statement("SELECT version FROM games WHERE id = ?1", &values![id])?
+            .first()
+            .map(|r| r.int(0))
+            .transpose()
     }
 
     /// A game's row and the game replayed from its moves, read together.
@@ -1420,17 +1405,45 @@ impl Store {
     /// # Errors
     /// As [`Store::load`].
     pub fn load_with_live(&self, id: i64) -> StoreResult<Option<(GameRow, Game, Option<LiveRow>)>> {
-        let read = self.read(|sql| {
-            let Some(game) = read_game(sql, id)? else {
-                return Ok(None);
+        // One statement (a server reloading a game another server changed does this for
+        // every move): the row, its live row, and its moves joined by spaces.
+        static GAME_WITH_LIVE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+            let prefixed = |table: &str, columns: &str| {
+                columns
+                    .split(',')
+                    .map(|c| format!("{table}.{}", c.trim()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
-            Ok(Some((game, read_live_row(sql, id)?)))
-        })?;
-        read.map(|((row, tokens), live)| {
-            let (row, game) = replay(row, tokens)?;
-            Ok((row, game, live))
-        })
-        .transpose()
+            format!(
+                "SELECT {}, {}, (SELECT string_agg(mv, ' ' ORDER BY ply) FROM moves
+                                 WHERE game_id = ?1)
+                 FROM games g LEFT JOIN live l ON l.game_id = g.id WHERE g.id = ?1",
+                prefixed("g", GAME_COLUMNS),
+                prefixed("l", LIVE_COLUMNS)
+            )
+        });
+        let Some(mut row) = self
+            .backend
+            .read_statement(&GAME_WITH_LIVE, &values![id])?
+            .into_iter()
+            .next()
+        else {
+            return Ok(None);
+        };
+        let games = GAME_COLUMNS.split(',').count();
+        let lives = LIVE_COLUMNS.split(',').count();
+        let moves = row.split_off(games + lives);
+        let live = row.split_off(games);
+        let tokens = moves.opt_text(0)?.map_or_else(Vec::new, |text| {
+            text.split(' ').map(str::to_owned).collect()
+        });
+        let live = match live.opt_int(0)? {
+            Some(_) => Some(live_row(&live)?),
+            None => None,
+        };
+        let (row, game) = replay(game_row(&row)?, tokens)?;
+        Ok(Some((row, game, live)))
     }
 
     /// The most recently changed games of the player key whose SHA-256 is `owner`, newest
@@ -1612,23 +1625,6 @@ fn move_write(id: i64, game: &Game, seen: Option<i64>, live: Option<&LiveRow>) -
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_end_is_stored_as_a_code_and_read_back() {
-        let ends = [
-            End::BoardCleared,
-            End::LastFour(Side::South),
-            End::LastFour(Side::North),
-            End::CannotFeed,
-            End::Repetition,
-        ];
-        for end in ends {
-            let (code, to) = end_code(end);
-            assert_eq!(end_of_code(code, to), Some(end));
-        }
-        assert_eq!(end_of_code("last-four", None), None);
-        assert_eq!(end_of_code("resigned", None), None);
-    }
 
     #[test]
     fn times_are_written_as_sqlite_writes_them() {

@@ -3,6 +3,7 @@
 //! and with `SOWING_TEST_STORE=postgres` on PostgreSQL (`scripts/test` does both).
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sowing::{Game, Rules, Variant};
+use sowing_web::clock::{now_ms, TimeSource};
 use sowing_web::limits::{Limits, Rate};
 use sowing_web::messages::{ClientMessage, ServerMessage};
 use sowing_web::store::Database;
@@ -527,7 +529,10 @@ async fn resigning_ends_the_game_and_a_rematch_swaps_the_colours() {
 
 #[tokio::test]
 async fn a_short_clock_runs_out_and_the_flag_ends_the_game() {
-    let (router, _) = app();
+    // The server's clocks read a time moved here by hand: the flag falls without waiting.
+    let time = Arc::new(AtomicI64::new(now_ms()));
+    let app = App::new(common::store(), 2).with_time(TimeSource::Manual(time.clone()));
+    let router = router(Arc::new(app));
     let (id, south, north) = invite(
         &router,
         json!({"clock": {"base_ms": 400, "increment_ms": 0}}),
@@ -545,7 +550,11 @@ async fn a_short_clock_runs_out_and_the_flag_ends_the_game() {
         moved["live"]["clock"]["south_ms"], 400,
         "the first move is free"
     );
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    time.fetch_add(399, Ordering::SeqCst);
+    let (_, v) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    assert_eq!(v["live"]["result"], Value::Null, "1 ms left: {v}");
+    assert_eq!(v["live"]["clock"]["north_ms"], 1);
+    time.fetch_add(201, Ordering::SeqCst);
     let (status, e) = call(
         &router,
         Method::POST,

@@ -104,6 +104,11 @@ fn moves_round_trip_and_an_undo_forgets_the_later_ones(kind: Kind) {
         ("human", "greedy")
     );
     assert_eq!(b.version(id).unwrap(), Some(3));
+    let (with_live, replayed, live) = b.load_with_live(id).unwrap().unwrap();
+    assert_eq!(
+        (&with_live, replayed.moves(), live),
+        (&row, game.moves(), None)
+    );
     game.undo();
     let stamp = b.truncate(id, &game, Some(3)).unwrap();
     assert_eq!(stamp.version, 4);
@@ -310,6 +315,10 @@ fn a_live_game_written_through_one_store_is_read_and_guarded_through_the_other(k
         }
     );
     assert_eq!(b.stored_moves(id).unwrap(), 1);
+    // The one-statement read of a live game is the row, the game and the live row.
+    let (row, loaded, live) = b.load_with_live(id).unwrap().unwrap();
+    assert_eq!((row.version, loaded.moves()), (2, game.moves()));
+    assert_eq!(live.as_ref(), Some(&after));
     // The same ply again, from the current live row: the stored ply refuses it.
     assert!(matches!(
         b.append_live_move(&game, &after),

@@ -20,6 +20,47 @@ pub enum End {
 }
 
 impl End {
+    /// The end's stable code, for stores, the web API and Python: `board-cleared`,
+    /// `last-four`, `cannot-feed` or `repetition` (the side that took the last four is
+    /// [`End::side`]); [`End::from_code`] reads it back.
+    pub const fn code(self) -> &'static str {
+        match self {
+            End::BoardCleared => "board-cleared",
+            End::LastFour(_) => "last-four",
+            End::CannotFeed => "cannot-feed",
+            End::Repetition => "repetition",
+        }
+    }
+
+    /// The side that took the last four; `None` for the other ends.
+    pub const fn side(self) -> Option<Side> {
+        match self {
+            End::LastFour(side) => Some(side),
+            _ => None,
+        }
+    }
+
+    /// The end of a code and side as [`End::code`] and [`End::side`] give them; `None` for
+    /// a code this crate does not know, or a side given with an end that has none (or
+    /// missing for the last four).
+    ///
+    /// ```
+    /// use sowing::{End, Side};
+    ///
+    /// let end = End::LastFour(Side::North);
+    /// assert_eq!(End::from_code(end.code(), end.side()), Some(end));
+    /// assert_eq!(End::from_code("last-four", None), None);
+    /// ```
+    pub fn from_code(code: &str, side: Option<Side>) -> Option<End> {
+        let end = match side {
+            Some(side) => End::LastFour(side),
+            None => [End::BoardCleared, End::CannotFeed, End::Repetition]
+                .into_iter()
+                .find(|end| end.code() == code)?,
+        };
+        (end.code() == code).then_some(end)
+    }
+
     /// A short phrase for people: "last four to south", "repetition" …
     pub fn describe(self) -> String {
         match self {

@@ -302,6 +302,11 @@ macro_rules! choice {
             pub fn name(self) -> &'static str {
                 self.value_name()
             }
+
+            /// The row of the options table whose values these are.
+            pub fn option() -> &'static RuleOption {
+                Self::OPTION
+            }
         }
         impl fmt::Display for $ty {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -524,6 +529,42 @@ impl Rules {
             OptionKey::Leftover => self.leftover.name(),
             OptionKey::FinalFour => self.final_four.name(),
         }
+    }
+
+    /// Every set of rules: each game on each of its boards with every combination of its
+    /// options' values, read from the options table (for the tables' families, and for
+    /// front ends that list what can be played).
+    ///
+    /// ```
+    /// use sowing::Rules;
+    ///
+    /// // Hoyito II: 2 boards × 2 casa rows; Hoyito III: 2 casa rows × 3 final-four values;
+    /// // Ayoayo: 2 leftover values.
+    /// assert_eq!(Rules::all().len(), 4 + 6 + 2);
+    /// ```
+    pub fn all() -> Vec<Rules> {
+        let mut out = Vec::new();
+        for variant in Variant::ALL {
+            for &pits in variant.board_sizes() {
+                let mut sets = vec![Rules::new(variant)
+                    .with_pits(usize::from(pits))
+                    .expect("one of the game's boards")];
+                for option in variant.options() {
+                    sets = sets
+                        .into_iter()
+                        .flat_map(|rules| {
+                            (0..option.values.len()).map(move |index| {
+                                let mut rules = rules;
+                                rules.set_value(option.key, index);
+                                rules
+                            })
+                        })
+                        .collect();
+                }
+                out.extend(sets);
+            }
+        }
+        out
     }
 
     /// The same rules with the options the game does not have put back to their defaults,

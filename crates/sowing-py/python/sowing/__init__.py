@@ -14,13 +14,18 @@ tables (``sowing.tables``) and matches on a Ray cluster (``python -m sowing.dist
 Report(move="C", laps=5, captured=7, extra_turn=False, end=None)
 >>> game.to_move
 'north'
+
+``sowing.OPTIONS`` is the table of each game's rules by keyword (``pits`` and the rule
+options, with their types, defaults and values), read from the rules crate.
 """
 
 from importlib.util import find_spec as _find_spec
 
 from ._sowing import (
+    END_CODES,
     GAMES,
     MAX_LAPS,
+    OPTIONS,
     Analysis,
     BatchedMCTS,
     Engine,
@@ -36,8 +41,10 @@ from ._sowing import (
 )
 
 __all__ = [
+    "END_CODES",
     "GAMES",
     "MAX_LAPS",
+    "OPTIONS",
     "Analysis",
     "BatchedMCTS",
     "Engine",

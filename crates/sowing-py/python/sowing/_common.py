@@ -6,14 +6,24 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ._sowing import Game
+from ._sowing import OPTIONS, Game
 
 
-def game_options(
-    casa_rows: Optional[str], leftover: Optional[str], final_four: Optional[str]
-) -> dict[str, str]:
-    """The rule options given, as keyword arguments of ``Game``."""
-    options = {"casa_rows": casa_rows, "leftover": leftover, "final_four": final_four}
+def rule_options() -> dict[str, dict[str, Any]]:
+    """Every rule option's keyword (``casa_rows`` …; ``pits`` left out), with its entry of
+    ``sowing.OPTIONS`` and ``games``, the games that have it: read from the rules crate's
+    table, the one list of them."""
+    found: dict[str, dict[str, Any]] = {}
+    for game, options in OPTIONS.items():
+        for name, entry in options.items():
+            if name != "pits":
+                found.setdefault(name, {**entry, "games": []})["games"].append(game)
+    return found
+
+
+def game_options(options: dict[str, Optional[str]]) -> dict[str, str]:
+    """The rule options given (those not ``None``), as keyword arguments of ``Game``,
+    which checks them against the rules crate's table."""
     return {key: value for key, value in options.items() if value is not None}
 
 
@@ -23,9 +33,7 @@ def environment_game(
     reward: str,
     render_mode: Optional[str],
     render_modes: list[str],
-    casa_rows: Optional[str],
-    leftover: Optional[str],
-    final_four: Optional[str],
+    options: dict[str, Optional[str]],
 ) -> tuple[dict[str, Any], Game]:
     """Checks the arguments the environments share and makes their game: the rules (as
     keyword arguments of ``Game``) and the game at the start."""
@@ -34,7 +42,7 @@ def environment_game(
     if render_mode is not None and render_mode not in render_modes:
         allowed = ", ".join(repr(mode) for mode in render_modes)
         raise ValueError(f"render_mode must be None or one of {allowed}, not {render_mode!r}")
-    rules = dict(game=game, pits=pits, **game_options(casa_rows, leftover, final_four))
+    rules = dict(game=game, pits=pits, **game_options(options))
     return rules, Game(**rules)
 
 

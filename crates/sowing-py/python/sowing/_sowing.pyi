@@ -1,20 +1,75 @@
 """Type stubs of the native module (crates/sowing-py/src)."""
 
 import os
-from typing import Any, Literal, Optional, Union, final
+from typing import Any, Literal, Optional, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import TypedDict, Unpack
 
-GameName = Literal["hoyito-ii", "hoyito-iii", "ayoayo"]
-SideName = Literal["south", "north"]
-EndName = Literal["board-cleared", "last-four", "cannot-feed", "repetition"]
-MoveLike = Union[str, int]
-# (game, pits, casa_rows, leftover, final_four), for the functions of `sowing.distributed`.
-RuleArgs = tuple[str, int, Optional[str], Optional[str], Optional[str]]
+# The names starting with `_` exist only here (stubtest checks the rest against the module).
+_GameName = Literal["hoyito-ii", "hoyito-iii", "ayoayo"]
+_SideName = Literal["south", "north"]
+_EndName = Literal["board-cleared", "last-four", "cannot-feed", "repetition"]
+_MoveLike = Union[str, int]
 
+class _RuleOptions(TypedDict, total=False):
+    """The rule options by keyword (`**options` of every constructor): the rules crate's
+    table, as `OPTIONS` gives it (a test checks these against it)."""
+
+    casa_rows: Optional[Literal["any", "opponent"]]
+    leftover: Optional[Literal["last-mover", "holder"]]
+    final_four: Optional[Literal["capturer", "south", "north"]]
+
+# (game, pits, options), for the functions of `sowing.distributed`.
+_RuleArgs = tuple[str, int, Optional[dict[str, str]]]
+
+class _OptionEntry(TypedDict):
+    """A keyword of rules in `OPTIONS`."""
+
+    name: str
+    type: type
+    default: Union[int, str]
+    values: tuple[Union[int, str], ...]
+    flag: str
+    rule: str
+    label: str
+    description: str
+
+__all__ = [
+    "Game",
+    "Report",
+    "Engine",
+    "Analysis",
+    "VecGame",
+    "VectorGame",
+    "BatchedMCTS",
+    "Tables",
+    "Probe",
+    "tables_dir",
+    "tables_build",
+    "tables_plan",
+    "tables_solve",
+    "match_player",
+    "match_openings",
+    "match_game",
+    "match_report",
+    "SowingError",
+    "IllegalMoveError",
+    "ParseError",
+    "RulesError",
+    "TablesError",
+    "GAMES",
+    "MAX_LAPS",
+    "OPTIONS",
+    "END_CODES",
+    "MATCH_MOVETIME_MS",
+]
 GAMES: list[str]
 MAX_LAPS: int
+OPTIONS: dict[str, dict[str, _OptionEntry]]
+END_CODES: list[str]
+MATCH_MOVETIME_MS: int
 
 class SowingError(ValueError):
     """Any input the rules or the engine refuse; the message is the rules crate's."""
@@ -44,7 +99,7 @@ class Report:
     @property
     def extra_turn(self) -> bool: ...
     @property
-    def end(self) -> Optional[EndName]: ...
+    def end(self) -> Optional[_EndName]: ...
 
 @final
 class Game:
@@ -54,17 +109,14 @@ class Game:
     numbers: the column of the mover's pit, ``0 … N-1``, and ``N`` for a pass.
     """
 
-    def __init__(
-        self,
-        game: GameName = "hoyito-ii",
+    def __new__(
+        cls,
+        game: _GameName = "hoyito-ii",
         pits: int = 6,
-        *,
-        casa_rows: Optional[Literal["any", "opponent"]] = None,
-        leftover: Optional[Literal["last-mover", "holder"]] = None,
-        final_four: Optional[Literal["capturer", "south", "north"]] = None,
-    ) -> None: ...
+        **options: Unpack[_RuleOptions],
+    ) -> "Game": ...
     @property
-    def game(self) -> GameName: ...
+    def game(self) -> _GameName: ...
     @property
     def pits_per_row(self) -> int: ...
     @property
@@ -73,8 +125,12 @@ class Game:
     def legal_actions(self) -> list[int]: ...
     def action_mask(self) -> npt.NDArray[np.int8]:
         """``N + 1`` values, the last one for a pass."""
-    def play(self, move: MoveLike) -> Report:
+    @overload
+    def play(self, move: _MoveLike, *, mv: None = None) -> Report:
         """Raises ``IllegalMoveError`` (the game unchanged) when the move is not legal."""
+    @overload
+    def play(self, move: None = None, *, mv: _MoveLike) -> Report:
+        """``mv``: the argument's old name, still taken."""
     def undo(self) -> Optional[str]: ...
     def redo(self) -> Optional[str]: ...
     def copy(self) -> "Game": ...
@@ -85,9 +141,9 @@ class Game:
     @property
     def result(self) -> Optional[Literal["south", "north", "draw"]]: ...
     @property
-    def end(self) -> Optional[EndName]: ...
+    def end(self) -> Optional[_EndName]: ...
     @property
-    def to_move(self) -> SideName: ...
+    def to_move(self) -> _SideName: ...
     @property
     def pits(self) -> list[int]: ...
     @property
@@ -103,17 +159,14 @@ class Game:
     @staticmethod
     def from_state(
         state: Union[dict[str, Any], str],
-        *,
-        casa_rows: Optional[str] = None,
-        leftover: Optional[str] = None,
-        final_four: Optional[str] = None,
+        **options: Unpack[_RuleOptions],
     ) -> "Game": ...
     @staticmethod
     def from_text(text: str) -> "Game": ...
     def record(self) -> str: ...
     @staticmethod
     def from_record(text: str) -> "Game": ...
-    def observation(self, side: Optional[SideName] = None) -> npt.NDArray[np.float32]:
+    def observation(self, side: Optional[_SideName] = None) -> npt.NDArray[np.float32]:
         """``2N + 8`` float32 values from ``side``'s point of view (default: the mover)."""
     def action_of(self, name: str) -> int: ...
     def move_name(self, action: int) -> str: ...
@@ -141,8 +194,8 @@ class Analysis:
 class Engine:
     """A computer player of the engine crate; searches release the GIL."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         level: Optional[int] = None,
         *,
         movetime: Optional[int] = None,
@@ -150,7 +203,7 @@ class Engine:
         depth: Optional[int] = None,
         player: Optional[str] = None,
         seed: int = 0,
-    ) -> None: ...
+    ) -> "Engine": ...
     @property
     def name(self) -> str: ...
     @property
@@ -166,18 +219,16 @@ class Engine:
 class VecGame:
     """``n`` games stepped together in Rust, writing into arrays it owns."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n: int,
-        game: GameName = "hoyito-ii",
+        game: _GameName = "hoyito-ii",
         pits: int = 6,
         *,
-        casa_rows: Optional[str] = None,
-        leftover: Optional[str] = None,
-        final_four: Optional[str] = None,
         reward: Literal["margin", "captures"] = "margin",
         seed: Optional[int] = None,
-    ) -> None: ...
+        **options: Unpack[_RuleOptions],
+    ) -> "VecGame": ...
     @property
     def num_envs(self) -> int: ...
     @property
@@ -208,28 +259,28 @@ class VecGame:
     ]: ...
     def game(self, index: int) -> Game: ...
     def __len__(self) -> int: ...
+    def __copy__(self) -> "VecGame": ...
+    def __deepcopy__(self, memo: Any) -> "VecGame": ...
 
 @final
 class VectorGame:
     """``n`` games of one agent against an opponent whose replies are played inside each
     step, in Rust: the core of ``sowing.vector``."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n: int,
-        game: GameName = "hoyito-ii",
+        game: _GameName = "hoyito-ii",
         pits: int = 6,
         *,
-        casa_rows: Optional[str] = None,
-        leftover: Optional[str] = None,
-        final_four: Optional[str] = None,
         opponent: str = "random",
         agent: Literal["south", "north", "alternate"] = "south",
         reward: Literal["margin", "captures", "normalized", "win"] = "margin",
         illegal_action: Literal["lose", "raise"] = "lose",
         autoreset: Literal["next-step", "same-step"] = "next-step",
         seed: Optional[int] = None,
-    ) -> None: ...
+        **options: Unpack[_RuleOptions],
+    ) -> "VectorGame": ...
     @property
     def num_envs(self) -> int: ...
     @property
@@ -267,8 +318,8 @@ class BatchedMCTS:
     """AlphaZero's search (PUCT) over many games at once, the leaves valued in batches by
     a Python function ``evaluate(observations, masks) -> (logits, values)``."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         simulations: int = 64,
         c_puct: float = 1.5,
@@ -278,7 +329,7 @@ class BatchedMCTS:
         leaves_per_round: int = 4,
         tables: Optional["Tables"] = None,
         seed: int = 0,
-    ) -> None: ...
+    ) -> "BatchedMCTS": ...
     def search(
         self,
         games: list[Game],
@@ -296,14 +347,14 @@ class BatchedMCTS:
 # The pieces of `sow match` behind `python -m sowing.distributed match`.
 def match_player(text: str) -> str: ...
 def match_openings(
-    rules: RuleArgs,
+    rules: _RuleArgs,
     plies: Optional[int],
     balance: Optional[str],
     seed: int,
     pairs: int,
 ) -> dict[str, Any]: ...
 def match_game(
-    rules: RuleArgs,
+    rules: _RuleArgs,
     rounds: Optional[int],
     opening: list[str],
     p1: str,
@@ -316,7 +367,7 @@ def match_game(
     depth: Optional[int] = None,
 ) -> tuple[float, int, Optional[str], list[str]]: ...
 def match_report(
-    rules: RuleArgs,
+    rules: _RuleArgs,
     p1: str,
     p2: str,
     rounds: Optional[int],
@@ -340,16 +391,15 @@ class Probe:
 class Tables:
     """The endgame tables of one game and its options, memory-mapped."""
 
-    def __init__(
-        self,
-        game: GameName = "hoyito-ii",
+    def __new__(
+        cls,
+        game: _GameName = "hoyito-ii",
         pits: int = 6,
         *,
-        casa_rows: Optional[str] = None,
-        leftover: Optional[str] = None,
-        final_four: Optional[str] = None,
         dir: Optional[Union[str, "os.PathLike[str]"]] = None,
-    ) -> None: ...
+        max_seeds: Optional[int] = None,
+        **options: Unpack[_RuleOptions],
+    ) -> "Tables": ...
     @property
     def max_seeds(self) -> int: ...
     @property
@@ -364,31 +414,27 @@ class Tables:
 
 def tables_dir(dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> "os.PathLike[str]": ...
 def tables_build(
-    game: GameName = "hoyito-ii",
+    game: _GameName = "hoyito-ii",
     pits: int = 6,
     *,
     max_seeds: int,
-    casa_rows: Optional[str] = None,
-    leftover: Optional[str] = None,
-    final_four: Optional[str] = None,
     dir: Optional[Union[str, "os.PathLike[str]"]] = None,
     threads: Optional[int] = None,
     layers: str = "reachable",
     extra: list[int] = ...,
+    **options: Unpack[_RuleOptions],
 ) -> dict[str, Any]: ...
 def tables_plan(
-    game: GameName = "hoyito-ii",
+    game: _GameName = "hoyito-ii",
     pits: int = 6,
     *,
     max_seeds: int,
-    casa_rows: Optional[str] = None,
-    leftover: Optional[str] = None,
-    final_four: Optional[str] = None,
     layers: str = "reachable",
     extra: list[int] = ...,
+    **options: Unpack[_RuleOptions],
 ) -> list[int]: ...
 def tables_solve(
-    rules: RuleArgs,
+    rules: _RuleArgs,
     seeds: int,
     parts: list[tuple[int, bytes, bytes, bytes]],
     dir: Optional[Union[str, "os.PathLike[str]"]] = None,

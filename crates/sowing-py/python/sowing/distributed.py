@@ -44,12 +44,15 @@ from . import _common, _sowing
 
 
 def _rules(args: argparse.Namespace) -> tuple[Any, ...]:
-    return (args.game, args.pits, args.casa_rows, args.leftover, args.final_four)
+    """The rules of the command line: ``(game, pits, options)``, the rule options given
+    as a dict by keyword (what the native functions take)."""
+    given = {name: getattr(args, name) for name in _common.rule_options()}
+    return (args.game, args.pits, _common.game_options(given))
 
 
 def _options(rules: tuple[Any, ...]) -> dict[str, str]:
     """The rule options of ``rules`` (as ``_rules`` gives them), as keyword arguments."""
-    return _common.game_options(*rules[2:])
+    return dict(rules[2])
 
 
 def _play(rules: tuple[Any, ...], game: dict[str, Any]) -> tuple[float, int, Optional[str], list[str]]:
@@ -126,7 +129,7 @@ _lower: dict[tuple[Any, ...], Any] = {}
 def _expand(rules: tuple[Any, ...], directory: str, seeds: int, start: int, end: int) -> tuple[bytes, bytes, bytes]:
     """Expands positions ``start .. end`` of layer ``seeds`` (a Ray task). The worker keeps
     the lower layers open between the tasks of a layer."""
-    key = (rules, directory, seeds - 1)
+    key = (rules[0], rules[1], tuple(sorted(rules[2].items())), directory, seeds - 1)
     tables = _lower.get(key)
     if tables is None:
         _lower.clear()
@@ -191,9 +194,11 @@ def _game_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--game", default="hoyito-ii", help="hoyito-ii, hoyito-iii or ayoayo")
     command.add_argument("--pits", type=int, default=6,
                          help="pits per row: 6, or 12 for Hoyito II")
-    command.add_argument("--casa-rows", help="Hoyito (H2.5): any or opponent")
-    command.add_argument("--leftover", help="Ayoayo (A.7): last-mover or holder")
-    command.add_argument("--final-four", help="Hoyito III (H3.3): capturer, south or north")
+    for name, option in _common.rule_options().items():
+        command.add_argument(
+            option["flag"], dest=name, choices=option["values"],
+            help=f"{option['description']} ({option['rule']}; {', '.join(option['games'])})",
+        )
 
 
 def _cluster_arguments(command: argparse.ArgumentParser) -> None:
@@ -221,7 +226,8 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--p1", required=True, help="the first player")
     m.add_argument("--p2", required=True, help="the second player")
     m.add_argument("--games", type=int, default=100, help="games (rounded up to an even number)")
-    m.add_argument("--movetime", type=int, help="milliseconds a move (default 100 with no limit)")
+    m.add_argument("--movetime", type=int, help="milliseconds a move (default "
+                   f"{_sowing.MATCH_MOVETIME_MS} with no limit)")
     m.add_argument("--nodes", type=int, help="nodes a move")
     m.add_argument("--depth", type=int, help="depth a move")
     m.add_argument("--opening-plies", type=int, help="random plies of each pair's opening")

@@ -53,7 +53,8 @@ class SowingEnv(gymnasium.Env):
             An action that is not an integer (2.7, ``"A"``) raises ``TypeError`` either
             way, and so does stepping a finished episode (``ResetNeeded``) before
             ``reset``.
-        casa_rows, leftover, final_four: the rule options, as for ``sowing.Game``.
+        options: the rule options (``casa_rows``, ``leftover``, ``final_four``: those
+            of ``sowing.OPTIONS``), as for ``sowing.Game``.
 
     Observation: float32 ``2N + 8`` from the agent's point of view (``Game.observation``):
     its pits, the opponent's, both captures, whether it is to move, the last sower and
@@ -75,18 +76,15 @@ class SowingEnv(gymnasium.Env):
         agent: str = "south",
         reward: str = "margin",
         illegal_action: str = "lose",
-        casa_rows: Optional[str] = None,
-        leftover: Optional[str] = None,
-        final_four: Optional[str] = None,
         render_mode: Optional[str] = None,
+        **options: Optional[str],
     ) -> None:
         if agent not in ("south", "north"):
             raise ValueError(f"agent must be south or north, not {agent!r}")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be lose or raise, not {illegal_action!r}")
         self._rules, self.game = _common.environment_game(
-            game, pits, reward, render_mode, self.metadata["render_modes"],
-            casa_rows, leftover, final_four,
+            game, pits, reward, render_mode, self.metadata["render_modes"], options
         )
         n, size, seeds = _common.spaces_size(self.game)
         self._n = n

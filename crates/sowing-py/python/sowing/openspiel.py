@@ -30,17 +30,22 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from . import _common
-from ._sowing import Game
+from ._sowing import OPTIONS, Game
 
 # OpenSpiel wants a bound on plies; the rules have none, and nothing here enforces this
 # one. It is far above any game seen: of 20,000 uniformly random games the longest took 587
 # plies in Hoyito II, 665 in Hoyito III and 83 in Ayoayo; of 3,000 on 2x12, 7,555.
 MAX_GAME_LENGTH = 100_000
 
+# Each game's parameters and their defaults, from the rules crate's table (``pits`` only
+# where the game has more than one board).
 _PARAMETERS = {
-    "hoyito-ii": {"pits": 6, "casa_rows": "any"},
-    "hoyito-iii": {"casa_rows": "any", "final_four": "capturer"},
-    "ayoayo": {"leftover": "last-mover"},
+    game: {
+        name: entry["default"]
+        for name, entry in options.items()
+        if name != "pits" or len(entry["values"]) > 1
+    }
+    for game, options in OPTIONS.items()
 }
 
 _NAMES = {
@@ -78,7 +83,7 @@ def _rules(game: str, params: dict[str, Any]) -> dict[str, Any]:
     given.update(params)
     rules: dict[str, Any] = {"game": game}
     for key, value in given.items():
-        rules[key] = int(value) if key == "pits" else str(value)
+        rules[key] = OPTIONS[game][key]["type"](value) if key in OPTIONS[game] else value
     return rules
 
 

@@ -53,7 +53,8 @@ class raw_env(AECEnv):
     """One of the games for two agents.
 
     Args:
-        game, pits, casa_rows, leftover, final_four: the rules, as for ``sowing.Game``.
+        game, pits, options: the rules (the rule options by keyword: ``casa_rows`` …, those
+            of ``sowing.OPTIONS``), as for ``sowing.Game``.
         reward: ``"margin"``: each agent's final seed margin when the game ends (zero-sum);
             ``"captures"``: the change of each agent's margin at every step;
             ``"normalized"``: the final margin over the seeds of the game (-1 … 1);
@@ -73,15 +74,12 @@ class raw_env(AECEnv):
         game: str = "hoyito-ii",
         pits: int = 6,
         reward: str = "margin",
-        casa_rows: Optional[str] = None,
-        leftover: Optional[str] = None,
-        final_four: Optional[str] = None,
         render_mode: Optional[str] = None,
+        **options: Optional[str],
     ) -> None:
         super().__init__()
         self._rules, self.game = _common.environment_game(
-            game, pits, reward, render_mode, self.metadata["render_modes"],
-            casa_rows, leftover, final_four,
+            game, pits, reward, render_mode, self.metadata["render_modes"], options
         )
         n, size, seeds = _common.spaces_size(self.game)
         self._n = n

@@ -56,9 +56,7 @@ def _core(
     illegal_action: str,
     autoreset: str,
     seed: Optional[int],
-    casa_rows: Optional[str],
-    leftover: Optional[str],
-    final_four: Optional[str],
+    options: dict[str, Optional[str]],
 ) -> VectorGame:
     if not isinstance(opponent, str):
         raise TypeError(
@@ -71,7 +69,7 @@ def _core(
     return VectorGame(
         int(num_envs), game, pits, opponent=opponent, agent=agent, reward=reward,
         illegal_action=illegal_action, autoreset=autoreset, seed=seed,
-        **_common.game_options(casa_rows, leftover, final_four),
+        **_common.game_options(options),
     )
 
 
@@ -147,13 +145,11 @@ if _gymnasium is not None:
             agent: str = "south",
             reward: str = "margin",
             illegal_action: str = "lose",
-            casa_rows: Optional[str] = None,
-            leftover: Optional[str] = None,
-            final_four: Optional[str] = None,
             render_mode: Optional[str] = None,
             autoreset_mode: Union[str, Any] = _AutoresetMode.NEXT_STEP,
             copy: bool = True,
             seed: Optional[int] = None,
+            **options: Optional[str],
         ) -> None:
             if render_mode is not None and render_mode not in self.metadata["render_modes"]:
                 raise ValueError(
@@ -165,7 +161,7 @@ if _gymnasium is not None:
             self.core = _core(
                 num_envs, game, pits, opponent, agent, reward, illegal_action,
                 "same-step" if mode == _AutoresetMode.SAME_STEP else "next-step", seed,
-                casa_rows, leftover, final_four,
+                options,
             )
             self.metadata = {**type(self).metadata, "autoreset_mode": mode}
             self.num_envs = self.core.num_envs
@@ -260,11 +256,9 @@ class SowingVecEnv:
         agent: str = "south",
         reward: str = "margin",
         illegal_action: str = "lose",
-        casa_rows: Optional[str] = None,
-        leftover: Optional[str] = None,
-        final_four: Optional[str] = None,
         render_mode: Optional[str] = None,
         seed: Optional[int] = None,
+        **options: Optional[str],
     ) -> None:
         _register_with_sb3()
         if render_mode not in (None, "ansi", "rgb_array"):
@@ -273,7 +267,7 @@ class SowingVecEnv:
             )
         self.core = _core(
             num_envs, game, pits, opponent, agent, reward, illegal_action, "same-step",
-            seed, casa_rows, leftover, final_four,
+            seed, options,
         )
         self.num_envs = self.core.num_envs
         self.observation_space, self.action_space = _spaces(self.core)

@@ -281,6 +281,8 @@ pub struct Games {
     /// Origins besides the server's own whose pages may act here (`--allow-origin`),
     /// normalised by [`crate::transport::security::normalize_origin`].
     allowed_origins: Vec<String>,
+    /// The time of the live games' clocks.
+    pub(crate) time: crate::clock::TimeSource,
 }
 
 /// Runs store work off the async runtime.
@@ -427,6 +429,7 @@ impl Games {
             tables_building: std::sync::atomic::AtomicBool::new(false),
             ops: Ops::default(),
             allowed_origins: Vec::new(),
+            time: crate::clock::TimeSource::System,
         }
     }
 
@@ -449,6 +452,17 @@ impl Games {
     pub fn with_limits(mut self, limits: Limits) -> Games {
         self.limiter = Limiter::new(limits);
         self
+    }
+
+    /// Reads the live games' clocks from `time` (the system's by default).
+    pub fn with_time(mut self, time: crate::clock::TimeSource) -> Games {
+        self.time = time;
+        self
+    }
+
+    /// The time now for the live games' clocks, Unix milliseconds.
+    pub fn now_ms(&self) -> i64 {
+        self.time.now_ms()
     }
 
     /// Lets pages of these origins act here besides the server's own (each as
@@ -543,8 +557,12 @@ impl Games {
             // it hears every change and the game has sockets here; else the store is asked.
             if let Some(seen) = guard.as_ref().map(|loaded| loaded.row.version) {
                 let stale = match self.hub.newest(id) {
-                    Some(newest) => newest > seen,
+                    Some(newest) => {
+                        crate::ops::freshness_checked("heard");
+                        newest > seen
+                    }
                     None => {
+                        crate::ops::freshness_checked("asked");
                         let store = self.store.clone();
                         blocking(move || store.version(id)).await? != Some(seen)
                     }

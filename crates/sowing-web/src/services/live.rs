@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use sowing::{Game, Position, Rules, Side};
 
-use crate::clock::{now_ms, Clock};
+use crate::clock::Clock;
 use crate::matches;
 use crate::seats;
 use crate::services::games::{
@@ -375,7 +375,7 @@ impl Games {
     /// # Errors
     /// When the lobby is full (for this address or in all), or the store fails.
     pub async fn create_live(&self, rules: Rules, new: NewLive) -> GameResult<Seated> {
-        let now = now_ms();
+        let now = self.time.now_ms();
         if new.lobby {
             let store = self.store.clone();
             let address = new.address.clone();
@@ -435,7 +435,7 @@ impl Games {
     /// When there is no such live game, it is over, both seats are taken, or the store
     /// fails.
     pub async fn accept(&self, id: &str, name: Option<String>) -> GameResult<Seated> {
-        let now = now_ms();
+        let now = self.time.now_ms();
         let guard = self.lock_live(id, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?;
@@ -472,7 +472,7 @@ impl Games {
     /// # Errors
     /// When there is no such live game, or the store fails.
     pub async fn live_view(&self, id: &str) -> GameResult<LiveView> {
-        let now = now_ms();
+        let now = self.time.now_ms();
         let guard = self.lock_live(id, now).await?;
         self.live_view_of(&guard, now).await
     }
@@ -502,7 +502,7 @@ impl Games {
         ply: usize,
     ) -> GameResult<LiveMoved> {
         let received = std::time::Instant::now();
-        let now = now_ms();
+        let now = self.time.now_ms();
         let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?;
@@ -557,7 +557,7 @@ impl Games {
     /// # Errors
     /// 403 without the seat's token; a finished game; a store failure.
     pub async fn resign(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
-        let now = now_ms();
+        let now = self.time.now_ms();
         let (guard, side) = self.lock_seat_in_play(id, token, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?;
@@ -583,7 +583,7 @@ impl Games {
     /// 403 without the seat's token; a draw or takeback in a finished game, a takeback
     /// with no move, a rematch before the end; a store failure.
     pub async fn offer(&self, id: &str, token: Option<&str>, what: Offer) -> GameResult<LiveView> {
-        let now = now_ms();
+        let now = self.time.now_ms();
         let mut guard = self.lock_live(id, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?.clone();
@@ -679,7 +679,7 @@ impl Games {
     /// # Errors
     /// 403 without the seat's token; a store failure.
     pub async fn decline(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
-        let now = now_ms();
+        let now = self.time.now_ms();
         let guard = self.lock_live(id, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?;
@@ -708,7 +708,7 @@ impl Games {
     /// # Errors
     /// When there is no such live game, or the store fails.
     pub async fn catch_up(&self, id: i64, ply: usize, takebacks: u32) -> GameResult<Update> {
-        let now = now_ms();
+        let now = self.time.now_ms();
         let guard = self.lock_live(&id.to_string(), now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?;

@@ -14,7 +14,7 @@ use bytes::BytesMut;
 use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{IsNull, ToSql, Type};
-use postgres::{Client, Config, IsolationLevel, NoTls, Statement, Transaction};
+use postgres::{Client, Config, GenericClient, IsolationLevel, NoTls, Statement, Transaction};
 
 use super::{
     Applied, Backend, Change, Notice, ReadWork, Record, Sql, StoreError, StoreResult, Value, Write,
@@ -143,16 +143,26 @@ struct Tx<'a> {
 impl Tx<'_> {
     /// `sql` (the store's spelling) prepared on this connection.
     fn statement(&mut self, sql: &str) -> StoreResult<Statement> {
-        if let Some(statement) = self.prepared.get(sql) {
-            return Ok(statement.clone());
-        }
-        let statement = self.tx.prepare(&respelled(sql)).map_err(db)?;
-        if self.prepared.len() >= PREPARED_KEPT {
-            self.prepared.clear();
-        }
-        self.prepared.insert(sql.to_owned(), statement.clone());
-        Ok(statement)
+        prepared(&mut self.tx, self.prepared, sql)
     }
+}
+
+/// `sql` (the store's spelling) prepared through `client`, kept in `prepared` (the
+/// connection's statements) for the next time.
+fn prepared(
+    client: &mut impl GenericClient,
+    prepared: &mut HashMap<String, Statement>,
+    sql: &str,
+) -> StoreResult<Statement> {
+    if let Some(statement) = prepared.get(sql) {
+        return Ok(statement.clone());
+    }
+    let statement = client.prepare(&respelled(sql)).map_err(db)?;
+    if prepared.len() >= PREPARED_KEPT {
+        prepared.clear();
+    }
+    prepared.insert(sql.to_owned(), statement.clone());
+    Ok(statement)
 }
 
 /// Runs `work` here when this thread may block (see [`super::off_runtime`]: it is off the
@@ -343,6 +353,10 @@ impl Postgres {
             let pool = r2d2::Pool::builder()
                 .max_size(POOL_SIZE)
                 .min_idle(Some(1))
+                // r2d2 would check each connection with a query of its own (a round trip)
+                // every time it is handed out; a broken one is found by `has_broken`, and a
+                // query on one that broke meanwhile fails with an error like any other.
+                .test_on_check_out(false)
                 .connection_timeout(Duration::from_secs(10))
                 .build(Connections(config.clone()))
                 .map_err(pool_error)?;
@@ -382,6 +396,23 @@ impl Backend for Postgres {
             };
             work(&mut tx)?;
             tx.tx.commit().map_err(db)
+        })
+    }
+
+    fn read_statement(&self, sql: &str, values: &[Value]) -> StoreResult<Vec<Record>> {
+        off_runtime(|| {
+            let mut connection = self.connection()?;
+            let Connection {
+                client,
+                prepared: kept,
+            } = &mut *connection;
+            let statement = prepared(client, kept, sql)?;
+            client
+                .query(&statement, &params(values))
+                .map_err(db)?
+                .iter()
+                .map(record)
+                .collect()
         })
     }
 

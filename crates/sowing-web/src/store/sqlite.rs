@@ -273,6 +273,10 @@ impl Backend for Sqlite {
         work(&mut Lite(&self.conn()))
     }
 
+    fn read_statement(&self, sql: &str, values: &[Value]) -> StoreResult<Vec<Record>> {
+        Lite(&self.conn()).query(sql, values)
+    }
+
     /// Runs a write in a transaction shared with the writes queued meanwhile (group commit):
     /// whoever holds the connection commits every queued write at once, each inside its own
     /// savepoint so that one failure undoes only itself, and every caller gets its answer

@@ -2,10 +2,10 @@
 //! `tests/shapes.rs` pins), field for field, null where the docs say null.
 
 use serde::Serialize;
-use sowing::{End, Event, Game, Position, Rules, Side, TakeReason};
+use sowing::{End, Event, Game, Position, RuleOption, Rules, Side, TakeReason};
 
 use crate::matches::Table;
-use crate::store::{end_code, GameRow};
+use crate::store::GameRow;
 use crate::views::engine::Answer;
 
 /// A position in short: `{"pits": [...], "captured": [s, n], "to_move": "south"}`.
@@ -31,19 +31,17 @@ impl Snapshot {
     }
 }
 
-/// The rules a game is played under.
-#[derive(Clone, Debug, Serialize)]
+/// The rules a game is played under: the game, its board, and every rule option of the
+/// rules crate's table by its JSON field (`casa_rows` …), the options a game does not have
+/// at their defaults.
+#[derive(Clone, Debug)]
 pub struct RulesView {
     /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
     pub game: &'static str,
     /// Pits per row.
     pub pits: usize,
-    /// The `casa_rows` option.
-    pub casa_rows: &'static str,
-    /// The `leftover` option.
-    pub leftover: &'static str,
-    /// The `final_four` option.
-    pub final_four: &'static str,
+    /// Each option's field and value, in the table's order.
+    pub options: Vec<(&'static str, &'static str)>,
 }
 
 impl RulesView {
@@ -52,10 +50,24 @@ impl RulesView {
         RulesView {
             game: rules.variant().name(),
             pits: rules.pits_per_row(),
-            casa_rows: rules.casa_rows.name(),
-            leftover: rules.leftover.name(),
-            final_four: rules.final_four.name(),
+            options: RuleOption::all()
+                .iter()
+                .map(|o| (o.field, rules.option(o.name).unwrap_or(o.default_value())))
+                .collect(),
         }
+    }
+}
+
+impl Serialize for RulesView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(2 + self.options.len()))?;
+        map.serialize_entry("game", self.game)?;
+        map.serialize_entry("pits", &self.pits)?;
+        for (field, value) in &self.options {
+            map.serialize_entry(field, value)?;
+        }
+        map.end()
     }
 }
 
@@ -96,10 +108,9 @@ pub struct EndView {
 impl EndView {
     /// The view of `end`.
     pub fn of(end: End) -> EndView {
-        let (reason, to) = end_code(end);
         EndView {
-            reason,
-            to: to.map(Side::name),
+            reason: end.code(),
+            to: end.side().map(Side::name),
             text: end.describe(),
         }
     }
