@@ -23,7 +23,7 @@ const EVAL_ENGINE = 'level:6';
 const EVAL_MIN_DEPTH = 8;
 // Before a game: what it is, in a few words, and which seat is harder (README: the start
 // of Hoyito II 2×6 is worth about −25 seeds to South, Hoyito III −31; docs/web.md: Ayoayo's
-// about +7 to South, `sow engine` at 1–60 million nodes; Hoyito II 2×12 about −55 to South,
+// about +7 to South, `sow engine` at 1–60 million nodes, since solved: +8; Hoyito II 2×12 about −55 to South,
 // `go nodes 20000000`, depth 14). `easier`: the seat a newcomer is given by default.
 // `solved`: the proven value of the start (docs/solve.md: `sow solve`, its certificate
 // checked by `sow solve verify`) for the board and options it was solved with; other
@@ -45,6 +45,7 @@ const ABOUT = {
   ayoayo: {
     text: 'Two rows of pits and a store for each player. Sow from one of your pits, skipping the pit you lifted; a lap that ends in an occupied pit is picked up and sown on. When the last seed lands in an empty pit of your own row, you capture it and the seeds across from it. If your opponent’s row is empty you must give them seeds. Most seeds in your store wins.',
     seat: 'South moves first, and that is the easier seat: North’s is the harder. A deep search from the start position values it at about 7 seeds to South.',
+    solved: { pits: 6, options: { leftover: 'last-mover' }, seat: 'South moves first, and that is the easier seat — solved: with best play South wins by 8 seeds.' },
     easier: 'south',
   },
 };
