@@ -146,6 +146,7 @@ await check('the new-game dialog says the options in words and which seat is har
   await page.selectOption('#f-game', 'ayoayo');
   assert(/store/.test(await page.textContent('#about-text')), 'the summary follows the game chosen');
   assert(/North’s is the harder/.test(await page.textContent('#about-seat')), `Ayoayo's harder seat: ${await page.textContent('#about-seat')}`);
+  assert(/solved: with best play South wins by 8 seeds/.test(await page.textContent('#about-seat')), `Ayoayo's proven result: ${await page.textContent('#about-seat')}`);
 });
 
 await check('the dialog says where each seat is on the board as this screen shows it', async () => {

@@ -45,7 +45,7 @@ const ABOUT = {
   ayoayo: {
     text: 'Two rows of pits and a store for each player. Sow from one of your pits, skipping the pit you lifted; a lap that ends in an occupied pit is picked up and sown on. When the last seed lands in an empty pit of your own row, you capture it and the seeds across from it. If your opponent’s row is empty you must give them seeds. Most seeds in your store wins.',
     seat: 'South moves first, and that is the easier seat: North’s is the harder. A deep search from the start position values it at about 7 seeds to South.',
-    solved: { pits: 6, options: { leftover: 'last-mover' }, seat: 'South moves first, and that is the easier seat — solved: with best play South wins by 8 seeds.' },
+    solved: { pits: 6, options: { leftover: 'last-mover' }, seat: 'South moves first, and that is the easier seat: North’s is the harder — solved: with best play South wins by 8 seeds.' },
     easier: 'south',
   },
 };
