@@ -362,6 +362,14 @@ pub struct RecordFile {
     pub text: String,
 }
 
+/// Saves a new game and reads back the row the store made for it.
+pub(crate) fn created_row(store: &Store, new: &NewGame<'_>) -> StoreResult<GameRow> {
+    let id = store.create_game(new)?;
+    store
+        .game_row(id)?
+        .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))
+}
+
 /// A game locked for one request, and loaded: what [`Games::lock`] gives. A write consumes
 /// it ([`Games::save`]): a failed one leaves the game's slot empty, so that the next request
 /// reads the store again rather than trust memory, and no code can go on with the copy.
@@ -662,10 +670,7 @@ impl Games {
             let new = NewGame::new(&game, &south, &north)
                 .in_match(match_round)
                 .owned_by(owner);
-            let id = store.create_game(&new)?;
-            let row = store
-                .game_row(id)?
-                .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
+            let row = created_row(&store, &new)?;
             Ok(Loaded {
                 row,
                 game,

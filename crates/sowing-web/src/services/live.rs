@@ -12,7 +12,7 @@ use crate::clock::Clock;
 use crate::matches;
 use crate::seats;
 use crate::services::games::{
-    blocking, check_ply, illegal, shorten, GameError, Games, Guard, Loaded,
+    blocking, check_ply, created_row, illegal, shorten, GameError, Games, Guard, Loaded,
 };
 use crate::store::{LiveResult, LiveRow, NewGame, Offers, Store, StoreError};
 use crate::views::games::{MoveReplay, TraceEvent};
@@ -341,17 +341,14 @@ impl Games {
             let new = NewGame::live(&game, &live)
                 .in_match(match_round)
                 .owned_by(owner);
-            let id = store.create_game(&new)?;
-            let row = store
-                .game_row(id)?
-                .ok_or_else(|| StoreError::Database("a game vanished as it was created".into()))?;
+            let row = created_row(&store, &new)?;
             Ok(Loaded {
-                row,
-                game,
                 live: Some(LiveRow {
-                    game_id: id,
+                    game_id: row.id,
                     ..live
                 }),
+                row,
+                game,
             })
         })
         .await?;
