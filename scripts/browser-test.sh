@@ -73,4 +73,5 @@ SOW_URL="$url" SOW_RESTART="$restart" node scripts/browser/live.mjs || status=$?
 SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
 # A page on another origin tries to act on the server.
 SOW_URL="$url" node scripts/browser/attack.mjs || status=$?
+SOW_URL="$url" node scripts/browser/accounts.mjs || status=$?
 exit $status

@@ -33,6 +33,7 @@ pub mod listener;
 mod matches;
 mod ops;
 mod owners;
+pub mod ratings;
 pub mod seats;
 mod services;
 pub mod store;
@@ -90,6 +91,10 @@ pub struct ServeArgs {
     /// repeat for several. Every other site's requests that change something get a 403.
     #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = parse_origin)]
     pub allow_origins: Vec<String>,
+    /// The server is reached over TLS (a proxy holds the certificate, docs/deploy.md):
+    /// session cookies are marked `Secure`, so browsers send them only over HTTPS.
+    #[arg(long)]
+    pub secure_cookies: bool,
 }
 
 fn parse_origin(text: &str) -> Result<String, String> {
@@ -164,6 +169,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
             ..limits::Limits::default()
         })
         .allowed_origins(args.allow_origins)
+        .secure_cookies(args.secure_cookies)
         .run_with(|app| {
             if let Some((dir, games)) = first {
                 services::first_tables::spawn(app, dir, games, seeds);
@@ -182,6 +188,7 @@ pub struct Server {
     tables: Option<Arc<sowing_engine::TableSet>>,
     limits: limits::Limits,
     allowed_origins: Vec<String>,
+    secure_cookies: bool,
 }
 
 impl Server {
@@ -196,6 +203,7 @@ impl Server {
             tables: None,
             limits: limits::Limits::default(),
             allowed_origins: Vec::new(),
+            secure_cookies: false,
         }
     }
 
@@ -225,6 +233,14 @@ impl Server {
         }
     }
 
+    /// Marks session cookies `Secure` (the server is reached over TLS).
+    pub fn secure_cookies(self, secure_cookies: bool) -> Server {
+        Server {
+            secure_cookies,
+            ..self
+        }
+    }
+
     /// Serves until Ctrl-C or SIGTERM.
     ///
     /// # Errors
@@ -249,7 +265,8 @@ impl Server {
             Games::with_cache(store, cores, self.cached_games)
                 .with_tables(self.tables)
                 .with_limits(self.limits)
-                .with_allowed_origins(self.allowed_origins),
+                .with_allowed_origins(self.allowed_origins)
+                .with_secure_cookies(self.secure_cookies),
         );
         app.listen()
             .map_err(|e| ServeError(format!("{shown}: {e}")))?;
@@ -337,6 +354,7 @@ async fn shutdown() {
 const INDEX_HTML: &str = include_str!("../static/index.html");
 const APP_JS: &str = include_str!("../static/app.js");
 const LIVE_JS: &str = include_str!("../static/live.js");
+const ACCOUNT_JS: &str = include_str!("../static/account.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 const ICON_SVG: &str = include_str!("../static/icon.svg");
 
@@ -365,6 +383,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/live.js",
             get(|| async { asset("text/javascript; charset=utf-8", LIVE_JS) }),
+        )
+        .route(
+            "/account.js",
+            get(|| async { asset("text/javascript; charset=utf-8", ACCOUNT_JS) }),
         )
         .route(
             "/style.css",

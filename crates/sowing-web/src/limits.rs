@@ -28,6 +28,8 @@ pub struct Limits {
     pub create_plain: Rate,
     /// Seat acts (moves, resign, offers), per address.
     pub act: Rate,
+    /// Attempts to sign up, sign in or change a password, per address.
+    pub sign_in: Rate,
     /// Messages a socket may send (pings), per socket.
     pub socket_messages: Rate,
     /// Open lobby challenges per address.
@@ -63,6 +65,10 @@ impl Default for Limits {
             act: Rate {
                 burst: 30,
                 every: Duration::from_millis(200),
+            },
+            sign_in: Rate {
+                burst: 10,
+                every: Duration::from_secs(6),
             },
             socket_messages: Rate {
                 burst: 20,
@@ -133,6 +139,7 @@ pub struct Limiter {
     create: Mutex<HashMap<IpAddr, Bucket>>,
     create_plain: Mutex<HashMap<IpAddr, Bucket>>,
     act: Mutex<HashMap<IpAddr, Bucket>>,
+    sign_in: Mutex<HashMap<IpAddr, Bucket>>,
     sockets: Arc<Mutex<HashMap<IpAddr, usize>>>,
 }
 
@@ -175,6 +182,7 @@ impl Limiter {
             create: Mutex::default(),
             create_plain: Mutex::default(),
             act: Mutex::default(),
+            sign_in: Mutex::default(),
             sockets: Arc::default(),
         }
     }
@@ -213,6 +221,12 @@ impl Limiter {
     /// Whether `address` may act in a game now (and counts it).
     pub fn may_act(&self, address: IpAddr) -> bool {
         !self.limits.enabled || take(&self.act, self.limits.act, address, Instant::now())
+    }
+
+    /// Whether `address` may try to sign up, sign in or change a password now (and counts
+    /// it).
+    pub fn may_sign_in(&self, address: IpAddr) -> bool {
+        !self.limits.enabled || take(&self.sign_in, self.limits.sign_in, address, Instant::now())
     }
 
     /// A place for one more socket of `address`, or `None` at the cap.

@@ -48,6 +48,26 @@ impl PlayerKey {
     }
 }
 
+/// Who asks to change a game: the player key presented, and the owner hash of the account
+/// signed in (its session cookie), if any. An account's games carry its owner hash: those it
+/// created, and those that moved into it from a player key ([`crate::store::Store::sign_up`]).
+#[derive(Clone, Debug, Default)]
+pub struct Caller {
+    /// The player key presented.
+    pub key: Option<String>,
+    /// The owner hash of the signed-in account.
+    pub account: Option<[u8; 32]>,
+}
+
+impl Caller {
+    /// Whether this caller may change a game whose owner's hash is `owner`: its key is the
+    /// owner's, or the game is its account's.
+    pub fn may_change(&self, owner: Option<&[u8; 32]>) -> bool {
+        may_change(owner, self.key.as_deref())
+            || owner.is_some_and(|stored| Some(stored) == self.account.as_ref())
+    }
+}
+
 /// Whether `key` may change a game whose owner's hash is `owner`: games made before owners
 /// existed (`None`) stay open to all.
 pub fn may_change(owner: Option<&[u8; 32]>, key: Option<&str>) -> bool {
@@ -74,6 +94,23 @@ mod tests {
         ));
         assert!(!may_change(Some(&owner.hash), None));
         assert!(may_change(None, None), "a game from before owners is open");
+    }
+
+    #[test]
+    fn an_accounts_games_are_changed_by_its_session_and_no_other() {
+        let account = [7u8; 32];
+        let signed_in = Caller {
+            key: None,
+            account: Some(account),
+        };
+        assert!(signed_in.may_change(Some(&account)));
+        assert!(!signed_in.may_change(Some(&[8u8; 32])));
+        let other = Caller {
+            key: Some("00112233445566778899aabbccddeeff".to_owned()),
+            account: Some([9u8; 32]),
+        };
+        assert!(!other.may_change(Some(&account)));
+        assert!(!Caller::default().may_change(Some(&account)));
     }
 
     #[test]

@@ -204,6 +204,11 @@ pub struct LiveRow {
     pub created_ms: i64,
     /// When a seat last acted (a move, an offer, a seat taken), Unix milliseconds.
     pub touched_ms: i64,
+    /// The account holding each seat (South, North), once a signed-in player took or
+    /// claimed it ([`AccountRow::id`]).
+    pub accounts: [Option<i64>; 2],
+    /// A rated game: its end moves both accounts' ratings (once, in the write that ends it).
+    pub rated: bool,
 }
 
 impl LiveRow {
@@ -229,6 +234,8 @@ impl LiveRow {
             version: 0,
             created_ms: now,
             touched_ms: now,
+            accounts: [None, None],
+            rated: false,
         }
     }
 }
@@ -410,13 +417,20 @@ pub fn off_runtime<T>(work: impl FnOnce() -> T) -> T {
 // What a backend supplies.
 
 /// A value bound to or read from SQL: the few types the schema uses.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Value {
     Null,
     Int(i64),
+    Real(f64),
     Text(String),
     Blob(Vec<u8>),
     Bool(bool),
+}
+
+impl From<f64> for Value {
+    fn from(x: f64) -> Value {
+        Value::Real(x)
+    }
 }
 
 impl From<i64> for Value {
@@ -484,6 +498,9 @@ macro_rules! values {
     ($($value:expr),* $(,)?) => { [$(Value::from($value)),*] };
 }
 
+mod accounts;
+pub use accounts::{AccountRow, RatedGameRow, RatingRow, SessionEnd};
+
 /// A row read back: its columns in the order selected.
 struct Record(Vec<Value>);
 
@@ -543,6 +560,15 @@ impl Record {
             // SQLite keeps booleans as 0 and 1.
             Some(Value::Int(n)) => Ok(*n != 0),
             _ => Err(self.bad(column, "a boolean")),
+        }
+    }
+
+    fn real(&self, column: usize) -> StoreResult<f64> {
+        match self.0.get(column) {
+            Some(Value::Real(x)) => Ok(*x),
+            // SQLite may hand back a whole number stored in a REAL column as an integer.
+            Some(Value::Int(n)) => Ok(*n as f64),
+            _ => Err(self.bad(column, "a number")),
         }
     }
 
@@ -646,7 +672,7 @@ fn game_row(r: &Record) -> StoreResult<GameRow> {
 const LIVE_COLUMNS: &str = "game_id, south_hash, north_hash, south_name, north_name, lobby, \
     address, base_ms, increment_ms, south_ms, north_ms, running_since, offer_draw, \
     offer_takeback, offer_rematch, outcome, reason, rematch_id, takebacks, version, \
-    created_ms, touched_ms";
+    created_ms, touched_ms, south_account, north_account, rated";
 
 /// An open challenge of the lobby (with `?1` bound to true): listed, a seat free, no result.
 const OPEN: &str = "lobby = ?1 AND outcome IS NULL AND (south_hash IS NULL OR north_hash IS NULL)";
@@ -683,11 +709,13 @@ fn live_row(r: &Record) -> StoreResult<LiveRow> {
         version: r.int(19)?,
         created_ms: r.int(20)?,
         touched_ms: r.int(21)?,
+        accounts: [r.opt_int(22)?, r.opt_int(23)?],
+        rated: r.flag(24)?,
     })
 }
 
 /// The live row's values for `?1` (the game), `?2` (its version) and then `LIVE_COLUMNS`
-/// from `south_hash` to `touched_ms` but `version`.
+/// from `south_hash` to `rated` but `version`.
 fn live_values(id: i64, live: &LiveRow) -> Vec<Value> {
     let clock = live.clock.as_ref();
     values![
@@ -713,6 +741,9 @@ fn live_values(id: i64, live: &LiveRow) -> Vec<Value> {
         live.takebacks,
         live.created_ms,
         live.touched_ms,
+        live.accounts[0],
+        live.accounts[1],
+        live.rated,
     ]
     .into()
 }
@@ -808,6 +839,8 @@ enum Write {
     Delete {
         id: i64,
     },
+    /// Accounts and their sessions.
+    Account(accounts::AccountWrite),
 }
 
 /// What a write did: its answer (a new row's id, or the game's new version), the change to
@@ -891,7 +924,7 @@ fn put_live(sql: &mut dyn Sql, live: &LiveRow) -> StoreResult<()> {
              south_ms = ?11, north_ms = ?12, running_since = ?13, offer_draw = ?14,
              offer_takeback = ?15, offer_rematch = ?16, outcome = ?17, reason = ?18,
              rematch_id = ?19, takebacks = ?20, created_ms = ?21, touched_ms = ?22,
-             version = version + 1
+             south_account = ?23, north_account = ?24, rated = ?25, version = version + 1
          WHERE game_id = ?1 AND version = ?2",
         &live_values(live.game_id, live),
     )?;
@@ -979,7 +1012,8 @@ impl Write {
                         &format!(
                             "INSERT INTO live ({LIVE_COLUMNS})
                              VALUES (?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-                                     ?15, ?16, ?17, ?18, ?19, ?20, ?2, ?21, ?22)"
+                                     ?15, ?16, ?17, ?18, ?19, ?20, ?2, ?21, ?22, ?23, ?24,
+                                     ?25)"
                         ),
                         &live_values(
                             id,
@@ -1008,6 +1042,7 @@ impl Write {
                 insert_move(sql, *id, *ply, mv)?;
                 if let Some(live) = live {
                     put_live(sql, live)?;
+                    accounts::settle_rating(sql, *id)?;
                 }
                 Ok(change(*id, summary.plies, version))
             }
@@ -1039,6 +1074,7 @@ impl Write {
             }
             Write::Live(live) => {
                 put_live(sql, live)?;
+                accounts::settle_rating(sql, live.game_id)?;
                 // The game row's version tells other servers their copy is stale.
                 let row = sql
                     .query_opt(
@@ -1049,6 +1085,7 @@ impl Write {
                     .ok_or_else(|| changed_meanwhile(live.game_id))?;
                 Ok(change(live.game_id, row.size(0)?, row.int(1)?))
             }
+            Write::Account(write) => write.apply(sql, &now),
             Write::Delete { id } => {
                 for table in [
                     "live WHERE game_id",

@@ -93,6 +93,7 @@
     $('commentary').textContent = '';
     applyFull(r);
     connect();
+    if (window.sowingAccount) window.sowingAccount.claim(id, LV.token, r.live);
   }
 
   function leave() {
@@ -355,6 +356,14 @@
       name.className = 'live-name';
       name.textContent = ` ${seat.name || (seat.taken ? 'a friend' : 'waiting for an opponent…')}${LV.seat === side ? ' (you)' : ''}`;
       el.append(name);
+      // The account's rating in this game at this speed (account.js says it).
+      if (seat.rating && window.sowingAccount) {
+        const rating = document.createElement('span');
+        rating.className = 'live-rating';
+        rating.dataset.side = side;
+        rating.textContent = window.sowingAccount.ratingText(seat);
+        el.append(rating);
+      }
       if (live.clock) {
         const clock = document.createElement('span');
         clock.className = 'live-clock';
@@ -526,6 +535,7 @@
     }
     const name = $('f-name').value.trim();
     if (name) { body.name = name; localStorage.setItem('sowing.name', name); }
+    if (window.sowingAccount) Object.assign(body, window.sowingAccount.friendOptions());
     try {
       const r = await liveApi('POST', '/live', body);
       localStorage.setItem(seatKey(r.live.id), r.token);
@@ -550,7 +560,8 @@
     const list = $('lobby-list');
     if (!list || document.hidden) return;
     let r;
-    try { r = await liveApi('GET', '/lobby'); } catch (_) { return; }
+    const query = window.sowingAccount ? window.sowingAccount.lobbyQuery() : '';
+    try { r = await liveApi('GET', `/lobby${query}`); } catch (_) { return; }
     list.innerHTML = '';
     if (!r.challenges.length) {
       const li = document.createElement('li');
@@ -563,7 +574,8 @@
       li.dataset.challenge = String(c.id);
       const clock = c.clock ? `${Math.round(c.clock.base_ms / 60000)} + ${Math.round(c.clock.increment_ms / 1000)}` : 'no clock';
       const text = document.createElement('span');
-      text.textContent = `${gameTitle(c.game)} 2×${c.pits}, ${clock} — ${c.name || 'someone'} (you play ${c.open}) `;
+      const note = window.sowingAccount ? window.sowingAccount.challengeNote(c) : '';
+      text.textContent = `${gameTitle(c.game)} 2×${c.pits}, ${clock} — ${c.name || 'someone'}${note ? ` (${note})` : ''} (you play ${c.open}) `;
       li.append(text);
       const mine = localStorage.getItem(seatKey(c.id));
       li.append(mine ? button('Open', () => { location.hash = `#live=${c.id}&seat=${mine}`; })
@@ -600,7 +612,7 @@
     return (seat && seat.name) || (LV.seat === side ? 'you' : 'a friend');
   }
 
-  window.sowingLive = { active, mayMove, fromAddress, decorate, play, leave, playerLabel };
+  window.sowingLive = { active, mayMove, fromAddress, decorate, play, leave, playerLabel, refreshLobby };
 
   document.addEventListener('DOMContentLoaded', () => {
     panel();

@@ -120,9 +120,12 @@ async fn an_invitation_gives_two_secret_seats_and_only_the_hashes_are_stored() {
     let live = &seated["live"];
     assert_eq!(
         live["seats"]["north"],
-        json!({"name": "Bo <b>", "taken": true})
+        json!({"name": "Bo <b>", "taken": true, "account": false, "rating": null})
     );
-    assert_eq!(live["seats"]["south"], json!({"name": null, "taken": true}));
+    assert_eq!(
+        live["seats"]["south"],
+        json!({"name": null, "taken": true, "account": false, "rating": null})
+    );
     assert_eq!(live["clock"], Value::Null);
     assert_eq!(live["result"], Value::Null);
     assert_eq!(seated["game"]["rules"]["game"], "ayoayo");
@@ -383,7 +386,7 @@ async fn a_lobby_challenge_is_listed_taken_once_and_then_gone() {
     let north = taken["token"].as_str().unwrap().to_owned();
     assert_eq!(
         taken["live"]["seats"]["north"],
-        json!({"name": "Dee", "taken": true})
+        json!({"name": "Dee", "taken": true, "account": false, "rating": null})
     );
     let (status, e) = call(
         &router,

@@ -139,6 +139,8 @@ fn open_challenge() -> LiveRow {
         version: 0,
         created_ms: 1_000,
         touched_ms: 1_000,
+        accounts: [None, None],
+        rated: false,
     }
 }
 
@@ -182,7 +184,7 @@ fn each_live_write_is_announced_with_the_games_new_version() {
 
 #[test]
 #[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
-fn a_version_1_database_gains_the_live_table_owners_and_the_id_counter() {
+fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts() {
     let url = fresh_db();
     let game = Game::new(Rules::new(Variant::Ayoayo));
     let id = {
@@ -191,13 +193,15 @@ fn a_version_1_database_gains_the_live_table_owners_and_the_id_counter() {
             .create_game(&NewGame::new(&game, "human", "human"))
             .unwrap()
     };
-    // Back to version 1: no table `live`, no owners, no counter of ids.
+    // Back to version 1: no table `live`, no owners, no counter of ids, no accounts.
     let raw = url.clone();
     std::thread::spawn(move || {
         let mut client = postgres::Client::connect(&raw, postgres::NoTls).unwrap();
         client
             .batch_execute(
                 "DROP TABLE live; DROP TABLE game_ids; ALTER TABLE games DROP COLUMN owner;
+                 DROP TABLE rated_games; DROP TABLE ratings; DROP TABLE sessions;
+                 DROP TABLE accounts;
                  UPDATE sowing_schema SET version = 1",
             )
             .unwrap();
@@ -230,5 +234,15 @@ fn a_version_1_database_gains_the_live_table_owners_and_the_id_counter() {
     })
     .join()
     .unwrap();
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
+    // Accounts, and the live rows' accounts, are there.
+    let ana = store.sign_up("Ana", "h", [1; 32], None, 0).unwrap();
+    assert_eq!(
+        store.session_account([1; 32], 0).unwrap().unwrap().id,
+        ana.id
+    );
+    assert_eq!(
+        store.live_row(live).unwrap().unwrap().accounts,
+        [None, None]
+    );
 }

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use sowing::{Game, Rules, Side, Variant};
 use sowing_web::clock::Clock;
 use sowing_web::store::{
-    Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, Stamp, Store, StoreError,
+    Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, SessionEnd, Stamp, Store,
+    StoreError,
 };
 
 /// The database a test runs on.
@@ -75,6 +76,8 @@ on_both!(
     a_deleted_game_leaves_nothing_behind,
     a_game_keeps_its_owner_and_the_list_shows_each_owner_theirs,
     an_id_is_never_given_twice,
+    accounts_and_sessions_are_kept_and_a_keys_games_move_into_an_account,
+    a_rated_live_game_is_rated_once_in_the_write_that_ends_it,
 );
 
 /// The SHA-256 of a player key, as the games service stores it.
@@ -258,6 +261,8 @@ fn open_challenge() -> LiveRow {
         version: 0,
         created_ms: 1_000,
         touched_ms: 1_000,
+        accounts: [None, None],
+        rated: false,
     }
 }
 
@@ -451,4 +456,133 @@ fn an_id_is_never_given_twice(kind: Kind) {
     a.delete(first).unwrap();
     let fourth = a.create_game(&new).unwrap();
     assert!(fourth > third, "{fourth} after {third} was deleted");
+}
+
+fn accounts_and_sessions_are_kept_and_a_keys_games_move_into_an_account(kind: Kind) {
+    let (a, b) = two(kind, "accounts");
+    let game = Game::new(Rules::new(Variant::Ayoayo));
+    let key = [3; 32];
+    let keys_game = a
+        .create_game(&NewGame::new(&game, "human", "human").owned_by(Some(key)))
+        .unwrap();
+    let ana = a
+        .sign_up("Ana", "$argon2id$…", [1; 32], Some(key), 1_000)
+        .unwrap();
+    assert_eq!((ana.name.as_str(), ana.about.as_str()), ("Ana", ""));
+    assert_ne!(ana.owner, key);
+    // The key's game is the account's now, seen through the other server too.
+    assert_eq!(
+        b.game_row(keys_game).unwrap().unwrap().owner,
+        Some(ana.owner)
+    );
+    assert_eq!(b.game_row(keys_game).unwrap().unwrap().version, 1);
+    assert!(b.list(key, 10).unwrap().is_empty());
+    // A taken name, in any case, is a conflict and writes nothing.
+    assert!(matches!(
+        b.sign_up("ANA", "x", [2; 32], None, 1_000),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(b.session_account([2; 32], 0).unwrap(), None);
+    assert_eq!(b.account_named("aNa").unwrap().unwrap().id, ana.id);
+    // Sessions: found while young enough, ended one by one or all together.
+    assert_eq!(
+        b.session_account([1; 32], 1_000).unwrap().unwrap().id,
+        ana.id
+    );
+    assert_eq!(b.session_account([1; 32], 1_001).unwrap(), None, "expired");
+    assert_eq!(b.sign_in(ana.id, [4; 32], None, 2_000).unwrap(), 0);
+    assert_eq!(b.sign_in(ana.id, [5; 32], None, 2_000).unwrap(), 0);
+    assert_eq!(a.sessions(ana.id).unwrap(), 3);
+    assert_eq!(a.sign_out(SessionEnd::This([4; 32])).unwrap(), 1);
+    assert_eq!(a.session_account([4; 32], 0).unwrap(), None);
+    assert_eq!(a.set_password(ana.id, "$argon2id$new", [5; 32]).unwrap(), 1);
+    assert_eq!(
+        b.account(ana.id).unwrap().unwrap().password,
+        "$argon2id$new"
+    );
+    assert_eq!(b.session_account([1; 32], 0).unwrap(), None);
+    assert_eq!(b.session_account([5; 32], 0).unwrap().unwrap().id, ana.id);
+    a.set_about(ana.id, "hola").unwrap();
+    assert_eq!(b.account(ana.id).unwrap().unwrap().about, "hola");
+    assert_eq!(b.sign_out(SessionEnd::Everywhere(ana.id)).unwrap(), 1);
+    assert_eq!(a.sessions(ana.id).unwrap(), 0);
+}
+
+fn a_rated_live_game_is_rated_once_in_the_write_that_ends_it(kind: Kind) {
+    let (a, b) = two(kind, "ratings");
+    let ana = a.sign_up("Ana", "h", [1; 32], None, 0).unwrap();
+    let bea = a.sign_up("Bea", "h", [2; 32], None, 0).unwrap();
+    let game = Game::new(Rules::new(Variant::HoyitoII));
+    let live = LiveRow {
+        accounts: [Some(ana.id), Some(bea.id)],
+        rated: true,
+        ..LiveRow::new(
+            [Some([7; 32]), Some([8; 32])],
+            [Some("Ana".into()), Some("Bea".into())],
+            Some(Clock::new(60_000, 0)),
+            0,
+        )
+    };
+    let id = a.create_game(&NewGame::live(&game, &live)).unwrap();
+    let mut stored = b.live_row(id).unwrap().unwrap();
+    assert_eq!(
+        (stored.accounts, stored.rated),
+        ([Some(ana.id), Some(bea.id)], true)
+    );
+    // An offer: no result, no rating.
+    stored.offers.draw = Some(Side::South);
+    b.update_live(&stored).unwrap();
+    assert!(a.ratings(ana.id).unwrap().is_empty());
+    // North resigns: South wins, rated at once.
+    let mut ended = a.live_row(id).unwrap().unwrap();
+    ended.result = Some(LiveResult {
+        outcome: "south".into(),
+        reason: "resignation".into(),
+    });
+    a.update_live(&ended).unwrap();
+    let (s, n) = sowing_web::ratings::after_game(
+        sowing_web::ratings::Rating::default(),
+        sowing_web::ratings::Rating::default(),
+        1.0,
+    );
+    let ana_rating = &b.ratings(ana.id).unwrap()[0];
+    assert_eq!(
+        (
+            ana_rating.variant.as_str(),
+            ana_rating.speed.as_str(),
+            ana_rating.games
+        ),
+        ("hoyito-ii", "bullet", 1)
+    );
+    assert_eq!(ana_rating.rating, s);
+    assert_eq!(b.ratings(bea.id).unwrap()[0].rating, n);
+    // Another write of the finished game (a rematch offer) rates nothing again.
+    let mut after = b.live_row(id).unwrap().unwrap();
+    after.offers.rematch = Some(Side::North);
+    b.update_live(&after).unwrap();
+    assert_eq!(a.ratings(ana.id).unwrap()[0].games, 1);
+    let games = a.rated_games(bea.id, 10).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].names, ["Ana".to_owned(), "Bea".to_owned()]);
+    assert_eq!(
+        (games[0].outcome.as_str(), games[0].before),
+        ("south", [1500.0, 1500.0])
+    );
+    assert_eq!(games[0].after, [s.rating, n.rating]);
+    let board = b.leaderboard("hoyito-ii", "bullet", 10).unwrap();
+    assert_eq!(
+        board.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(),
+        ["Ana", "Bea"]
+    );
+    assert!(b.leaderboard("hoyito-ii", "blitz", 10).unwrap().is_empty());
+    // An unrated game between the same accounts moves nothing.
+    let unrated = LiveRow {
+        rated: false,
+        ..live
+    };
+    let other = a.create_game(&NewGame::live(&game, &unrated)).unwrap();
+    let mut row = a.live_row(other).unwrap().unwrap();
+    row.result = ended.result.clone();
+    a.update_live(&row).unwrap();
+    assert_eq!(a.ratings(ana.id).unwrap()[0].games, 1);
 }

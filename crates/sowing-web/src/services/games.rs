@@ -12,6 +12,7 @@ use sowing::{Game, Move, Record, Rules, Side};
 use crate::limits::{Limiter, Limits};
 use crate::matches;
 use crate::ops::Ops;
+use crate::owners::Caller;
 use crate::services::engines::{EngineError, Engines};
 use crate::services::hub::Hub;
 use crate::store::{GameRow, LiveRow, NewGame, Notice, Stamp, Store, StoreError, StoreResult};
@@ -91,6 +92,10 @@ pub enum GameError {
     Conflict(String),
     /// The game exists but is not played between two seats.
     NotLive(i64),
+    /// The request needs a signed-in session and has none (or an expired one).
+    SignedOut(String),
+    /// No account has this name.
+    UnknownAccount(String),
 }
 
 impl fmt::Display for GameError {
@@ -132,7 +137,9 @@ impl fmt::Display for GameError {
             | GameError::Forbidden(message)
             | GameError::Limited(message)
             | GameError::Refused(message)
-            | GameError::Conflict(message) => f.write_str(message),
+            | GameError::Conflict(message)
+            | GameError::SignedOut(message) => f.write_str(message),
+            GameError::UnknownAccount(name) => write!(f, "no account is named {}", shorten(name)),
             GameError::NotLive(id) => write!(
                 f,
                 "game {id} is not played between two seats (it is a one-screen game: \
@@ -189,13 +196,14 @@ impl Loaded {
 /// and offers go through `/api/live/{id}` with a seat's token.
 /// Refuses a change to a one-screen game from anyone but its owner ([`crate::owners`]), and
 /// any change through these routes to a game between two seats.
-fn may_change(loaded: &Loaded, key: Option<&str>) -> GameResult<()> {
+fn may_change(loaded: &Loaded, who: &Caller) -> GameResult<()> {
     not_live(loaded)?;
-    if crate::owners::may_change(loaded.row.owner.as_ref(), key) {
+    if who.may_change(loaded.row.owner.as_ref()) {
         Ok(())
     } else {
         Err(GameError::Forbidden(format!(
             "game {} belongs to another player: only the player key that created it \
+             (or the account it moved into) \
              (X-Player-Key) may change it; anyone may watch it and download its record",
             loaded.row.id
         )))
@@ -281,6 +289,9 @@ pub struct Games {
     /// Origins besides the server's own whose pages may act here (`--allow-origin`),
     /// normalised by [`crate::transport::security::normalize_origin`].
     allowed_origins: Vec<String>,
+    /// The server is reached over TLS (a proxy holds the certificate): session cookies are
+    /// marked `Secure`.
+    secure_cookies: bool,
     /// The time of the live games' clocks.
     pub(crate) time: crate::clock::TimeSource,
 }
@@ -349,8 +360,8 @@ pub struct EngineRequest {
     pub engine: Option<String>,
     /// The number of moves the client saw.
     pub ply: Option<usize>,
-    /// The player key presented: to play, it must own the game.
-    pub key: Option<String>,
+    /// Who asks (player key, account): to play, they must own the game.
+    pub who: Caller,
 }
 
 /// A game's record, as a file.
@@ -437,6 +448,7 @@ impl Games {
             tables_building: std::sync::atomic::AtomicBool::new(false),
             ops: Ops::default(),
             allowed_origins: Vec::new(),
+            secure_cookies: false,
             time: crate::clock::TimeSource::System,
         }
     }
@@ -478,6 +490,17 @@ impl Games {
     pub fn with_allowed_origins(mut self, origins: Vec<String>) -> Games {
         self.allowed_origins = origins;
         self
+    }
+
+    /// Marks session cookies `Secure`: the server is reached over TLS.
+    pub fn with_secure_cookies(mut self, secure: bool) -> Games {
+        self.secure_cookies = secure;
+        self
+    }
+
+    /// Whether session cookies are marked `Secure` (the server is reached over TLS).
+    pub fn secure_cookies(&self) -> bool {
+        self.secure_cookies
     }
 
     /// The origins besides the server's own whose pages may act here.
@@ -553,6 +576,15 @@ impl Games {
 
     fn cache(&self) -> std::sync::MutexGuard<'_, Cache> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Empties the game's slot if it is in memory, so that the next request reads it from
+    /// the store (its owner changed there).
+    pub(crate) async fn forget_copy(&self, id: i64) {
+        let slot = self.cache().slots.peek(&id).cloned();
+        if let Some(slot) = slot {
+            *slot.lock().await = None;
+        }
     }
 
     /// The game's slot, read from the database if needed, locked for the caller.
@@ -792,9 +824,9 @@ impl Games {
     ///
     /// # Errors
     /// When there is no such game, it is a round of a match, or the store fails.
-    pub async fn delete(&self, id: &str, key: Option<&str>) -> GameResult<()> {
+    pub async fn delete(&self, id: &str, who: &Caller) -> GameResult<()> {
         let guard = self.lock(id).await?;
-        may_change(&guard, key)?;
+        may_change(&guard, who)?;
         if guard.row.match_id.is_some() {
             return Err(GameError::InMatch);
         }
@@ -829,11 +861,11 @@ impl Games {
         token: &str,
         ply: Option<usize>,
         brief: bool,
-        key: Option<&str>,
+        who: &Caller,
     ) -> GameResult<MoveAnswer> {
         let received = std::time::Instant::now();
         let guard = self.lock(id).await?;
-        may_change(&guard, key)?;
+        may_change(&guard, who)?;
         let game = &guard.game;
         check_ply(game, ply)?;
         if token.chars().count() > QUOTED {
@@ -906,10 +938,10 @@ impl Games {
     /// # Errors
     /// When there is no such game or no move, the client is out of date, a later round of
     /// the match has started, or the store fails.
-    pub async fn undo(&self, id: &str, ply: Option<usize>, key: Option<&str>) -> GameResult<View> {
+    pub async fn undo(&self, id: &str, ply: Option<usize>, who: &Caller) -> GameResult<View> {
         let mut guard = self.lock(id).await?;
         let loaded = &mut *guard;
-        may_change(loaded, key)?;
+        may_change(loaded, who)?;
         check_ply(&loaded.game, ply)?;
         if loaded.game.moves().is_empty() {
             return Err(GameError::NothingToUndo);
@@ -938,14 +970,9 @@ impl Games {
     /// # Errors
     /// When there is no such game or nothing to redo, the client is out of date, or the
     /// store fails.
-    pub async fn redo(
-        &self,
-        id: &str,
-        ply: Option<usize>,
-        key: Option<&str>,
-    ) -> GameResult<Played> {
+    pub async fn redo(&self, id: &str, ply: Option<usize>, who: &Caller) -> GameResult<Played> {
         let guard = self.lock(id).await?;
-        may_change(&guard, key)?;
+        may_change(&guard, who)?;
         let game = &guard.game;
         check_ply(game, ply)?;
         let Some(mv) = game.redo_moves().next() else {
@@ -969,7 +996,7 @@ impl Games {
             let guard = self.lock(id).await?;
             let loaded = &*guard;
             if request.play {
-                may_change(loaded, request.key.as_deref())?;
+                may_change(loaded, &request.who)?;
             }
             check_ply(&loaded.game, request.ply)?;
             if loaded.game.is_over() {
@@ -1052,7 +1079,7 @@ impl Games {
     /// # Errors
     /// When there is no such match, its current round goes on, it is over, another request
     /// started the round first, or the store fails.
-    pub async fn next_round(&self, match_text: &str, key: Option<&str>) -> GameResult<View> {
+    pub async fn next_round(&self, match_text: &str, who: &Caller) -> GameResult<View> {
         let unknown = || GameError::UnknownMatch(match_text.to_owned());
         let match_id = match_text.parse::<i64>().map_err(|_| unknown())?;
         let store = self.store.clone();
@@ -1074,7 +1101,7 @@ impl Games {
                      itself when the one before ends by the rules"
                 )));
             }
-            may_change(loaded, key)?;
+            may_change(loaded, who)?;
             (loaded.game.rules(), loaded.game.outcome(), loaded.row.owner)
         };
         let table = self.match_table(m.id, None).await?;

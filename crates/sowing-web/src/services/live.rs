@@ -10,11 +10,13 @@ use sowing::{Game, Position, Rules, Side};
 
 use crate::clock::Clock;
 use crate::matches;
+use crate::ratings::{Rating, Speed};
 use crate::seats;
 use crate::services::games::{
     blocking, check_ply, created_row, illegal, shorten, GameError, Games, Guard, Loaded,
 };
 use crate::store::{LiveResult, LiveRow, NewGame, Offers, Store, StoreError};
+use crate::views::accounts::RatingNumbers;
 use crate::views::games::{MoveReplay, TraceEvent};
 use crate::views::live::{
     result_text, Challenge, ClockSpecView, ClockView, LiveMoved, LiveStatus, LiveView, OffersView,
@@ -38,8 +40,13 @@ pub struct NewLive {
     pub address: String,
     /// A Hoyito III match of this many rounds (H3.3), else a single game.
     pub rounds: Option<u32>,
-    /// SHA-256 of the creator's player key, which lists the game among theirs.
+    /// SHA-256 of the creator's player key (or their account's owner hash), which lists
+    /// the game among theirs.
     pub owner: Option<[u8; 32]>,
+    /// The creator's account (id and name) when signed in: it holds the creator's seat.
+    pub account: Option<(i64, String)>,
+    /// A rated game (both seats must be held by accounts before the first move).
+    pub rated: bool,
 }
 
 /// An act that needs the opponent's consent: asking twice from both sides agrees.
@@ -141,11 +148,14 @@ impl Games {
         live: &LiveRow,
         now: i64,
         next_round: Option<i64>,
+        ratings: [Option<(Rating, u32)>; 2],
     ) -> LiveStatus {
         let to_move = loaded.game.position().to_move();
         let seat = |side: Side| SeatView {
             name: live.names[side.index()].clone(),
             taken: live.seats[side.index()].is_some(),
+            account: live.accounts[side.index()].is_some(),
+            rating: ratings[side.index()].map(|(r, games)| RatingNumbers::of(r, games)),
         };
         let result = match (&live.result, loaded.game.end(), loaded.game.outcome()) {
             (Some(result), _, _) => Some(ResultView {
@@ -190,7 +200,28 @@ impl Games {
             next_round,
             lobby: live.lobby,
             spectators: self.hub.spectators(loaded.row.id),
+            rated: live.rated,
+            speed: speed_of(live).name(),
         }
+    }
+
+    /// The ratings of a live game's accounts in its game at its speed (a new player's for
+    /// an account with none yet), by seat.
+    async fn seat_ratings(
+        &self,
+        loaded: &Loaded,
+        live: &LiveRow,
+    ) -> GameResult<[Option<(Rating, u32)>; 2]> {
+        let held: Vec<i64> = live.accounts.iter().flatten().copied().collect();
+        if held.is_empty() {
+            return Ok([None, None]);
+        }
+        let store = self.store.clone();
+        let variant = loaded.row.variant.clone();
+        let speed = speed_of(live).name();
+        let found = blocking(move || store.ratings_in(&held, &variant, speed)).await?;
+        let mut found = found.into_iter();
+        Ok(live.accounts.map(|a| a.and_then(|_| found.next())))
     }
 
     async fn live_view_of(&self, loaded: &Loaded, now: i64) -> GameResult<LiveView> {
@@ -204,7 +235,8 @@ impl Games {
     async fn status_of(&self, loaded: &Loaded, now: i64) -> GameResult<LiveStatus> {
         let live = live_of(loaded)?;
         let next_round = self.next_round_of(loaded, now).await?;
-        Ok(self.status(loaded, live, now, next_round))
+        let ratings = self.seat_ratings(loaded, live).await?;
+        Ok(self.status(loaded, live, now, next_round, ratings))
     }
 
     /// The next round of a match between two seats whose round `loaded` ended by the rules
@@ -401,9 +433,16 @@ impl Games {
         });
         let mut names = [None, None];
         names[new.seat.index()] = new.name;
+        let mut accounts = [None, None];
+        if let Some((id, name)) = new.account {
+            accounts[new.seat.index()] = Some(id);
+            names[new.seat.index()] = Some(name);
+        }
         let live = LiveRow {
             lobby: new.lobby,
             address: new.lobby.then_some(new.address),
+            accounts,
+            rated: new.rated,
             ..LiveRow::new(seats, names, new.clock, now)
         };
         let (game, match_round) = match new.rounds {
@@ -431,13 +470,30 @@ impl Games {
     /// # Errors
     /// When there is no such live game, it is over, both seats are taken, or the store
     /// fails.
-    pub async fn accept(&self, id: &str, name: Option<String>) -> GameResult<Seated> {
+    pub async fn accept(
+        &self,
+        id: &str,
+        name: Option<String>,
+        account: Option<(i64, String)>,
+    ) -> GameResult<Seated> {
         let now = self.time.now_ms();
         let guard = self.lock_live(id, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?;
         if is_over(loaded) {
             return Err(GameError::GameOver);
+        }
+        if live.rated && account.is_none() {
+            return Err(GameError::SignedOut(format!(
+                "game {}: a rated challenge is taken by a signed-in player: sign in first",
+                live.game_id
+            )));
+        }
+        if account.is_some() && live.accounts.contains(&account.as_ref().map(|a| a.0)) {
+            return Err(GameError::Conflict(format!(
+                "game {}: this is your own challenge",
+                live.game_id
+            )));
         }
         let Some(open) = Side::ALL
             .into_iter()
@@ -452,6 +508,10 @@ impl Games {
         let mut next = live.clone();
         next.seats[open.index()] = Some(hash);
         next.names[open.index()] = name;
+        if let Some((id, name)) = account {
+            next.accounts[open.index()] = Some(id);
+            next.names[open.index()] = Some(name);
+        }
         next.address = None;
         next.touched_ms = now;
         let guard = self.commit(guard, next, Commit::Row).await?;
@@ -462,6 +522,49 @@ impl Games {
             invite: None,
             view,
         })
+    }
+
+    /// The account `account` (id and name) takes the seat `token` holds, before the first
+    /// move: its name and rating are shown there, and a rated game can start once both
+    /// seats have an account. Claiming a seat one already holds changes nothing.
+    ///
+    /// # Errors
+    /// 403 without the seat's token; 409 when the seat is another account's, the account
+    /// holds the other seat, or the game has begun or is over; a store failure.
+    pub async fn claim(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        account: (i64, String),
+    ) -> GameResult<LiveView> {
+        let now = self.time.now_ms();
+        let guard = self.lock_live(id, now).await?;
+        let loaded = &*guard;
+        let live = live_of(loaded)?;
+        let side = seat_of(live, token)?;
+        let (account_id, name) = account;
+        if live.accounts[side.index()] == Some(account_id) {
+            return self.live_view_of(&guard, now).await;
+        }
+        if is_over(loaded) {
+            return Err(GameError::GameOver);
+        }
+        let refuse = |why: &str| Err(GameError::Conflict(format!("game {}: {why}", live.game_id)));
+        if live.accounts[side.index()].is_some() {
+            return refuse("this seat is held by another account");
+        }
+        if live.accounts[(!side).index()] == Some(account_id) {
+            return refuse("you hold the other seat: a game needs two players");
+        }
+        if !loaded.game.moves().is_empty() {
+            return refuse("a seat can be claimed only before the first move");
+        }
+        let mut next = live.clone();
+        next.accounts[side.index()] = Some(account_id);
+        next.names[side.index()] = Some(name);
+        next.touched_ms = now;
+        let guard = self.commit(guard, next, Commit::Row).await?;
+        self.live_view_of(&guard, now).await
     }
 
     /// The live game whole (its flag falls here if its time is up).
@@ -516,6 +619,13 @@ impl Games {
         if live.seats[(!side).index()].is_none() {
             return Err(GameError::Conflict(format!(
                 "game {}: the other seat is still open; wait for an opponent",
+                live.game_id
+            )));
+        }
+        if live.rated && live.accounts.contains(&None) {
+            return Err(GameError::Conflict(format!(
+                "game {}: a rated game starts once both players have signed in and claimed \
+                 their seats",
                 live.game_id
             )));
         }
@@ -728,16 +838,37 @@ impl Games {
     ///
     /// # Errors
     /// When the store fails.
-    pub async fn lobby(&self) -> GameResult<Vec<Challenge>> {
+    pub async fn lobby(&self, range: Option<(f64, f64)>) -> GameResult<Vec<Challenge>> {
         let store = self.store.clone();
-        let open = blocking(move || store.lobby(100)).await?;
+        let open = blocking(move || {
+            let mut open = Vec::new();
+            for (row, live) in store.lobby(100)? {
+                let rating = match live.accounts.iter().flatten().next() {
+                    Some(&account) => store
+                        .ratings_in(&[account], &row.variant, speed_of(&live).name())?
+                        .pop(),
+                    None => None,
+                };
+                open.push((row, live, rating));
+            }
+            Ok(open)
+        })
+        .await?;
         Ok(open
             .into_iter()
-            .filter_map(|(row, live)| {
+            .filter(|(_, _, rating)| match (range, rating) {
+                (None, _) => true,
+                (Some((low, high)), Some((r, _))) => (low..=high).contains(&r.rating),
+                (Some(_), None) => false,
+            })
+            .filter_map(|(row, live, rating)| {
                 let taken = Side::ALL
                     .into_iter()
                     .find(|s| live.seats[s.index()].is_some())?;
                 Some(Challenge {
+                    rated: live.rated,
+                    speed: speed_of(&live).name(),
+                    rating: rating.map(|(r, games)| RatingNumbers::of(r, games)),
                     id: row.id,
                     game: row.variant,
                     pits: row.pits,
@@ -801,13 +932,23 @@ impl Games {
 /// or a rematch with the colours `swapped`): the same time control on a fresh clock, no
 /// offers, no result.
 fn follow_on(live: &LiveRow, swapped: bool, now: i64) -> LiveRow {
-    let (mut seats, mut names) = (live.seats, live.names.clone());
+    let (mut seats, mut names, mut accounts) = (live.seats, live.names.clone(), live.accounts);
     if swapped {
         seats.swap(0, 1);
         names.swap(0, 1);
+        accounts.swap(0, 1);
     }
     let clock = live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms));
-    LiveRow::new(seats, names, clock, now)
+    LiveRow {
+        accounts,
+        rated: live.rated,
+        ..LiveRow::new(seats, names, clock, now)
+    }
+}
+
+/// A live game's speed, from its clock.
+fn speed_of(live: &LiveRow) -> Speed {
+    Speed::of(live.clock.map(|c| (c.base_ms, c.increment_ms)))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! that wakes sockets ([`hub`]), the engines, the endgame tables' values and their first
 //! build. They read and write the store and answer with views; they never import transport.
 
+pub(crate) mod accounts;
 pub(crate) mod engines;
 pub mod first_tables;
 pub(crate) mod games;

@@ -25,8 +25,9 @@ const CHANNEL: &str = "sowing_games";
 
 /// The schema's version, kept in the table `sowing_schema`: 1 had games and matches; 2 adds
 /// the table `live` (games between two seats), created on start when missing; 3 gives each
-/// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start.
-const VERSION: i64 = 3;
+/// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start; 4
+/// adds accounts, sessions and ratings, and each live seat's account and `rated`.
+const VERSION: i64 = 4;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -95,7 +96,53 @@ CREATE TABLE IF NOT EXISTS live (
     created_ms     BIGINT NOT NULL,
     touched_ms     BIGINT NOT NULL
 );
+ALTER TABLE live ADD COLUMN IF NOT EXISTS south_account BIGINT;
+ALTER TABLE live ADD COLUMN IF NOT EXISTS north_account BIGINT;
+ALTER TABLE live ADD COLUMN IF NOT EXISTS rated BOOLEAN NOT NULL DEFAULT FALSE;
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
+CREATE TABLE IF NOT EXISTS accounts (
+    id       BIGSERIAL PRIMARY KEY,
+    name     TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password TEXT NOT NULL,
+    owner    BYTEA NOT NULL,
+    about    TEXT NOT NULL DEFAULT '',
+    created  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash BYTEA PRIMARY KEY,
+    account_id BIGINT NOT NULL REFERENCES accounts(id),
+    created_ms BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions(account_id);
+CREATE TABLE IF NOT EXISTS ratings (
+    account_id BIGINT NOT NULL REFERENCES accounts(id),
+    variant    TEXT NOT NULL,
+    speed      TEXT NOT NULL,
+    rating     DOUBLE PRECISION NOT NULL,
+    deviation  DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games      BIGINT NOT NULL,
+    PRIMARY KEY (account_id, variant, speed)
+);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings(variant, speed, rating);
+CREATE TABLE IF NOT EXISTS rated_games (
+    game_id         BIGINT PRIMARY KEY,
+    variant         TEXT NOT NULL,
+    speed           TEXT NOT NULL,
+    south_account   BIGINT NOT NULL,
+    north_account   BIGINT NOT NULL,
+    outcome         TEXT NOT NULL,
+    south_before    DOUBLE PRECISION NOT NULL,
+    north_before    DOUBLE PRECISION NOT NULL,
+    south_after     DOUBLE PRECISION NOT NULL,
+    north_after     DOUBLE PRECISION NOT NULL,
+    south_deviation DOUBLE PRECISION NOT NULL,
+    north_deviation DOUBLE PRECISION NOT NULL,
+    at_ms           BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rated_by_south ON rated_games(south_account, at_ms);
+CREATE INDEX IF NOT EXISTS rated_by_north ON rated_games(north_account, at_ms);
 ";
 
 type Pool = r2d2::Pool<Connections>;
@@ -209,6 +256,7 @@ impl ToSql for Value {
             Value::Null => Ok(IsNull::Yes),
             Value::Int(n) if *ty == Type::INT4 => i32::try_from(*n)?.to_sql(ty, out),
             Value::Int(n) => n.to_sql(ty, out),
+            Value::Real(x) => x.to_sql(ty, out),
             Value::Text(text) => text.to_sql(ty, out),
             Value::Blob(blob) => blob.to_sql(ty, out),
             Value::Bool(b) => b.to_sql(ty, out),
@@ -220,6 +268,7 @@ impl ToSql for Value {
         [
             Type::INT8,
             Type::INT4,
+            Type::FLOAT8,
             Type::TEXT,
             Type::VARCHAR,
             Type::BYTEA,
@@ -253,6 +302,10 @@ fn record(row: &postgres::Row) -> StoreResult<Record> {
                 row.try_get::<_, Option<i32>>(i)
                     .map_err(get)?
                     .map_or(Value::Null, |n| Value::Int(n.into()))
+            } else if *ty == Type::FLOAT8 {
+                row.try_get::<_, Option<f64>>(i)
+                    .map_err(get)?
+                    .map_or(Value::Null, Value::Real)
             } else if *ty == Type::TEXT || *ty == Type::VARCHAR {
                 row.try_get::<_, Option<String>>(i)
                     .map_err(get)?

@@ -17,8 +17,10 @@ use super::{
 /// the table `live` (games between two seats); 3 gives each game a `version`, as in
 /// PostgreSQL, so that a write from a stale copy is refused alike; 4 gives each game its
 /// owner (`owner`, the SHA-256 of a player key) and keeps the last id given (`game_ids`), so
-/// that the id of a deleted game is never given again.
-const VERSION: i64 = 4;
+/// that the id of a deleted game is never given again; 5 adds accounts, their sessions and
+/// ratings (`accounts`, `sessions`, `ratings`, `rated_games`) and each live seat's account
+/// and whether the game is rated (`live.south_account`, `north_account`, `rated`).
+const VERSION: i64 = 5;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -78,9 +80,55 @@ CREATE TABLE IF NOT EXISTS live (
     takebacks      INTEGER NOT NULL DEFAULT 0,
     version        INTEGER NOT NULL DEFAULT 0,
     created_ms     INTEGER NOT NULL,
-    touched_ms     INTEGER NOT NULL
+    touched_ms     INTEGER NOT NULL,
+    south_account  INTEGER,
+    north_account  INTEGER,
+    rated          INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
+CREATE TABLE IF NOT EXISTS accounts (
+    id       INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password TEXT NOT NULL,
+    owner    BLOB NOT NULL,
+    about    TEXT NOT NULL DEFAULT '',
+    created  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash BLOB PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    created_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions(account_id);
+CREATE TABLE IF NOT EXISTS ratings (
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    variant    TEXT NOT NULL,
+    speed      TEXT NOT NULL,
+    rating     REAL NOT NULL,
+    deviation  REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games      INTEGER NOT NULL,
+    PRIMARY KEY (account_id, variant, speed)
+);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings(variant, speed, rating);
+CREATE TABLE IF NOT EXISTS rated_games (
+    game_id         INTEGER PRIMARY KEY,
+    variant         TEXT NOT NULL,
+    speed           TEXT NOT NULL,
+    south_account   INTEGER NOT NULL,
+    north_account   INTEGER NOT NULL,
+    outcome         TEXT NOT NULL,
+    south_before    REAL NOT NULL,
+    north_before    REAL NOT NULL,
+    south_after     REAL NOT NULL,
+    north_after     REAL NOT NULL,
+    south_deviation REAL NOT NULL,
+    north_deviation REAL NOT NULL,
+    at_ms           INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rated_by_south ON rated_games(south_account, at_ms);
+CREATE INDEX IF NOT EXISTS rated_by_north ON rated_games(north_account, at_ms);
 ";
 
 fn db(error: rusqlite::Error) -> StoreError {
@@ -97,6 +145,7 @@ impl rusqlite::ToSql for Value {
         Ok(match self {
             Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
             Value::Int(n) => ToSqlOutput::from(*n),
+            Value::Real(x) => ToSqlOutput::from(*x),
             Value::Text(text) => ToSqlOutput::from(text.as_str()),
             Value::Blob(blob) => ToSqlOutput::from(blob.as_slice()),
             Value::Bool(b) => ToSqlOutput::from(*b),
@@ -132,12 +181,7 @@ impl Sql for Lite<'_> {
                             Value::Text(String::from_utf8_lossy(text).into_owned())
                         }
                         ValueRef::Blob(blob) => Value::Blob(blob.to_vec()),
-                        ValueRef::Real(x) => {
-                            return Err(StoreError::Database(format!(
-                                "column {i} holds a real number ({x}), which no column of \
-                                 this program's tables does"
-                            )))
-                        }
+                        ValueRef::Real(x) => Value::Real(x),
                     })
                 })
                 .collect::<StoreResult<Vec<Value>>>()?;
@@ -250,6 +294,21 @@ impl Sqlite {
         if has_games && version < 4 {
             tx.execute_batch("ALTER TABLE games ADD COLUMN owner BLOB")
                 .map_err(db)?;
+        }
+        let has_live: bool = tx
+            .query_row(
+                "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'live'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        if has_live && version < 5 {
+            tx.execute_batch(
+                "ALTER TABLE live ADD COLUMN south_account INTEGER;
+                 ALTER TABLE live ADD COLUMN north_account INTEGER;
+                 ALTER TABLE live ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
+            )
+            .map_err(db)?;
         }
         tx.execute_batch(SCHEMA).map_err(db)?;
         tx.pragma_update(None, "user_version", VERSION)
@@ -594,6 +653,44 @@ mod tests {
         assert_eq!(store.live_row(id).unwrap(), None);
         game.play(game.legal_moves()[0]).unwrap();
         assert_eq!(store.append_move(id, &game, Some(0)).unwrap().version, 1);
+        assert_eq!(user_version(&path), VERSION);
+    }
+
+    #[test]
+    fn a_version_4_database_gains_accounts_and_keeps_its_live_games() {
+        let path = temp_file("version-4");
+        let game = Game::new(Rules::new(Variant::HoyitoII));
+        let live = super::super::LiveRow::new(
+            [Some([7; 32]), Some([8; 32])],
+            [Some("Ana".into()), None],
+            None,
+            5,
+        );
+        let id = Store::open(&path)
+            .unwrap()
+            .create_game(&NewGame::live(&game, &live))
+            .unwrap();
+        // Back to version 4: no accounts, no seats' accounts.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP TABLE rated_games; DROP TABLE ratings; DROP TABLE sessions;
+             DROP TABLE accounts; ALTER TABLE live DROP COLUMN south_account;
+             ALTER TABLE live DROP COLUMN north_account; ALTER TABLE live DROP COLUMN rated;
+             PRAGMA user_version = 4;",
+        )
+        .unwrap();
+        drop(conn);
+        let store = Store::open(&path).unwrap();
+        let row = store.live_row(id).unwrap().unwrap();
+        assert_eq!(
+            (row.names[0].as_deref(), row.accounts, row.rated),
+            (Some("Ana"), [None, None], false)
+        );
+        let ana = store.sign_up("Ana", "h", [1; 32], None, 0).unwrap();
+        assert_eq!(
+            store.session_account([1; 32], 0).unwrap().unwrap().id,
+            ana.id
+        );
         assert_eq!(user_version(&path), VERSION);
     }
 

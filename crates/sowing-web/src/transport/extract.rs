@@ -9,7 +9,10 @@ use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use serde::de::DeserializeOwned;
 
-use crate::owners::{PlayerKey, PLAYER_KEY_HEADER};
+use std::sync::Arc;
+
+use crate::owners::{Caller, PlayerKey, PLAYER_KEY_HEADER};
+use crate::services::games::Games;
 use crate::transport::error::ApiError;
 
 /// A JSON request body; an empty body reads as `{}`. A body not sent as
@@ -171,5 +174,68 @@ impl<S: Send + Sync> FromRequestParts<S> for PlayerKey {
                 )
             })?;
         Ok(PlayerKey(Some(key)))
+    }
+}
+
+/// The cookie that carries a session's token (HttpOnly: the page's scripts never see it).
+pub(crate) const SESSION_COOKIE: &str = "sowing_session";
+
+/// The session token of a request's cookie, if it carries one of the right form (32 hex
+/// digits); anything else reads as none.
+pub(crate) struct SessionToken(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for SessionToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let token = parts
+            .headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .find(|(name, _)| *name == SESSION_COOKIE)
+            .map(|(_, value)| value.trim().to_owned())
+            .filter(|t| t.len() == 32 && t.bytes().all(|b| b.is_ascii_hexdigit()));
+        Ok(SessionToken(token))
+    }
+}
+
+/// The signed-in account of a request (its session cookie, looked up), and the token.
+pub(crate) struct Session {
+    pub account: Option<crate::store::AccountRow>,
+    pub token: Option<String>,
+}
+
+impl FromRequestParts<Arc<Games>> for Session {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        games: &Arc<Games>,
+    ) -> Result<Self, Self::Rejection> {
+        let SessionToken(token) = SessionToken::from_request_parts(parts, games).await?;
+        let account = match &token {
+            Some(token) => games.session(token).await?,
+            None => None,
+        };
+        Ok(Session { account, token })
+    }
+}
+
+impl FromRequestParts<Arc<Games>> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        games: &Arc<Games>,
+    ) -> Result<Self, Self::Rejection> {
+        let PlayerKey(key) = PlayerKey::from_request_parts(parts, games).await?;
+        let session = Session::from_request_parts(parts, games).await?;
+        Ok(Caller {
+            key,
+            account: session.account.map(|a| a.owner),
+        })
     }
 }

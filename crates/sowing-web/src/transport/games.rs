@@ -14,10 +14,10 @@ use serde::Deserialize;
 use sowing::Record;
 use sowing_engine::PlayerSpec;
 
-use crate::owners::PlayerKey;
+use crate::owners::{Caller, NewOwner, PlayerKey};
 use crate::services::games::{EngineRequest, Games, HUMAN};
 use crate::transport::error::{ApiError, ApiResult};
-use crate::transport::extract::{ClientAddr, JsonBody, PathParams, QueryParams};
+use crate::transport::extract::{ClientAddr, JsonBody, PathParams, QueryParams, Session};
 use crate::transport::new_game::{new_game_rules, NewGame};
 use crate::views::catalog;
 use crate::views::games::{EngineReply, GameList, MoveAnswer, MoveReplay, Played, Undone, View};
@@ -40,6 +40,7 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .route("/matches/{id}/next", post(next_round))
         .route("/rules", get(catalog::serve))
         .merge(crate::transport::live::routes())
+        .merge(crate::transport::accounts::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }
@@ -70,13 +71,14 @@ async fn create_game(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
     key: PlayerKey,
+    session: Session,
     JsonBody(new): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     may_create_plain(&games, address)?;
     let (rules, rounds) = new_game_rules(&new)?;
     let south = check_player(new.south)?;
     let north = check_player(new.north)?;
-    let owner = key.owner();
+    let owner = owner_of(&key, &session);
     let mut view = match rounds {
         None => games.create(rules, south, north, owner.hash).await?,
         Some(rounds) => {
@@ -94,14 +96,29 @@ struct ListQuery {
     limit: Option<usize>,
 }
 
-/// `GET /api/games`: the games of the player key presented; none without one.
+/// The owner of a game a request creates: the signed-in account, else the player key
+/// presented (or one made for it).
+fn owner_of(key: &PlayerKey, session: &Session) -> NewOwner {
+    match &session.account {
+        Some(account) => NewOwner {
+            hash: account.owner,
+            made: None,
+        },
+        None => key.owner(),
+    }
+}
+
+/// `GET /api/games`: the games of the signed-in account, else of the player key presented;
+/// none without either.
 async fn list_games(
     State(games): Shared,
     key: PlayerKey,
+    session: Session,
     QueryParams(query): QueryParams<ListQuery>,
 ) -> ApiResult<Json<GameList>> {
     let limit = query.limit.unwrap_or(100).min(1000);
-    let games = match key.hash() {
+    let owner = session.account.map(|a| a.owner).or_else(|| key.hash());
+    let games = match owner {
         Some(owner) => games.list(owner, limit).await?,
         None => Vec::new(),
     };
@@ -118,10 +135,10 @@ async fn get_game(
 /// `DELETE /api/games/{id}`: 204, or 409 for a round of a match.
 async fn delete_game(
     State(games): Shared,
-    PlayerKey(key): PlayerKey,
+    who: Caller,
     PathParams(id): PathParams<String>,
 ) -> ApiResult<StatusCode> {
-    games.delete(&id, key.as_deref()).await?;
+    games.delete(&id, &who).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -144,14 +161,14 @@ struct MoveQuery {
 
 async fn play_move(
     State(games): Shared,
-    PlayerKey(key): PlayerKey,
+    who: Caller,
     PathParams(id): PathParams<String>,
     QueryParams(query): QueryParams<MoveQuery>,
     JsonBody(body): JsonBody<MoveBody>,
 ) -> ApiResult<Json<MoveAnswer>> {
     Ok(Json(
         games
-            .play(&id, &body.mv, body.ply, query.brief, key.as_deref())
+            .play(&id, &body.mv, body.ply, query.brief, &who)
             .await?,
     ))
 }
@@ -174,22 +191,22 @@ pub struct PlyBody {
 
 async fn undo(
     State(games): Shared,
-    PlayerKey(key): PlayerKey,
+    who: Caller,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<PlyBody>,
 ) -> ApiResult<Json<Undone>> {
     Ok(Json(Undone {
-        game: games.undo(&id, body.ply, key.as_deref()).await?,
+        game: games.undo(&id, body.ply, &who).await?,
     }))
 }
 
 async fn redo(
     State(games): Shared,
-    PlayerKey(key): PlayerKey,
+    who: Caller,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<PlyBody>,
 ) -> ApiResult<Json<Played>> {
-    Ok(Json(games.redo(&id, body.ply, key.as_deref()).await?))
+    Ok(Json(games.redo(&id, body.ply, &who).await?))
 }
 
 /// `POST /api/games/{id}/engine`: a move from the engine, played or only suggested.
@@ -210,7 +227,7 @@ pub struct EngineBody {
 
 async fn engine(
     State(games): Shared,
-    PlayerKey(key): PlayerKey,
+    who: Caller,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<EngineBody>,
 ) -> ApiResult<Json<EngineReply>> {
@@ -219,7 +236,7 @@ async fn engine(
         play: body.play,
         engine: body.engine,
         ply: body.ply,
-        key,
+        who,
     };
     Ok(Json(games.engine(&id, request).await?))
 }
@@ -263,13 +280,14 @@ async fn import_record(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
     key: PlayerKey,
+    session: Session,
     JsonBody(body): JsonBody<RecordBody>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     may_create_plain(&games, address)?;
     let record = Record::parse(&body.record).map_err(|e| ApiError::bad(e.to_string()))?;
     let south = check_player(body.south)?;
     let north = check_player(body.north)?;
-    let owner = key.owner();
+    let owner = owner_of(&key, &session);
     let mut view = games.import(record.game, south, north, owner.hash).await?;
     view.player_key = owner.made;
     Ok((StatusCode::CREATED, Json(view)))
@@ -277,12 +295,12 @@ async fn import_record(
 
 async fn next_round(
     State(games): Shared,
-    PlayerKey(key): PlayerKey,
+    who: Caller,
     PathParams(id): PathParams<String>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     Ok((
         StatusCode::CREATED,
-        Json(games.next_round(&id, key.as_deref()).await?),
+        Json(games.next_round(&id, &who).await?),
     ))
 }
 

@@ -23,7 +23,9 @@ use crate::limits::SocketPermit;
 use crate::services::games::{GameError, Games};
 use crate::services::live::{NewLive, Offer, Update};
 use crate::transport::error::{ApiError, ApiResult};
-use crate::transport::extract::{ClientAddr, JsonBody, PathParams, SeatToken};
+use crate::transport::extract::{
+    ClientAddr, JsonBody, PathParams, QueryParams, SeatToken, Session,
+};
 use crate::transport::new_game::{new_game_rules, NewGame};
 use crate::views::games::{MoveReplay, View};
 use crate::views::live::{Challenge, LiveMoved, LiveStatus, LiveView, Seated};
@@ -38,6 +40,7 @@ pub(crate) fn routes() -> Router<Arc<Games>> {
         .route("/lobby", get(lobby))
         .route("/live/{id}", get(view))
         .route("/live/{id}/accept", post(accept))
+        .route("/live/{id}/claim", post(claim))
         .route("/live/{id}/moves", post(play))
         .route("/live/{id}/resign", act(Act::Resign))
         .route("/live/{id}/draw", act(Act::Offer(Offer::Draw)))
@@ -70,6 +73,9 @@ struct NewLiveBody {
     lobby: bool,
     name: Option<String>,
     rounds: Option<u32>,
+    /// A rated game (the creator signed in; single games only).
+    #[serde(default)]
+    rated: bool,
     #[serde(flatten)]
     options: serde_json::Map<String, serde_json::Value>,
 }
@@ -123,8 +129,17 @@ async fn create(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
     key: crate::owners::PlayerKey,
+    session: Session,
     JsonBody(body): JsonBody<NewLiveBody>,
 ) -> ApiResult<(StatusCode, Json<Seated>)> {
+    if body.rated {
+        if body.rounds.is_some() {
+            return Err(ApiError::bad(
+                "rated: only single games are rated, not matches of rounds",
+            ));
+        }
+        games.signed_in_as(session.account.clone())?;
+    }
     if !games.limiter.may_create(address) {
         return Err(limited(
             "too many games created from your address: wait a minute and try again",
@@ -183,7 +198,13 @@ async fn create(
                 name,
                 address: address.to_string(),
                 rounds,
-                owner: key.hash(),
+                owner: session
+                    .account
+                    .as_ref()
+                    .map(|a| a.owner)
+                    .or_else(|| key.hash()),
+                account: session.account.map(|a| (a.id, a.name)),
+                rated: body.rated,
             },
         )
         .await?;
@@ -195,9 +216,24 @@ struct Lobby {
     challenges: Vec<Challenge>,
 }
 
-async fn lobby(State(games): Shared) -> ApiResult<Json<Lobby>> {
+/// `GET /api/lobby?min_rating=1400&max_rating=1700`: only challenges whose challenger's
+/// rating is in the range (when either is given).
+#[derive(Deserialize)]
+struct LobbyQuery {
+    min_rating: Option<f64>,
+    max_rating: Option<f64>,
+}
+
+async fn lobby(
+    State(games): Shared,
+    QueryParams(query): QueryParams<LobbyQuery>,
+) -> ApiResult<Json<Lobby>> {
+    let range = match (query.min_rating, query.max_rating) {
+        (None, None) => None,
+        (low, high) => Some((low.unwrap_or(f64::MIN), high.unwrap_or(f64::MAX))),
+    };
     Ok(Json(Lobby {
-        challenges: games.lobby().await?,
+        challenges: games.lobby(range).await?,
     }))
 }
 
@@ -217,6 +253,7 @@ struct AcceptBody {
 async fn accept(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
+    session: Session,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<AcceptBody>,
 ) -> ApiResult<Json<Seated>> {
@@ -226,7 +263,26 @@ async fn accept(
         ));
     }
     let name = check_name(body.name, games.limiter.limits().name_chars)?;
-    Ok(Json(games.accept(&id, name).await?))
+    let account = session.account.map(|a| (a.id, a.name));
+    Ok(Json(games.accept(&id, name, account).await?))
+}
+
+/// `POST /api/live/{id}/claim`: the signed-in account takes the seat the token holds.
+async fn claim(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    SeatToken(token): SeatToken,
+    session: Session,
+    PathParams(id): PathParams<String>,
+    JsonBody(Empty {}): JsonBody<Empty>,
+) -> ApiResult<Json<LiveView>> {
+    may_act(&games, address)?;
+    let account = games.signed_in_as(session.account)?;
+    Ok(Json(
+        games
+            .claim(&id, token.as_deref(), (account.id, account.name))
+            .await?,
+    ))
 }
 
 #[derive(Deserialize)]

@@ -1,6 +1,7 @@
 //! Transport: the HTTP routes and the socket, what they read from requests, and how they
 //! answer errors. They ask the services and answer with views; nothing below imports them.
 
+pub(crate) mod accounts;
 pub(crate) mod error;
 pub(crate) mod extract;
 pub(crate) mod games;

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::store::LiveResult;
+use crate::views::accounts::RatingNumbers;
 use crate::views::games::{GameSummary, TraceEvent, View};
 
 /// A seat: its name and whether someone holds it.
@@ -13,6 +14,10 @@ pub struct SeatView {
     pub name: Option<String>,
     /// Whether the seat is taken (an open challenge has one free seat).
     pub taken: bool,
+    /// Whether a signed-in account holds it (then `name` is the account's name).
+    pub account: bool,
+    /// The account's rating in this game at this speed, or null for no account.
+    pub rating: Option<RatingNumbers>,
 }
 
 /// Both seats.
@@ -92,6 +97,10 @@ pub struct LiveStatus {
     pub lobby: bool,
     /// Sockets watching without a seat (on this server).
     pub spectators: usize,
+    /// A rated game: its end moves both accounts' ratings.
+    pub rated: bool,
+    /// Its speed, from the clock (`bullet`, `blitz`, `rapid`, `classical`, `unlimited`).
+    pub speed: &'static str,
 }
 
 /// A live game whole: its status and its game view.
@@ -147,6 +156,12 @@ pub struct Challenge {
     pub clock: Option<ClockSpecView>,
     /// When it was posted, Unix ms.
     pub created_ms: i64,
+    /// A rated challenge (only a signed-in player may accept it).
+    pub rated: bool,
+    /// Its speed.
+    pub speed: &'static str,
+    /// The challenger's rating in this game at this speed, when signed in.
+    pub rating: Option<RatingNumbers>,
 }
 
 /// A time control.

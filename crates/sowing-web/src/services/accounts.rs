@@ -1,0 +1,429 @@
+//! Accounts: signing up and in with a name and a password (argon2id), sessions (a token the
+//! browser keeps in an HttpOnly cookie; only its SHA-256 is stored), signing out of one
+//! session or all, a new password (which ends the other sessions), profiles, leaderboards.
+//! An anonymous player's games (those of the player key presented) move into the account
+//! when they sign up, or sign in with that key.
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+
+use crate::ratings::Speed;
+use crate::seats;
+use crate::services::games::{blocking, GameError, Games};
+use crate::store::{AccountRow, SessionEnd, StoreError};
+use crate::views::accounts::{LeaderboardView, ProfileView};
+
+type GameResult<T> = Result<T, GameError>;
+
+/// How long a session lasts from signing in.
+pub const SESSION_LIFETIME: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// A name: 2 to 24 letters, digits, `_` or `-` (ASCII), starting with a letter or digit.
+pub const NAME_CHARS: std::ops::RangeInclusive<usize> = 2..=24;
+
+/// A password: 8 to 128 characters.
+pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
+
+/// The longest text of a profile.
+pub const ABOUT_CHARS: usize = 400;
+
+/// How many rated games a profile lists.
+const PROFILE_GAMES: usize = 200;
+
+/// How many players a leaderboard lists.
+const LEADERS: usize = 100;
+
+/// A session begun: the account and the token for the cookie (shown once, never stored).
+pub struct SignedIn {
+    /// The account.
+    pub account: AccountRow,
+    /// The session's token.
+    pub token: String,
+    /// Games that moved into the account from the player key presented.
+    pub moved: usize,
+}
+
+/// Why a name cannot be an account's, or `None` when it can.
+fn name_problem(name: &str) -> Option<String> {
+    let count = name.chars().count();
+    if !NAME_CHARS.contains(&count) {
+        return Some(format!(
+            "name: {count} characters (expected {} to {})",
+            NAME_CHARS.start(),
+            NAME_CHARS.end()
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        || !name.starts_with(|c: char| c.is_ascii_alphanumeric())
+    {
+        return Some(
+            "name: only letters a–z and A–Z, digits, _ and - (starting with a letter or digit)"
+                .to_owned(),
+        );
+    }
+    None
+}
+
+fn password_problem(password: &str) -> Option<String> {
+    let count = password.chars().count();
+    (!PASSWORD_CHARS.contains(&count)).then(|| {
+        format!(
+            "password: {count} characters (expected {} to {})",
+            PASSWORD_CHARS.start(),
+            PASSWORD_CHARS.end()
+        )
+    })
+}
+
+/// The argon2id hash of `password` with a fresh salt, as a PHC string (OWASP's parameters,
+/// the crate's defaults: 19 MiB, 2 passes, 1 lane).
+fn hash_password(password: &str) -> Result<String, StoreError> {
+    let salt = SaltString::generate(&mut rand::rngs::OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|hash| hash.to_string())
+        .map_err(|e| StoreError::Database(format!("cannot hash the password: {e}")))
+}
+
+/// Whether `password` is the one `phc` is the hash of.
+fn password_matches(phc: &str, password: &str) -> bool {
+    PasswordHash::new(phc).is_ok_and(|hash| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &hash)
+            .is_ok()
+    })
+}
+
+/// A hash no password is checked against but to spend the same time when the name is
+/// unknown, so that how long a refusal takes does not tell which names exist.
+static DECOY: LazyLock<String> =
+    LazyLock::new(|| hash_password("not anyone's password").unwrap_or_default());
+
+fn wrong_password() -> GameError {
+    GameError::SignedOut("wrong name or password".to_owned())
+}
+
+impl Games {
+    fn may_sign_in(&self, address: std::net::IpAddr) -> GameResult<()> {
+        if self.limiter.may_sign_in(address) {
+            Ok(())
+        } else {
+            Err(GameError::Limited(
+                "too many attempts to sign in from your address: wait a minute and try again"
+                    .to_owned(),
+            ))
+        }
+    }
+
+    /// The oldest start of a session still valid now.
+    fn sessions_since(&self) -> i64 {
+        self.time.now_ms() - SESSION_LIFETIME.as_millis() as i64
+    }
+
+    /// Forgets the copies in memory of the games of the player key whose hash is `key`
+    /// (read before they moved into an account), so that they are read again with their new
+    /// owner.
+    async fn forget_moved(&self, ids: Vec<i64>) {
+        for id in ids {
+            self.forget_copy(id).await;
+        }
+    }
+
+    async fn ids_of_key(&self, key: Option<[u8; 32]>) -> GameResult<Vec<i64>> {
+        let Some(key) = key else {
+            return Ok(Vec::new());
+        };
+        let store = self.store.clone();
+        let rows = blocking(move || store.list(key, usize::MAX)).await?;
+        Ok(rows.into_iter().map(|r| r.id).collect())
+    }
+
+    /// A new account named `name` with `password`, signed in; the games of the player key
+    /// whose hash is `key` move into it.
+    ///
+    /// # Errors
+    /// 422 for a name or password of the wrong form; 409 for a name taken (in any case);
+    /// 429 past the rate of attempts from `address`; a store failure.
+    pub async fn sign_up(
+        &self,
+        address: std::net::IpAddr,
+        name: &str,
+        password: &str,
+        key: Option<[u8; 32]>,
+    ) -> GameResult<SignedIn> {
+        if let Some(problem) = name_problem(name).or_else(|| password_problem(password)) {
+            return Err(GameError::Refused(problem));
+        }
+        self.may_sign_in(address)?;
+        let ids = self.ids_of_key(key).await?;
+        let (token, session) = seats::new_token();
+        let store = self.store.clone();
+        let (name, password) = (name.to_owned(), password.to_owned());
+        let now = self.time.now_ms();
+        let signed = blocking(move || {
+            if store.account_named(&name)?.is_some() {
+                return Ok(None);
+            }
+            let phc = hash_password(&password)?;
+            match store.sign_up(&name, &phc, session, key, now) {
+                Ok(account) => Ok(Some(account)),
+                // Another request took the name meanwhile.
+                Err(StoreError::Conflict(_)) => Ok(None),
+                Err(e) => Err(e),
+            }
+        })
+        .await?;
+        let Some(account) = signed else {
+            return Err(GameError::Conflict(
+                "that name is taken: choose another".to_owned(),
+            ));
+        };
+        let moved = ids.len();
+        self.forget_moved(ids).await;
+        Ok(SignedIn {
+            account,
+            token,
+            moved,
+        })
+    }
+
+    /// A new session of the account named `name` if `password` is its password; the games
+    /// of the player key whose hash is `key` move into it.
+    ///
+    /// # Errors
+    /// 401 for an unknown name or a wrong password (the same answer, in the same time);
+    /// 429 past the rate of attempts from `address`; a store failure.
+    pub async fn sign_in(
+        &self,
+        address: std::net::IpAddr,
+        name: &str,
+        password: &str,
+        key: Option<[u8; 32]>,
+    ) -> GameResult<SignedIn> {
+        self.may_sign_in(address)?;
+        if name.chars().count() > *NAME_CHARS.end() || password_problem(password).is_some() {
+            return Err(wrong_password());
+        }
+        let ids = self.ids_of_key(key).await?;
+        let store = self.store.clone();
+        let (name, password) = (name.to_owned(), password.to_owned());
+        let found = blocking(move || {
+            let account = store.account_named(&name)?;
+            let phc = account
+                .as_ref()
+                .map_or(DECOY.as_str(), |a| a.password.as_str());
+            let matches = password_matches(phc, &password);
+            Ok(account.filter(|_| matches))
+        })
+        .await?;
+        let Some(account) = found else {
+            return Err(wrong_password());
+        };
+        let (token, session) = seats::new_token();
+        let store = self.store.clone();
+        let id = account.id;
+        let now = self.time.now_ms();
+        blocking(move || store.sign_in(id, session, key, now)).await?;
+        let moved = ids.len();
+        self.forget_moved(ids).await;
+        Ok(SignedIn {
+            account,
+            token,
+            moved,
+        })
+    }
+
+    /// The account of the session whose token is `token`, if it is valid.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn session(&self, token: &str) -> GameResult<Option<AccountRow>> {
+        let store = self.store.clone();
+        let hash = seats::hash(token);
+        let since = self.sessions_since();
+        blocking(move || store.session_account(hash, since)).await
+    }
+
+    /// The account signed in, or a 401.
+    ///
+    /// # Errors
+    /// 401 without a valid session.
+    pub fn signed_in_as(&self, account: Option<AccountRow>) -> GameResult<AccountRow> {
+        account.ok_or_else(|| {
+            GameError::SignedOut(
+                "this needs you signed in (the session cookie is missing or has expired)"
+                    .to_owned(),
+            )
+        })
+    }
+
+    /// Ends the session of `token` (this device).
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn sign_out(&self, token: &str) -> GameResult<()> {
+        let store = self.store.clone();
+        let hash = seats::hash(token);
+        blocking(move || store.sign_out(SessionEnd::This(hash))).await?;
+        Ok(())
+    }
+
+    /// Ends every session of `account` (every device); how many.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn sign_out_everywhere(&self, account: &AccountRow) -> GameResult<usize> {
+        let store = self.store.clone();
+        let id = account.id;
+        blocking(move || store.sign_out(SessionEnd::Everywhere(id))).await
+    }
+
+    /// Sets a new password for `account` if `old` is its password now, and ends every other
+    /// session of it (this one, `token`'s, stays); how many ended.
+    ///
+    /// # Errors
+    /// 401 for a wrong password now; 422 for a new password of the wrong form; 429 past the
+    /// rate of attempts; a store failure.
+    pub async fn change_password(
+        &self,
+        address: std::net::IpAddr,
+        account: &AccountRow,
+        token: &str,
+        old: &str,
+        new: &str,
+    ) -> GameResult<usize> {
+        if let Some(problem) = password_problem(new) {
+            return Err(GameError::Refused(format!("new_{problem}")));
+        }
+        self.may_sign_in(address)?;
+        let store = self.store.clone();
+        let (id, phc) = (account.id, account.password.clone());
+        let (old, new) = (old.to_owned(), new.to_owned());
+        let keep = seats::hash(token);
+        let ended = blocking(move || {
+            if !password_matches(&phc, &old) {
+                return Ok(None);
+            }
+            let fresh = hash_password(&new)?;
+            store.set_password(id, &fresh, keep).map(Some)
+        })
+        .await?;
+        ended.ok_or_else(|| GameError::SignedOut("wrong password".to_owned()))
+    }
+
+    /// The profile of the account named `name`: its ratings, results and rated games.
+    ///
+    /// # Errors
+    /// 404 for no such account; a store failure.
+    pub async fn profile(&self, name: &str) -> GameResult<ProfileView> {
+        let store = self.store.clone();
+        let wanted = name.to_owned();
+        let found = blocking(move || {
+            let Some(account) = store.account_named(&wanted)? else {
+                return Ok(None);
+            };
+            let ratings = store.ratings(account.id)?;
+            let games = store.rated_games(account.id, PROFILE_GAMES)?;
+            Ok(Some(ProfileView::new(&account, &ratings, &games)))
+        })
+        .await?;
+        found.ok_or_else(|| GameError::UnknownAccount(name.to_owned()))
+    }
+
+    /// Sets the text of the profile named `name`, which must be `account`'s own.
+    ///
+    /// # Errors
+    /// 403 for someone else's profile; 422 for a text too long or with control characters;
+    /// a store failure.
+    pub async fn edit_profile(
+        &self,
+        account: &AccountRow,
+        name: &str,
+        about: &str,
+    ) -> GameResult<ProfileView> {
+        if !account.name.eq_ignore_ascii_case(name) {
+            return Err(GameError::Forbidden(format!(
+                "the profile of {} is not yours: you are signed in as {}",
+                crate::services::games::shorten(name),
+                account.name
+            )));
+        }
+        let about = about.trim();
+        if about.chars().count() > ABOUT_CHARS {
+            return Err(GameError::Refused(format!(
+                "about: {} characters (at most {ABOUT_CHARS})",
+                about.chars().count()
+            )));
+        }
+        if about.chars().any(|c| c.is_control() && c != '\n') {
+            return Err(GameError::Refused(
+                "about: control characters are not allowed".to_owned(),
+            ));
+        }
+        let store = self.store.clone();
+        let (id, text) = (account.id, about.to_owned());
+        blocking(move || store.set_about(id, &text)).await?;
+        self.profile(&account.name).await
+    }
+
+    /// The best ratings in `game` at `speed`.
+    ///
+    /// # Errors
+    /// 422 for an unknown game or speed; a store failure.
+    pub async fn leaderboard(&self, game: &str, speed: &str) -> GameResult<LeaderboardView> {
+        let variant: sowing::Variant = game.parse().map_err(|_| {
+            GameError::Refused(format!(
+                "game: unknown game {}",
+                crate::services::games::shorten(game)
+            ))
+        })?;
+        let speed = Speed::from_name(speed).ok_or_else(|| {
+            GameError::Refused(format!(
+                "speed: {} (expected bullet, blitz, rapid, classical or unlimited)",
+                crate::services::games::shorten(speed)
+            ))
+        })?;
+        let store = self.store.clone();
+        let name = variant.name();
+        let rows = blocking(move || store.leaderboard(name, speed.name(), LEADERS)).await?;
+        Ok(LeaderboardView::new(name, speed.name(), &rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_hash_is_argon2id_salted_and_checks_only_its_password() {
+        let a = hash_password("correct horse").unwrap();
+        let b = hash_password("correct horse").unwrap();
+        assert!(a.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{a}");
+        assert_ne!(a, b, "each hash has its own salt");
+        assert!(password_matches(&a, "correct horse"));
+        assert!(!password_matches(&a, "correct horsE"));
+        assert!(!password_matches("not a hash", "correct horse"));
+    }
+
+    #[test]
+    fn names_are_short_plain_and_start_with_a_letter_or_digit() {
+        for good in ["ana", "Ana_2", "x-y", "99"] {
+            assert_eq!(name_problem(good), None, "{good}");
+        }
+        for bad in [
+            "a",
+            "-ana",
+            "ana maría",
+            "ana<b>",
+            &"a".repeat(25),
+            "ana\u{200b}",
+        ] {
+            assert!(name_problem(bad).is_some(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,373 @@
+// Accounts and ratings (docs/web.md, "Accounts and ratings"): signing up and in, signing
+// out (here or everywhere), a new password, profiles with a rating graph, leaderboards, the
+// rated box of Play a friend, ratings beside the names of a live game, and the lobby's
+// rating range. The session is an HttpOnly cookie: this file never sees its token. Drawn
+// with app.js's api() and live.js's hooks (window.sowingAccount).
+'use strict';
+
+(() => {
+  // Every text of this file, in one place (for the message catalogues to come).
+  const T = {
+    signIn: 'Sign in',
+    account: (name) => `${name} ▾`,
+    accountTitle: 'Account',
+    leaders: 'Leaderboards',
+    signUpTitle: 'New account',
+    signInTitle: 'Sign in',
+    name: 'Name',
+    password: 'Password',
+    newPassword: 'New password',
+    create: 'Create the account',
+    enter: 'Sign in',
+    why: 'An account keeps your games and ratings on any device. Without one you play as now; the games of this browser move into the account when you sign up or in.',
+    nameRule: '2–24 letters, digits, _ or -',
+    passwordRule: 'at least 8 characters',
+    signedInAs: (name) => `Signed in as ${name}.`,
+    profile: 'Your profile',
+    signOut: 'Sign out',
+    signOutAll: 'Sign out everywhere',
+    signOutAllTitle: 'End the sessions of every device signed in to this account',
+    changePassword: 'Change the password',
+    passwordChanged: (n) => `Password changed; ${n} other ${n === 1 ? 'session' : 'sessions'} signed out.`,
+    signedOutAll: (n) => `Signed out on ${n} ${n === 1 ? 'device' : 'devices'}.`,
+    moved: (n) => (n ? ` ${n} ${n === 1 ? 'game' : 'games'} of this browser moved into your account.` : ''),
+    welcome: (name) => `Welcome, ${name}.`,
+    close: 'Close',
+    ratings: 'Ratings',
+    results: 'Results by game',
+    games: 'Rated games',
+    graph: 'Rating after each rated game',
+    noGames: 'No rated game yet.',
+    about: 'About',
+    save: 'Save',
+    saved: 'Saved.',
+    cols: { game: 'Game', speed: 'Speed', rating: 'Rating', rd: 'RD', played: 'Games', wins: 'Won', losses: 'Lost', draws: 'Drawn', rank: '#', player: 'Player', opponent: 'Opponent', result: 'Result', change: 'Rating' },
+    result: { win: 'won', loss: 'lost', draw: 'drawn' },
+    speeds: { bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', unlimited: 'Unlimited' },
+    emptyBoard: 'Nobody is rated here yet.',
+    rated: 'Rated game (both players signed in)',
+    ratedNote: 'rated',
+    range: 'Challengers rated',
+    from: 'from',
+    to: 'to',
+    claimed: 'Your account holds this seat: the game is rated once both players have signed in.',
+    claimFailed: (m) => `Your account could not take this seat: ${m}`,
+  };
+
+  const $ = (id) => document.getElementById(id);
+  const ME = { account: null };
+  window.sowingAccount = { state: ME };
+
+  const ratingNumber = (r) => `${Math.round(r.rating)}${r.provisional ? '?' : ''}`;
+
+  function el(tag, props = {}, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(props)) {
+      if (k === 'dataset') Object.assign(e.dataset, v);
+      else if (k in e) e[k] = v;
+      else e.setAttribute(k, v);
+    }
+    e.append(...children);
+    return e;
+  }
+
+  function table(head, rows) {
+    return el('table', {}, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))),
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c))))));
+  }
+
+  // ------------------------------------------------------------ the session
+
+  // The first look at the session, which the hooks below wait for (a live game's page may
+  // ask to claim its seat before it is known).
+  let ready = null;
+  const known = () => ready || (ready = refreshMe());
+
+  async function refreshMe() {
+    try {
+      const r = await api('GET', '/account');
+      ME.account = r.account;
+    } catch (_) { /* keep what we had */ }
+    showMe();
+  }
+
+  function showMe() {
+    const b = $('btn-account');
+    if (b) b.textContent = ME.account ? T.account(ME.account.name) : T.signIn;
+    document.body.dataset.account = ME.account ? ME.account.name : '';
+    const rated = $('f-rated-box');
+    if (rated) rated.hidden = !ME.account;
+    renderDialog();
+  }
+
+  function dialog(id, title) {
+    const d = el('dialog', { id, className: 'account-dialog' });
+    d.setAttribute('aria-labelledby', `${id}-title`);
+    d.append(el('h2', { id: `${id}-title` }, title), el('div', { id: `${id}-body` }),
+      el('form', { method: 'dialog', className: 'dialog-buttons' }, el('button', { type: 'submit' }, T.close)));
+    document.body.append(d);
+    return d;
+  }
+
+  function field(label, input) {
+    return el('label', {}, `${label} `, input);
+  }
+
+  function renderDialog() {
+    const body = $('account-body');
+    if (!body) return;
+    body.innerHTML = '';
+    const said = el('p', { id: 'account-said', className: 'account-said', role: 'status' });
+    const error = el('p', { id: 'account-error', className: 'error', role: 'alert' });
+    if (!ME.account) {
+      const form = (id, title, button, path) => {
+        const name = el('input', { id: `${id}-name`, autocomplete: 'username', required: true, maxLength: 24, placeholder: T.nameRule });
+        const password = el('input', { id: `${id}-password`, type: 'password', required: true, maxLength: 128, placeholder: T.passwordRule,
+          autocomplete: id === 'signup' ? 'new-password' : 'current-password' });
+        const f = el('form', { id, className: 'account-form' }, el('h3', {}, title), field(T.name, name), field(T.password, password),
+          el('button', { type: 'submit', className: 'primary', id: `${id}-go` }, button));
+        f.addEventListener('submit', async (e) => {
+          e.preventDefault();
+          error.textContent = '';
+          try {
+            const r = await api('POST', path, { name: name.value.trim(), password: password.value }, {}, { once: true });
+            ME.account = r.account;
+            showMe();
+            $('account-said').textContent = T.welcome(r.account.name) + T.moved(r.moved || 0);
+            afterChange();
+          } catch (err) {
+            $('account-error').textContent = err.message;
+          }
+        });
+        return f;
+      };
+      body.append(el('p', { className: 'account-why' }, T.why),
+        el('div', { className: 'account-forms' }, form('signup', T.signUpTitle, T.create, '/account/signup'),
+          form('signin', T.signInTitle, T.enter, '/account/signin')), error, said);
+      return;
+    }
+    const out = (path, all) => async () => {
+      error.textContent = '';
+      try {
+        const r = await api('POST', path, {}, {}, { once: true });
+        ME.account = null;
+        // A fresh player key: the next person at this browser cannot act on the account's games.
+        localStorage.removeItem(PLAYER_KEY);
+        showMe();
+        if (all) $('account-said').textContent = T.signedOutAll(r.ended || 0);
+        afterChange();
+      } catch (err) { $('account-error').textContent = err.message; }
+    };
+    const old = el('input', { id: 'password-old', type: 'password', autocomplete: 'current-password', required: true });
+    const fresh = el('input', { id: 'password-new', type: 'password', autocomplete: 'new-password', required: true, placeholder: T.passwordRule });
+    const change = el('form', { id: 'password-form', className: 'account-form' }, el('h3', {}, T.changePassword),
+      field(T.password, old), field(T.newPassword, fresh), el('button', { type: 'submit', id: 'password-go' }, T.changePassword));
+    change.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      error.textContent = '';
+      try {
+        const r = await api('POST', '/account/password', { password: old.value, new_password: fresh.value }, {}, { once: true });
+        old.value = fresh.value = '';
+        $('account-said').textContent = T.passwordChanged(r.ended || 0);
+      } catch (err) { $('account-error').textContent = err.message; }
+    });
+    body.append(el('p', { id: 'account-who' }, T.signedInAs(ME.account.name)),
+      el('p', { className: 'account-buttons' },
+        el('button', { type: 'button', id: 'account-profile', onclick: () => { $('account').close(); openProfile(ME.account.name); } }, T.profile),
+        el('button', { type: 'button', id: 'account-signout', onclick: out('/account/signout', false) }, T.signOut),
+        el('button', { type: 'button', id: 'account-signout-all', title: T.signOutAllTitle, onclick: out('/account/signout-everywhere', true) }, T.signOutAll)),
+      change, error, said);
+  }
+
+  // Signing in or out changes whose games and challenges these are.
+  function afterChange() {
+    if (window.sowingLive && window.sowingLive.refreshLobby) window.sowingLive.refreshLobby();
+  }
+
+  // ------------------------------------------------------------ profiles
+
+  // The rating graph: one line per game and speed, the rating after each rated game (and
+  // before the first), oldest on the left. SVG, drawn from the profile's `games`.
+  function graph(games) {
+    const NS = 'http://www.w3.org/2000/svg';
+    const W = 560, H = 200, PAD = 34;
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    svg.setAttribute('id', 'rating-graph');
+    svg.setAttribute('class', 'rating-graph');
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', T.graph);
+    const oldest = [...games].reverse();
+    const series = new Map();
+    for (const g of oldest) {
+      const key = `${g.game} ${g.speed}`;
+      if (!series.has(key)) series.set(key, [g.before]);
+      series.get(key).push(g.after);
+    }
+    const all = [...series.values()].flat();
+    const low = Math.min(...all) - 20, high = Math.max(...all) + 20;
+    const longest = Math.max(...[...series.values()].map((s) => s.length));
+    const x = (i) => PAD + (longest < 2 ? 0 : (i * (W - 2 * PAD)) / (longest - 1));
+    const y = (r) => H - PAD / 2 - ((r - low) * (H - PAD)) / (high - low);
+    const add = (tag, attrs, text) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      if (text !== undefined) e.textContent = text;
+      svg.append(e);
+      return e;
+    };
+    for (const r of [high - 20, low + 20]) {
+      add('line', { x1: PAD, x2: W - PAD, y1: y(r), y2: y(r), class: 'graph-rule' });
+      add('text', { x: 2, y: y(r) + 4, class: 'graph-label' }, String(Math.round(r)));
+    }
+    let n = 0;
+    for (const [key, points] of series) {
+      n += 1;
+      add('polyline', { points: points.map((r, i) => `${x(i)},${y(r)}`).join(' '), class: `graph-line graph-line-${n % 4}`, 'data-series': key });
+      points.forEach((r, i) => add('circle', { cx: x(i), cy: y(r), r: 3, class: `graph-dot graph-line-${n % 4}` }, undefined)
+        .append(Object.assign(document.createElementNS(NS, 'title'), { textContent: `${key}: ${Math.round(r)}` })));
+      const last = points[points.length - 1];
+      add('text', { x: x(points.length - 1) - 4, y: y(last) - 8, class: 'graph-label', 'text-anchor': 'end' }, `${gameTitle(key.split(' ')[0])} ${T.speeds[key.split(' ')[1]]}`);
+    }
+    return svg;
+  }
+
+  async function openProfile(name) {
+    let d = $('profile');
+    if (!d) d = dialog('profile', '');
+    const body = $('profile-body');
+    body.innerHTML = '';
+    let p;
+    try { p = await api('GET', `/accounts/${encodeURIComponent(name)}`); } catch (e) {
+      body.append(el('p', { className: 'error' }, e.message));
+      if (!d.open) d.showModal();
+      return;
+    }
+    $('profile-title').textContent = p.name;
+    d.dataset.name = p.name;
+    const own = ME.account && ME.account.name === p.name;
+    const about = own
+      ? (() => {
+        const text = el('textarea', { id: 'profile-about', maxLength: 400, rows: 3 });
+        text.value = p.about;
+        const said = el('span', { className: 'account-said', role: 'status' });
+        return el('p', {}, field(T.about, text), el('button', {
+          type: 'button', id: 'profile-save', onclick: async () => {
+            try { await api('PUT', `/accounts/${encodeURIComponent(p.name)}`, { about: text.value }, {}, { once: true }); said.textContent = T.saved; } catch (e) { said.textContent = e.message; }
+          },
+        }, T.save), ' ', said);
+      })()
+      : el('p', { id: 'profile-about', className: 'profile-about' }, p.about);
+    body.append(about);
+    body.append(el('h3', {}, T.ratings));
+    if (!p.ratings.length) body.append(el('p', {}, T.noGames));
+    else {
+      body.append(table([T.cols.game, T.cols.speed, T.cols.rating, T.cols.rd, T.cols.played],
+        p.ratings.map((r) => [gameTitle(r.game), T.speeds[r.speed], ratingNumber(r), String(Math.round(r.deviation)), String(r.games)])));
+      body.lastChild.id = 'profile-ratings';
+      body.append(el('h3', {}, T.graph), graph(p.games));
+      body.append(el('h3', {}, T.results), table([T.cols.game, T.cols.wins, T.cols.losses, T.cols.draws],
+        p.results.map((r) => [gameTitle(r.game), String(r.wins), String(r.losses), String(r.draws)])));
+      body.append(el('h3', {}, T.games));
+      const rows = p.games.map((g) => {
+        const change = Math.round(g.after) - Math.round(g.before);
+        return [gameTitle(g.game), T.speeds[g.speed], g.opponent, T.result[g.result],
+          `${Math.round(g.after)} (${change >= 0 ? '+' : '−'}${Math.abs(change)})`];
+      });
+      body.append(table([T.cols.game, T.cols.speed, T.cols.opponent, T.cols.result, T.cols.change], rows));
+      body.lastChild.id = 'profile-games';
+    }
+    if (!d.open) d.showModal();
+  }
+
+  // ------------------------------------------------------------ leaderboards
+
+  async function openLeaders() {
+    let d = $('leaders');
+    if (!d) {
+      d = dialog('leaders', T.leaders);
+      const game = el('select', { id: 'leaders-game' });
+      for (const g of ['hoyito-ii', 'hoyito-iii', 'ayoayo']) game.append(el('option', { value: g }, gameTitle(g)));
+      const speed = el('select', { id: 'leaders-speed' });
+      for (const [k, v] of Object.entries(T.speeds)) speed.append(el('option', { value: k, selected: k === 'blitz' }, v));
+      for (const s of [game, speed]) s.addEventListener('change', showLeaders);
+      $('leaders-body').append(el('p', {}, field(T.cols.game, game), ' ', field(T.cols.speed, speed)), el('div', { id: 'leaders-table' }));
+    }
+    await showLeaders();
+    if (!d.open) d.showModal();
+  }
+
+  async function showLeaders() {
+    const box = $('leaders-table');
+    box.innerHTML = '';
+    let r;
+    try { r = await api('GET', `/leaderboard?game=${$('leaders-game').value}&speed=${$('leaders-speed').value}`); } catch (e) {
+      box.append(el('p', { className: 'error' }, e.message));
+      return;
+    }
+    if (!r.players.length) { box.append(el('p', {}, T.emptyBoard)); return; }
+    box.append(table([T.cols.rank, T.cols.player, T.cols.rating, T.cols.played], r.players.map((p) => {
+      const a = el('a', { href: '#', onclick: (e) => { e.preventDefault(); openProfile(p.name); } }, p.name);
+      return [String(p.rank), a, ratingNumber(p), String(p.games)];
+    })));
+  }
+
+  // ------------------------------------------------------------ hooks for live.js
+
+  // A seat's rating beside its name: " 1662?" (provisional with a ?), or nothing.
+  window.sowingAccount.ratingText = (seat) => (seat && seat.rating ? ` ${ratingNumber(seat.rating)}` : '');
+
+  // What the friend form adds to a new live game.
+  window.sowingAccount.friendOptions = () => (ME.account && $('f-rated') && $('f-rated').checked ? { rated: true } : {});
+
+  // The lobby's query: the rating range, when given.
+  window.sowingAccount.lobbyQuery = () => {
+    const q = [];
+    const low = $('lobby-min') && $('lobby-min').value.trim();
+    const high = $('lobby-max') && $('lobby-max').value.trim();
+    if (low) q.push(`min_rating=${Number(low)}`);
+    if (high) q.push(`max_rating=${Number(high)}`);
+    return q.length ? `?${q.join('&')}` : '';
+  };
+
+  // A challenge's rating and whether it is rated, in a few words.
+  window.sowingAccount.challengeNote = (c) => [c.rating ? ratingNumber(c.rating) : '', c.rated ? T.ratedNote : ''].filter(Boolean).join(', ');
+
+  // Entering a live game with a seat's token while signed in: the account takes the seat if
+  // nobody's account holds it yet and no move was played.
+  const claimed = new Set();
+  window.sowingAccount.claim = async (id, token, live) => {
+    await known();
+    if (!ME.account || !token || claimed.has(id) || !live) return;
+    const mine = ['south', 'north'].find((s) => live.seats[s].account && live.seats[s].name === ME.account.name);
+    if (mine || live.ply > 0 || live.result) return;
+    claimed.add(id);
+    try {
+      await api('POST', `/live/${id}/claim`, {}, { 'X-Seat-Token': token }, { once: true });
+      setStatus(T.claimed);
+    } catch (e) {
+      setStatus(T.claimFailed(e.message), true);
+    }
+  };
+
+  document.addEventListener('DOMContentLoaded', () => {
+    const nav = document.querySelector('header.top nav');
+    nav.append(el('button', { id: 'btn-leaders', type: 'button', onclick: openLeaders }, T.leaders),
+      el('button', { id: 'btn-account', type: 'button', title: T.accountTitle, onclick: () => { renderDialog(); $('account').showModal(); } }, T.signIn));
+    dialog('account', T.accountTitle);
+    const box = $('friend-box');
+    if (box) {
+      box.append(el('label', { id: 'f-rated-box', className: 'check', hidden: true }, el('input', { id: 'f-rated', type: 'checkbox' }), ` ${T.rated}`));
+    }
+    const lobby = $('lobby-list');
+    if (lobby) {
+      const input = (id, label) => {
+        const i = el('input', { id, type: 'number', min: 0, max: 4000, step: 50, className: 'lobby-range' });
+        i.addEventListener('change', () => window.sowingLive && window.sowingLive.refreshLobby());
+        return field(label, i);
+      };
+      lobby.before(el('p', { className: 'lobby-filter' }, `${T.range} `, input('lobby-min', T.from), ' ', input('lobby-max', T.to)));
+    }
+    known();
+  });
+})();

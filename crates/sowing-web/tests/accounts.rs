@@ -1,0 +1,1169 @@
+//! Accounts and ratings (issue 24, part 3): every route of docs/api.md "Accounts" and
+//! "Ratings", each refusal (a wrong password, a taken name, someone else's profile, no
+//! session, another site), the session cookie, an anonymous player's games moving into the
+//! account, and a rated live game moving both ratings as Glicko-2 computes.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use serde_json::{json, Value};
+use sowing_web::ratings::{self, Rating};
+use sowing_web::{router, App};
+use tower::ServiceExt;
+
+mod common;
+
+const KEY: &str = "00112233445566778899aabbccddeeff";
+const OTHER_KEY: &str = "ffeeddccbbaa99887766554433221100";
+
+fn app() -> Router {
+    router(Arc::new(App::new(common::store(), 2)))
+}
+
+/// What a request carries besides its method, path and body.
+#[derive(Default, Clone)]
+struct Who<'a> {
+    cookie: Option<&'a str>,
+    key: Option<&'a str>,
+    seat: Option<&'a str>,
+    /// Extra headers (`Sec-Fetch-Site`, `Origin`, a content type).
+    headers: Vec<(&'a str, &'a str)>,
+}
+
+fn with_cookie(cookie: &str) -> Who<'_> {
+    Who {
+        cookie: Some(cookie),
+        ..Who::default()
+    }
+}
+
+struct Answer {
+    status: StatusCode,
+    body: Value,
+    set_cookie: Option<String>,
+}
+
+async fn call(
+    router: &Router,
+    method: Method,
+    path: &str,
+    who: &Who<'_>,
+    body: Option<Value>,
+) -> Answer {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(cookie) = who.cookie {
+        request = request.header(header::COOKIE, format!("sowing_session={cookie}"));
+    }
+    if let Some(key) = who.key {
+        request = request.header("x-player-key", key);
+    }
+    if let Some(seat) = who.seat {
+        request = request.header("x-seat-token", seat);
+    }
+    let declared = who
+        .headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("content-type"));
+    if body.is_some() && !declared {
+        request = request.header(header::CONTENT_TYPE, "application/json");
+    }
+    for (name, value) in &who.headers {
+        request = request.header(*name, *value);
+    }
+    let body = body.map_or(String::new(), |b| b.to_string());
+    let response = router
+        .clone()
+        .oneshot(request.body(Body::from(body)).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let set_cookie = response
+        .headers()
+        .get(header::SET_COOKIE)
+        .map(|v| v.to_str().unwrap().to_owned());
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    Answer {
+        status,
+        body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        set_cookie,
+    }
+}
+
+/// The session token a `Set-Cookie` sets.
+fn token_of(set_cookie: &str) -> String {
+    set_cookie
+        .strip_prefix("sowing_session=")
+        .and_then(|rest| rest.split(';').next())
+        .unwrap()
+        .to_owned()
+}
+
+/// Signs `name` up (with `key`'s games): the session token.
+async fn sign_up(router: &Router, name: &str, key: Option<&str>) -> String {
+    let who = Who {
+        key,
+        ..Who::default()
+    };
+    let a = call(
+        router,
+        Method::POST,
+        "/api/account/signup",
+        &who,
+        Some(json!({"name": name, "password": "correct horse"})),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    token_of(&a.set_cookie.expect("a session cookie"))
+}
+
+async fn me(router: &Router, cookie: &str) -> Value {
+    let a = call(
+        router,
+        Method::GET,
+        "/api/account",
+        &with_cookie(cookie),
+        None,
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    a.body["account"].clone()
+}
+
+#[tokio::test]
+async fn signing_up_sets_an_httponly_lax_session_cookie_and_keeps_the_token_out_of_the_body() {
+    let router = app();
+    let a = call(
+        &router,
+        Method::POST,
+        "/api/account/signup",
+        &Who::default(),
+        Some(json!({"name": "Ana", "password": "correct horse"})),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    assert_eq!(a.body["account"]["name"], "Ana");
+    let cookie = a.set_cookie.unwrap();
+    for part in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
+        assert!(cookie.contains(part), "{cookie}");
+    }
+    assert!(!cookie.contains("Secure"), "plain HTTP: {cookie}");
+    let token = token_of(&cookie);
+    assert_eq!(token.len(), 32);
+    assert!(!a.body.to_string().contains(&token), "{}", a.body);
+    assert!(a.body["account"].get("password").is_none());
+    assert_eq!(me(&router, &token).await["name"], "Ana");
+    // No cookie, or a cookie of no session: nobody.
+    assert_eq!(
+        me(&router, "0123456789abcdef0123456789abcdef").await,
+        Value::Null
+    );
+    let a = call(&router, Method::GET, "/api/account", &Who::default(), None).await;
+    assert_eq!(a.body["account"], Value::Null);
+}
+
+#[tokio::test]
+async fn behind_tls_the_session_cookie_is_secure() {
+    let router = router(Arc::new(
+        App::new(common::store(), 2).with_secure_cookies(true),
+    ));
+    let a = call(
+        &router,
+        Method::POST,
+        "/api/account/signup",
+        &Who::default(),
+        Some(json!({"name": "Ana", "password": "correct horse"})),
+    )
+    .await;
+    let cookie = a.set_cookie.unwrap();
+    assert!(cookie.ends_with("; Secure"), "{cookie}");
+}
+
+#[tokio::test]
+async fn a_taken_name_in_any_case_and_names_or_passwords_of_the_wrong_form_are_refused() {
+    let router = app();
+    sign_up(&router, "Ana", None).await;
+    for (body, status, words) in [
+        (
+            json!({"name": "ana", "password": "another one"}),
+            StatusCode::CONFLICT,
+            "taken",
+        ),
+        (
+            json!({"name": "A", "password": "correct horse"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "name",
+        ),
+        (
+            json!({"name": "<b>x</b>", "password": "correct horse"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "name",
+        ),
+        (
+            json!({"name": "Bea", "password": "short"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "password",
+        ),
+        (
+            json!({"name": "Bea"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "password",
+        ),
+    ] {
+        let a = call(
+            &router,
+            Method::POST,
+            "/api/account/signup",
+            &Who::default(),
+            Some(body.clone()),
+        )
+        .await;
+        assert_eq!(a.status, status, "{body}: {}", a.body);
+        assert!(
+            a.body["error"].as_str().unwrap().contains(words),
+            "{}",
+            a.body
+        );
+        assert!(a.set_cookie.is_none());
+    }
+}
+
+#[tokio::test]
+async fn signing_in_needs_the_right_password_and_says_the_same_for_an_unknown_name() {
+    let router = app();
+    sign_up(&router, "Ana", None).await;
+    let wrong = call(
+        &router,
+        Method::POST,
+        "/api/account/signin",
+        &Who::default(),
+        Some(json!({"name": "Ana", "password": "wrong horse"})),
+    )
+    .await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "{}", wrong.body);
+    assert!(wrong.set_cookie.is_none());
+    let unknown = call(
+        &router,
+        Method::POST,
+        "/api/account/signin",
+        &Who::default(),
+        Some(json!({"name": "Nobody", "password": "wrong horse"})),
+    )
+    .await;
+    assert_eq!(unknown.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        unknown.body, wrong.body,
+        "the same answer: no name is confirmed"
+    );
+    let right = call(
+        &router,
+        Method::POST,
+        "/api/account/signin",
+        &Who::default(),
+        Some(json!({"name": "ANA", "password": "correct horse"})),
+    )
+    .await;
+    assert_eq!(right.status, StatusCode::OK, "{}", right.body);
+    assert_eq!(right.body["account"]["name"], "Ana");
+    let token = token_of(&right.set_cookie.unwrap());
+    assert_eq!(me(&router, &token).await["name"], "Ana");
+}
+
+#[tokio::test]
+async fn sign_in_attempts_are_rate_limited_per_address() {
+    let router = app();
+    let mut statuses = Vec::new();
+    for _ in 0..11 {
+        let a = call(
+            &router,
+            Method::POST,
+            "/api/account/signin",
+            &Who::default(),
+            Some(json!({"name": "Ana", "password": "wrong horse"})),
+        )
+        .await;
+        statuses.push(a.status);
+    }
+    assert!(
+        statuses[..10]
+            .iter()
+            .all(|s| *s == StatusCode::UNAUTHORIZED),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[10], StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn an_anonymous_players_games_move_into_the_account_on_sign_up_and_on_sign_in() {
+    let router = app();
+    let mine = Who {
+        key: Some(KEY),
+        ..Who::default()
+    };
+    let created = call(
+        &router,
+        Method::POST,
+        "/api/games",
+        &mine,
+        Some(json!({"game": "ayoayo"})),
+    )
+    .await;
+    let id = created.body["id"].as_i64().unwrap();
+    let a = call(
+        &router,
+        Method::POST,
+        "/api/account/signup",
+        &mine,
+        Some(json!({"name": "Ana", "password": "correct horse"})),
+    )
+    .await;
+    assert_eq!(a.body["moved"], 1, "{}", a.body);
+    let token = token_of(&a.set_cookie.unwrap());
+    // On another device, signed in but with no key: the game is the account's.
+    let device = with_cookie(&token);
+    let list = call(&router, Method::GET, "/api/games", &device, None).await;
+    assert_eq!(list.body["games"][0]["id"], id, "{}", list.body);
+    let moved = call(
+        &router,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        &device,
+        Some(json!({"move": "C"})),
+    )
+    .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    // Neither another key nor another account may change it.
+    let theirs = Who {
+        key: Some(OTHER_KEY),
+        ..Who::default()
+    };
+    let refused = call(
+        &router,
+        Method::POST,
+        &format!("/api/games/{id}/undo"),
+        &theirs,
+        None,
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let bea = sign_up(&router, "Bea", None).await;
+    let refused = call(
+        &router,
+        Method::POST,
+        &format!("/api/games/{id}/undo"),
+        &with_cookie(&bea),
+        None,
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    // Games made while signed in are the account's; signing in with another key brings its
+    // games along.
+    let made = call(
+        &router,
+        Method::POST,
+        "/api/games",
+        &device,
+        Some(json!({"game": "hoyito-ii"})),
+    )
+    .await;
+    let made = made.body["id"].as_i64().unwrap();
+    let other = call(
+        &router,
+        Method::POST,
+        "/api/games",
+        &theirs,
+        Some(json!({"game": "hoyito-iii"})),
+    )
+    .await;
+    let other = other.body["id"].as_i64().unwrap();
+    let again = call(
+        &router,
+        Method::POST,
+        "/api/account/signin",
+        &theirs,
+        Some(json!({"name": "ana", "password": "correct horse"})),
+    )
+    .await;
+    assert_eq!(again.body["moved"], 1, "{}", again.body);
+    let list = call(&router, Method::GET, "/api/games", &device, None).await;
+    let mut ids: Vec<i64> = list.body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, vec![id, made, other]);
+    // Bea's list has none of them.
+    let list = call(&router, Method::GET, "/api/games", &with_cookie(&bea), None).await;
+    assert_eq!(list.body["games"], json!([]));
+}
+
+#[tokio::test]
+async fn signing_out_ends_this_session_and_signing_out_everywhere_ends_them_all() {
+    let router = app();
+    let first = sign_up(&router, "Ana", None).await;
+    let nobody = Who::default();
+    let sign_in = || {
+        call(
+            &router,
+            Method::POST,
+            "/api/account/signin",
+            &nobody,
+            Some(json!({"name": "Ana", "password": "correct horse"})),
+        )
+    };
+    let second = token_of(&sign_in().await.set_cookie.unwrap());
+    let third = token_of(&sign_in().await.set_cookie.unwrap());
+    let out = call(
+        &router,
+        Method::POST,
+        "/api/account/signout",
+        &with_cookie(&first),
+        None,
+    )
+    .await;
+    assert_eq!(out.status, StatusCode::OK);
+    assert!(out
+        .set_cookie
+        .unwrap()
+        .contains("sowing_session=; Path=/; Max-Age=0"));
+    assert_eq!(me(&router, &first).await, Value::Null);
+    assert_eq!(me(&router, &second).await["name"], "Ana");
+    // Everywhere needs a session.
+    let refused = call(
+        &router,
+        Method::POST,
+        "/api/account/signout-everywhere",
+        &Who::default(),
+        None,
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{}", refused.body);
+    let all = call(
+        &router,
+        Method::POST,
+        "/api/account/signout-everywhere",
+        &with_cookie(&second),
+        None,
+    )
+    .await;
+    assert_eq!(all.status, StatusCode::OK);
+    assert_eq!(all.body["ended"], 2, "{}", all.body);
+    assert_eq!(me(&router, &second).await, Value::Null);
+    assert_eq!(me(&router, &third).await, Value::Null);
+}
+
+#[tokio::test]
+async fn a_new_password_needs_the_old_one_and_ends_the_other_sessions() {
+    let router = app();
+    let here = sign_up(&router, "Ana", None).await;
+    let there = call(
+        &router,
+        Method::POST,
+        "/api/account/signin",
+        &Who::default(),
+        Some(json!({"name": "Ana", "password": "correct horse"})),
+    )
+    .await;
+    let there = token_of(&there.set_cookie.unwrap());
+    let path = "/api/account/password";
+    let body = |old: &str| Some(json!({"password": old, "new_password": "battery staple"}));
+    let none = call(
+        &router,
+        Method::POST,
+        path,
+        &Who::default(),
+        body("correct horse"),
+    )
+    .await;
+    assert_eq!(none.status, StatusCode::UNAUTHORIZED);
+    let wrong = call(
+        &router,
+        Method::POST,
+        path,
+        &with_cookie(&here),
+        body("wrong horse"),
+    )
+    .await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "{}", wrong.body);
+    let short = call(
+        &router,
+        Method::POST,
+        path,
+        &with_cookie(&here),
+        Some(json!({"password": "correct horse", "new_password": "short"})),
+    )
+    .await;
+    assert_eq!(short.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let changed = call(
+        &router,
+        Method::POST,
+        path,
+        &with_cookie(&here),
+        body("correct horse"),
+    )
+    .await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.body);
+    assert_eq!(changed.body["ended"], 1);
+    assert_eq!(me(&router, &here).await["name"], "Ana");
+    assert_eq!(me(&router, &there).await, Value::Null);
+    let old = call(
+        &router,
+        Method::POST,
+        "/api/account/signin",
+        &Who::default(),
+        Some(json!({"name": "Ana", "password": "correct horse"})),
+    )
+    .await;
+    assert_eq!(old.status, StatusCode::UNAUTHORIZED);
+    let new = call(
+        &router,
+        Method::POST,
+        "/api/account/signin",
+        &Who::default(),
+        Some(json!({"name": "Ana", "password": "battery staple"})),
+    )
+    .await;
+    assert_eq!(new.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_profile_is_public_and_only_its_own_account_edits_it() {
+    let router = app();
+    let ana = sign_up(&router, "Ana", None).await;
+    let bea = sign_up(&router, "Bea", None).await;
+    let profile = call(
+        &router,
+        Method::GET,
+        "/api/accounts/ana",
+        &Who::default(),
+        None,
+    )
+    .await;
+    assert_eq!(profile.status, StatusCode::OK);
+    assert_eq!(profile.body["name"], "Ana");
+    assert_eq!(profile.body["ratings"], json!([]));
+    assert_eq!(profile.body["games"], json!([]));
+    let missing = call(
+        &router,
+        Method::GET,
+        "/api/accounts/nobody",
+        &Who::default(),
+        None,
+    )
+    .await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    let about = Some(json!({"about": "I play Hoyito in Santo Domingo"}));
+    let edited = call(
+        &router,
+        Method::PUT,
+        "/api/accounts/Ana",
+        &with_cookie(&ana),
+        about.clone(),
+    )
+    .await;
+    assert_eq!(edited.status, StatusCode::OK, "{}", edited.body);
+    assert_eq!(edited.body["about"], "I play Hoyito in Santo Domingo");
+    let theirs = call(
+        &router,
+        Method::PUT,
+        "/api/accounts/Ana",
+        &with_cookie(&bea),
+        Some(json!({"about": "hacked"})),
+    )
+    .await;
+    assert_eq!(theirs.status, StatusCode::FORBIDDEN, "{}", theirs.body);
+    let nobody = call(
+        &router,
+        Method::PUT,
+        "/api/accounts/Ana",
+        &Who::default(),
+        Some(json!({"about": "hacked"})),
+    )
+    .await;
+    assert_eq!(nobody.status, StatusCode::UNAUTHORIZED);
+    let long = call(
+        &router,
+        Method::PUT,
+        "/api/accounts/Ana",
+        &with_cookie(&ana),
+        Some(json!({"about": "x".repeat(401)})),
+    )
+    .await;
+    assert_eq!(long.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let profile = call(
+        &router,
+        Method::GET,
+        "/api/accounts/Ana",
+        &Who::default(),
+        None,
+    )
+    .await;
+    assert_eq!(profile.body["about"], "I play Hoyito in Santo Domingo");
+}
+
+#[tokio::test]
+async fn pages_of_other_sites_cannot_use_the_account_routes() {
+    let router = app();
+    let ana = sign_up(&router, "Ana", None).await;
+    let credentials = Some(json!({"name": "Ana", "password": "correct horse"}));
+    for headers in [
+        vec![("sec-fetch-site", "cross-site")],
+        vec![("sec-fetch-site", "same-site")],
+        vec![
+            ("origin", "https://evil.example"),
+            ("host", "sowing.example"),
+        ],
+    ] {
+        for path in [
+            "/api/account/signup",
+            "/api/account/signin",
+            "/api/account/signout",
+            "/api/account/signout-everywhere",
+            "/api/account/password",
+        ] {
+            let who = Who {
+                cookie: Some(&ana),
+                headers: headers.clone(),
+                ..Who::default()
+            };
+            let a = call(&router, Method::POST, path, &who, credentials.clone()).await;
+            assert_eq!(
+                a.status,
+                StatusCode::FORBIDDEN,
+                "{path} {headers:?}: {}",
+                a.body
+            );
+            assert!(a.body["error"]
+                .as_str()
+                .unwrap()
+                .contains("only the server's own page"));
+            assert!(a.set_cookie.is_none());
+        }
+        let who = Who {
+            cookie: Some(&ana),
+            headers: headers.clone(),
+            ..Who::default()
+        };
+        let a = call(
+            &router,
+            Method::PUT,
+            "/api/accounts/Ana",
+            &who,
+            Some(json!({"about": "x"})),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN);
+    }
+    // A form's body (text/plain), which another page can send without asking: refused.
+    let form = Who {
+        headers: vec![("content-type", "text/plain")],
+        ..Who::default()
+    };
+    let a = call(
+        &router,
+        Method::POST,
+        "/api/account/signin",
+        &form,
+        credentials.clone(),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    // The session still stands, and the page itself may act.
+    assert_eq!(me(&router, &ana).await["name"], "Ana");
+    let own = Who {
+        headers: vec![("sec-fetch-site", "same-origin")],
+        ..Who::default()
+    };
+    let a = call(
+        &router,
+        Method::POST,
+        "/api/account/signin",
+        &own,
+        credentials,
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+}
+
+/// A rated invitation by Ana's account (South, 3 + 2: blitz) claimed by Bea's (North): the
+/// id and both seats' tokens.
+async fn rated_game(router: &Router, ana: &str, bea: &str) -> (i64, String, String) {
+    let a = call(
+        router,
+        Method::POST,
+        "/api/live",
+        &with_cookie(ana),
+        Some(json!({"game": "hoyito-ii", "rated": true,
+                    "clock": {"base_ms": 180_000, "increment_ms": 2_000}})),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    assert_eq!(a.body["live"]["rated"], true);
+    assert_eq!(a.body["live"]["speed"], "blitz");
+    assert_eq!(a.body["live"]["seats"]["south"]["name"], "Ana");
+    assert_eq!(a.body["live"]["seats"]["south"]["rating"]["rating"], 1500.0);
+    let id = a.body["live"]["id"].as_i64().unwrap();
+    let south = a.body["token"].as_str().unwrap().to_owned();
+    let north = a.body["invite"].as_str().unwrap().to_owned();
+    // Before North's account claims the seat, a rated game does not start.
+    let early = call(
+        router,
+        Method::POST,
+        &format!("/api/live/{id}/moves"),
+        &Who {
+            seat: Some(&south),
+            ..Who::default()
+        },
+        Some(json!({"move": "A", "ply": 0})),
+    )
+    .await;
+    assert_eq!(early.status, StatusCode::CONFLICT, "{}", early.body);
+    let claim = call(
+        router,
+        Method::POST,
+        &format!("/api/live/{id}/claim"),
+        &Who {
+            cookie: Some(bea),
+            seat: Some(&north),
+            ..Who::default()
+        },
+        None,
+    )
+    .await;
+    assert_eq!(claim.status, StatusCode::OK, "{}", claim.body);
+    assert_eq!(claim.body["live"]["seats"]["north"]["name"], "Bea");
+    assert_eq!(claim.body["live"]["seats"]["north"]["account"], true);
+    (id, south, north)
+}
+
+#[tokio::test]
+async fn claiming_a_seat_needs_a_session_its_token_and_a_seat_free_of_other_accounts() {
+    let router = app();
+    let ana = sign_up(&router, "Ana", None).await;
+    let bea = sign_up(&router, "Bea", None).await;
+    let cy = sign_up(&router, "Cy", None).await;
+    let a = call(
+        &router,
+        Method::POST,
+        "/api/live",
+        &with_cookie(&ana),
+        Some(json!({"game": "ayoayo", "rated": true})),
+    )
+    .await;
+    let id = a.body["live"]["id"].as_i64().unwrap();
+    let south = a.body["token"].as_str().unwrap().to_owned();
+    let north = a.body["invite"].as_str().unwrap().to_owned();
+    let path = format!("/api/live/{id}/claim");
+    let claim = |cookie: Option<&'static str>, seat: Option<String>| {
+        let router = router.clone();
+        let path = path.clone();
+        async move {
+            let who = Who {
+                cookie,
+                seat: seat.as_deref(),
+                ..Who::default()
+            };
+            call(&router, Method::POST, &path, &who, None).await
+        }
+    };
+    let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+    let (ana, bea, cy) = (leak(&ana), leak(&bea), leak(&cy));
+    assert_eq!(
+        claim(None, Some(north.clone())).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(claim(Some(bea), None).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        claim(Some(bea), Some("0123456789abcdef0123456789abcdef".into()))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    // Ana holds South: she cannot take North too.
+    let both = claim(Some(ana), Some(north.clone())).await;
+    assert_eq!(both.status, StatusCode::CONFLICT, "{}", both.body);
+    // Nor can Bea take Ana's seat.
+    assert_eq!(
+        claim(Some(bea), Some(south.clone())).await.status,
+        StatusCode::CONFLICT
+    );
+    assert_eq!(
+        claim(Some(bea), Some(north.clone())).await.status,
+        StatusCode::OK
+    );
+    // Again: nothing changes; Cy may not take it over.
+    assert_eq!(
+        claim(Some(bea), Some(north.clone())).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        claim(Some(cy), Some(north.clone())).await.status,
+        StatusCode::CONFLICT
+    );
+    // Rated needs a session; a match of rounds is never rated.
+    let anonymous = call(
+        &router,
+        Method::POST,
+        "/api/live",
+        &Who::default(),
+        Some(json!({"game": "ayoayo", "rated": true})),
+    )
+    .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    let rounds = call(
+        &router,
+        Method::POST,
+        "/api/live",
+        &with_cookie(ana),
+        Some(json!({"game": "hoyito-iii", "rounds": 3, "rated": true})),
+    )
+    .await;
+    assert_eq!(rounds.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+/// Plays `id` to its end with the first legal move each turn; the final live status.
+async fn play_out(router: &Router, id: i64, south: &str, north: &str) -> Value {
+    for _ in 0..2000 {
+        let a = call(
+            router,
+            Method::GET,
+            &format!("/api/live/{id}"),
+            &Who::default(),
+            None,
+        )
+        .await;
+        if a.body["live"]["result"] != Value::Null {
+            return a.body["live"].clone();
+        }
+        let state = &a.body["game"]["state"];
+        let token = if state["to_move"] == "south" {
+            south
+        } else {
+            north
+        };
+        let mv = state["legal"][0].as_str().unwrap().to_owned();
+        let ply = a.body["game"]["ply"].as_u64().unwrap();
+        let who = Who {
+            seat: Some(token),
+            ..Who::default()
+        };
+        // Unlimited sign-ins aside, the default limits hold: a test plays under them.
+        let played = call(
+            router,
+            Method::POST,
+            &format!("/api/live/{id}/moves"),
+            &who,
+            Some(json!({"move": mv, "ply": ply})),
+        )
+        .await;
+        assert_eq!(played.status, StatusCode::OK, "{}", played.body);
+    }
+    panic!("game {id} did not end");
+}
+
+fn rating_of(profile: &Value, game: &str, speed: &str) -> Value {
+    profile["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["game"] == game && r["speed"] == speed)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {game} {speed} rating: {profile}"))
+}
+
+#[tokio::test]
+async fn a_rated_game_moves_both_ratings_as_glicko_2_computes_once() {
+    let router = router(Arc::new(App::new(common::store(), 2).with_limits(
+        sowing_web::limits::Limits {
+            enabled: false,
+            ..sowing_web::limits::Limits::default()
+        },
+    )));
+    let ana = sign_up(&router, "Ana", None).await;
+    let bea = sign_up(&router, "Bea", None).await;
+    let (id, south, north) = rated_game(&router, &ana, &bea).await;
+    let end = play_out(&router, id, &south, &north).await;
+    let outcome = end["result"]["outcome"].as_str().unwrap().to_owned();
+    let score = match outcome.as_str() {
+        "south" => 1.0,
+        "north" => 0.0,
+        _ => 0.5,
+    };
+    let (s, n) = ratings::after_game(Rating::default(), Rating::default(), score);
+    let close = |value: &Value, expected: f64| (value.as_f64().unwrap() - expected).abs() < 1e-9;
+    let ana_profile = call(
+        &router,
+        Method::GET,
+        "/api/accounts/Ana",
+        &Who::default(),
+        None,
+    )
+    .await
+    .body;
+    let bea_profile = call(
+        &router,
+        Method::GET,
+        "/api/accounts/Bea",
+        &Who::default(),
+        None,
+    )
+    .await
+    .body;
+    let (ra, rb) = (
+        rating_of(&ana_profile, "hoyito-ii", "blitz"),
+        rating_of(&bea_profile, "hoyito-ii", "blitz"),
+    );
+    assert!(
+        close(&ra["rating"], s.rating) && close(&ra["deviation"], s.deviation),
+        "{ra}"
+    );
+    assert!(close(&ra["volatility"], s.volatility), "{ra}");
+    assert!(
+        close(&rb["rating"], n.rating) && close(&rb["deviation"], n.deviation),
+        "{rb}"
+    );
+    assert_eq!(
+        (ra["games"].clone(), rb["games"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(ra["provisional"], true);
+    // The status shows the ratings after the game beside the names.
+    let status = call(
+        &router,
+        Method::GET,
+        &format!("/api/live/{id}"),
+        &Who::default(),
+        None,
+    )
+    .await
+    .body;
+    assert!(
+        close(
+            &status["live"]["seats"]["south"]["rating"]["rating"],
+            s.rating
+        ),
+        "{status}"
+    );
+    assert!(
+        close(
+            &status["live"]["seats"]["north"]["rating"]["rating"],
+            n.rating
+        ),
+        "{status}"
+    );
+    // The profile's game and results.
+    let game = &ana_profile["games"][0];
+    assert_eq!(game["id"], id);
+    assert_eq!(game["opponent"], "Bea");
+    assert_eq!(game["side"], "south");
+    assert!(
+        close(&game["before"], 1500.0) && close(&game["after"], s.rating),
+        "{game}"
+    );
+    let expected_result = match outcome.as_str() {
+        "south" => "win",
+        "north" => "loss",
+        _ => "draw",
+    };
+    assert_eq!(game["result"], expected_result);
+    let results = &ana_profile["results"][0];
+    assert_eq!(results["game"], "hoyito-ii");
+    let counted = ["wins", "losses", "draws"].map(|k| results[k].as_u64().unwrap());
+    assert_eq!(counted.iter().sum::<u64>(), 1, "{results}");
+    // A rematch asked for after the end changes no rating: the game is rated once.
+    let who = Who {
+        seat: Some(&south),
+        ..Who::default()
+    };
+    call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/rematch"),
+        &who,
+        None,
+    )
+    .await;
+    let again = call(
+        &router,
+        Method::GET,
+        "/api/accounts/Ana",
+        &Who::default(),
+        None,
+    )
+    .await
+    .body;
+    assert_eq!(rating_of(&again, "hoyito-ii", "blitz")["games"], 1);
+    // The leaderboard: both, the better first.
+    let board = call(
+        &router,
+        Method::GET,
+        "/api/leaderboard?game=hoyito-ii&speed=blitz",
+        &Who::default(),
+        None,
+    )
+    .await
+    .body;
+    let names: Vec<&str> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    let expected = if s.rating >= n.rating {
+        ["Ana", "Bea"]
+    } else {
+        ["Bea", "Ana"]
+    };
+    assert_eq!(names, expected, "{board}");
+    assert_eq!(board["players"][0]["rank"], 1);
+    let empty = call(
+        &router,
+        Method::GET,
+        "/api/leaderboard?game=ayoayo&speed=bullet",
+        &Who::default(),
+        None,
+    )
+    .await
+    .body;
+    assert_eq!(empty["players"], json!([]));
+    let bad = call(
+        &router,
+        Method::GET,
+        "/api/leaderboard?game=hoyito-ii&speed=slow",
+        &Who::default(),
+        None,
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let bad = call(
+        &router,
+        Method::GET,
+        "/api/leaderboard?game=chess&speed=blitz",
+        &Who::default(),
+        None,
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn a_resignation_rates_the_game_and_the_lobby_filters_challenges_by_rating() {
+    let router = router(Arc::new(App::new(common::store(), 2).with_limits(
+        sowing_web::limits::Limits {
+            enabled: false,
+            ..sowing_web::limits::Limits::default()
+        },
+    )));
+    let ana = sign_up(&router, "Ana", None).await;
+    let bea = sign_up(&router, "Bea", None).await;
+    let (id, south, _) = rated_game(&router, &ana, &bea).await;
+    let who = Who {
+        seat: Some(&south),
+        ..Who::default()
+    };
+    let resigned = call(
+        &router,
+        Method::POST,
+        &format!("/api/live/{id}/resign"),
+        &who,
+        None,
+    )
+    .await;
+    assert_eq!(resigned.status, StatusCode::OK);
+    let (s, n) = ratings::after_game(Rating::default(), Rating::default(), 0.0);
+    let bea_rating = rating_of(
+        &call(
+            &router,
+            Method::GET,
+            "/api/accounts/Bea",
+            &Who::default(),
+            None,
+        )
+        .await
+        .body,
+        "hoyito-ii",
+        "blitz",
+    );
+    assert!((bea_rating["rating"].as_f64().unwrap() - n.rating).abs() < 1e-9);
+    // Challenges: Ana's (now below 1500), Bea's (above), and an anonymous one.
+    let post = |who: Who<'static>| {
+        let router = router.clone();
+        async move {
+            let a = call(
+                &router,
+                Method::POST,
+                "/api/live",
+                &who,
+                Some(
+                    json!({"game": "hoyito-ii", "lobby": true, "rated": who.cookie.is_some(),
+                            "clock": {"base_ms": 300_000, "increment_ms": 3_000}}),
+                ),
+            )
+            .await;
+            assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+            a.body["live"]["id"].as_i64().unwrap()
+        }
+    };
+    let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+    let ana_open = post(with_cookie(leak(&ana))).await;
+    let bea_open = post(with_cookie(leak(&bea))).await;
+    let anonymous = post(Who::default()).await;
+    let listed = |query: &'static str| {
+        let router = router.clone();
+        async move {
+            let a = call(
+                &router,
+                Method::GET,
+                &format!("/api/lobby{query}"),
+                &Who::default(),
+                None,
+            )
+            .await;
+            assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+            a.body["challenges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["id"].as_i64().unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(listed("").await, vec![ana_open, bea_open, anonymous]);
+    assert_eq!(listed("?min_rating=1500").await, vec![bea_open]);
+    assert_eq!(listed("?max_rating=1500").await, vec![ana_open]);
+    assert_eq!(
+        listed("?min_rating=1000&max_rating=2000").await,
+        vec![ana_open, bea_open]
+    );
+    let lobby = call(&router, Method::GET, "/api/lobby", &Who::default(), None)
+        .await
+        .body;
+    let first = &lobby["challenges"][0];
+    assert_eq!(
+        (first["rated"].clone(), first["speed"].clone()),
+        (json!(true), json!("blitz"))
+    );
+    assert!(
+        (first["rating"]["rating"].as_f64().unwrap() - s.rating).abs() < 1e-9,
+        "{first}"
+    );
+    assert_eq!(lobby["challenges"][2]["rating"], Value::Null);
+    // A rated challenge is accepted only by another signed-in player.
+    let path = format!("/api/live/{bea_open}/accept");
+    let a = call(&router, Method::POST, &path, &Who::default(), None).await;
+    assert_eq!(a.status, StatusCode::UNAUTHORIZED, "{}", a.body);
+    let a = call(&router, Method::POST, &path, &with_cookie(&bea), None).await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.body);
+    let a = call(&router, Method::POST, &path, &with_cookie(&ana), None).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(
+        a.body["live"]["seats"][a.body["seat"].as_str().unwrap()]["name"],
+        "Ana"
+    );
+}
