@@ -40,6 +40,7 @@ pub mod store;
 mod transport;
 mod views;
 
+pub use services::analysis::Settings as AnalysisSettings;
 pub use services::first_tables;
 pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Database;
@@ -95,6 +96,11 @@ pub struct ServeArgs {
     /// session cookies are marked `Secure`, so browsers send them only over HTTPS.
     #[arg(long)]
     pub secure_cookies: bool,
+    /// Nodes the analysis after the game searches in each position (`sow analyze --json
+    /// --nodes N` gives the same figures); one analysis runs at a time.
+    #[arg(long, value_name = "N", default_value_t = services::analysis::DEFAULT_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub analysis_nodes: u64,
 }
 
 fn parse_origin(text: &str) -> Result<String, String> {
@@ -170,6 +176,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
         })
         .allowed_origins(args.allow_origins)
         .secure_cookies(args.secure_cookies)
+        .analysis_nodes(args.analysis_nodes)
         .run_with(|app| {
             if let Some((dir, games)) = first {
                 services::first_tables::spawn(app, dir, games, seeds);
@@ -189,6 +196,7 @@ pub struct Server {
     limits: limits::Limits,
     allowed_origins: Vec<String>,
     secure_cookies: bool,
+    analysis_nodes: u64,
 }
 
 impl Server {
@@ -204,6 +212,15 @@ impl Server {
             limits: limits::Limits::default(),
             allowed_origins: Vec::new(),
             secure_cookies: false,
+            analysis_nodes: services::analysis::DEFAULT_NODES,
+        }
+    }
+
+    /// Searches `nodes` nodes in each position of an analysis after the game.
+    pub fn analysis_nodes(self, nodes: u64) -> Server {
+        Server {
+            analysis_nodes: nodes,
+            ..self
         }
     }
 
@@ -266,7 +283,11 @@ impl Server {
                 .with_tables(self.tables)
                 .with_limits(self.limits)
                 .with_allowed_origins(self.allowed_origins)
-                .with_secure_cookies(self.secure_cookies),
+                .with_secure_cookies(self.secure_cookies)
+                .with_analysis(services::analysis::Settings {
+                    nodes: self.analysis_nodes,
+                    ..services::analysis::Settings::default()
+                }),
         );
         app.listen()
             .map_err(|e| ServeError(format!("{shown}: {e}")))?;

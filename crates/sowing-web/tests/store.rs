@@ -10,8 +10,8 @@ use std::sync::Arc;
 use sowing::{Game, Rules, Side, Variant};
 use sowing_web::clock::Clock;
 use sowing_web::store::{
-    Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, SessionEnd, Stamp, Store,
-    StoreError,
+    moves_key, Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, SessionEnd, Stamp,
+    Store, StoreError,
 };
 
 /// The database a test runs on.
@@ -78,6 +78,7 @@ on_both!(
     an_id_is_never_given_twice,
     accounts_and_sessions_are_kept_and_a_keys_games_move_into_an_account,
     a_rated_live_game_is_rated_once_in_the_write_that_ends_it,
+    an_analysis_is_kept_with_its_game_and_leaves_with_it,
 );
 
 /// The SHA-256 of a player key, as the games service stores it.
@@ -585,4 +586,48 @@ fn a_rated_live_game_is_rated_once_in_the_write_that_ends_it(kind: Kind) {
     row.result = ended.result.clone();
     a.update_live(&row).unwrap();
     assert_eq!(a.ratings(ana.id).unwrap()[0].games, 1);
+}
+
+fn an_analysis_is_kept_with_its_game_and_leaves_with_it(kind: Kind) {
+    let (a, b) = two(kind, "analysis");
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    let id = a
+        .create_game(&NewGame::new(&game, "human", "level:2"))
+        .unwrap();
+    assert_eq!(b.analysis(id).unwrap(), None);
+    for _ in 0..3 {
+        game.play(game.legal_moves()[0]).unwrap();
+        a.append_move(id, &game, None).unwrap();
+    }
+    let version = a.version(id).unwrap();
+    let moves = moves_key(&game);
+    assert_eq!(moves.split(' ').count(), 3, "{moves}");
+    a.save_analysis(id, &moves, r#"{"plies":3}"#).unwrap();
+    // Read through the other store; the game itself did not change.
+    let kept = b.analysis(id).unwrap().unwrap();
+    assert_eq!(
+        (&kept.moves, kept.body.as_str()),
+        (&moves, r#"{"plies":3}"#)
+    );
+    assert_eq!(kept.created.len(), "2026-12-01 18:47:00".len());
+    assert_eq!(b.version(id).unwrap(), version);
+    // A newer analysis replaces it.
+    b.save_analysis(id, "A a", r#"{"plies":2}"#).unwrap();
+    let kept = a.analysis(id).unwrap().unwrap();
+    assert_eq!(
+        (kept.moves.as_str(), kept.body.as_str()),
+        ("A a", r#"{"plies":2}"#)
+    );
+    // None for a game that is not there; a deleted game takes its analysis with it.
+    assert!(matches!(
+        a.save_analysis(id + 100, "A", "{}"),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(a.analysis(id + 100).unwrap(), None);
+    a.delete(id).unwrap();
+    assert_eq!(b.analysis(id).unwrap(), None);
+    assert!(matches!(
+        b.save_analysis(id, "A", "{}"),
+        Err(StoreError::Conflict(_))
+    ));
 }

@@ -25,9 +25,10 @@ const CHANNEL: &str = "sowing_games";
 
 /// The schema's version, kept in the table `sowing_schema`: 1 had games and matches; 2 adds
 /// the table `live` (games between two seats), created on start when missing; 3 gives each
-/// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start; 4
-/// adds accounts, sessions and ratings, and each live seat's account and `rated`.
-const VERSION: i64 = 4;
+/// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start; 4 adds
+/// the table `analyses` (each game's analysis after the game), created on start; 5 adds
+/// accounts, sessions and ratings, and each live seat's account and `rated`.
+const VERSION: i64 = 5;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -143,6 +144,12 @@ CREATE TABLE IF NOT EXISTS rated_games (
 );
 CREATE INDEX IF NOT EXISTS rated_by_south ON rated_games(south_account, at_ms);
 CREATE INDEX IF NOT EXISTS rated_by_north ON rated_games(north_account, at_ms);
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id BIGINT PRIMARY KEY REFERENCES games(id),
+    moves   TEXT NOT NULL,
+    body    TEXT NOT NULL,
+    created TEXT NOT NULL
+);
 ";
 
 type Pool = r2d2::Pool<Connections>;

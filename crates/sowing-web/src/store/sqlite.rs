@@ -17,10 +17,12 @@ use super::{
 /// the table `live` (games between two seats); 3 gives each game a `version`, as in
 /// PostgreSQL, so that a write from a stale copy is refused alike; 4 gives each game its
 /// owner (`owner`, the SHA-256 of a player key) and keeps the last id given (`game_ids`), so
-/// that the id of a deleted game is never given again; 5 adds accounts, their sessions and
-/// ratings (`accounts`, `sessions`, `ratings`, `rated_games`) and each live seat's account
-/// and whether the game is rated (`live.south_account`, `north_account`, `rated`).
-const VERSION: i64 = 5;
+/// that the id of a deleted game is never given again; 5 adds the table `analyses` (each
+/// game's analysis after the game, docs/web.md "Analysis"), created on start; 6 adds
+/// accounts, their sessions and ratings (`accounts`, `sessions`, `ratings`, `rated_games`)
+/// and each live seat's account and whether the game is rated (`live.south_account`,
+/// `north_account`, `rated`).
+const VERSION: i64 = 6;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -129,6 +131,12 @@ CREATE TABLE IF NOT EXISTS rated_games (
 );
 CREATE INDEX IF NOT EXISTS rated_by_south ON rated_games(south_account, at_ms);
 CREATE INDEX IF NOT EXISTS rated_by_north ON rated_games(north_account, at_ms);
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    moves   TEXT NOT NULL,
+    body    TEXT NOT NULL,
+    created TEXT NOT NULL
+);
 ";
 
 fn db(error: rusqlite::Error) -> StoreError {
@@ -302,7 +310,7 @@ impl Sqlite {
                 |r| r.get(0),
             )
             .map_err(db)?;
-        if has_live && version < 5 {
+        if has_live && version < 6 {
             tx.execute_batch(
                 "ALTER TABLE live ADD COLUMN south_account INTEGER;
                  ALTER TABLE live ADD COLUMN north_account INTEGER;
@@ -657,8 +665,8 @@ mod tests {
     }
 
     #[test]
-    fn a_version_4_database_gains_accounts_and_keeps_its_live_games() {
-        let path = temp_file("version-4");
+    fn a_version_5_database_gains_accounts_and_keeps_its_live_games() {
+        let path = temp_file("version-5");
         let game = Game::new(Rules::new(Variant::HoyitoII));
         let live = super::super::LiveRow::new(
             [Some([7; 32]), Some([8; 32])],
@@ -670,13 +678,13 @@ mod tests {
             .unwrap()
             .create_game(&NewGame::live(&game, &live))
             .unwrap();
-        // Back to version 4: no accounts, no seats' accounts.
+        // Back to version 5: no accounts, no seats' accounts.
         let conn = Connection::open(&path).unwrap();
         conn.execute_batch(
             "DROP TABLE rated_games; DROP TABLE ratings; DROP TABLE sessions;
              DROP TABLE accounts; ALTER TABLE live DROP COLUMN south_account;
              ALTER TABLE live DROP COLUMN north_account; ALTER TABLE live DROP COLUMN rated;
-             PRAGMA user_version = 4;",
+             PRAGMA user_version = 5;",
         )
         .unwrap();
         drop(conn);

@@ -2,6 +2,7 @@
 //! games and store rows; they import neither services nor transport.
 
 pub(crate) mod accounts;
+pub(crate) mod analysis;
 pub(crate) mod catalog;
 pub(crate) mod engine;
 pub(crate) mod games;
