@@ -167,6 +167,8 @@ await check('the control switches to English and back, and the choice is remembe
   equal(await text('#btn-new'), 'New game', 'the header, in English at once');
   equal(await page.evaluate(() => document.documentElement.lang), 'en', 'the page’s language');
   assert(/^South to move: click a marked pit/.test(await text('#status')), `the status, redrawn: ${await text('#status')}`);
+  equal(await text('[data-store="south"] .store-label'), 'South took', 'the board’s words, in English at once');
+  await page.waitForFunction(() => /^(South|North) is about|^About level|^Unclear/.test(document.querySelector('#eval-words').textContent));
   equal(await page.evaluate(() => localStorage.getItem('sowing.lang')), 'en', 'kept in this browser');
   await page.reload();
   await page.waitForFunction(() => document.body.dataset.game && document.body.dataset.busy === '0');
@@ -174,6 +176,8 @@ await check('the control switches to English and back, and the choice is remembe
   await page.selectOption('#lang', 'es');
   equal(await text('#btn-new'), 'Partida nueva', 'back to Spanish');
   assert(/^Le toca a Sur/.test(await text('#status')), `the status: ${await text('#status')}`);
+  equal(await text('[data-store="north"] .store-label'), 'Norte lleva', 'the board’s words');
+  await page.waitForFunction(() => /^(Sur|Norte) va|^Más o menos|^Incierto/.test(document.querySelector('#eval-words').textContent));
 });
 
 await check('no page errors and no message missing', async () => {

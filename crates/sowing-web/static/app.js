@@ -1806,6 +1806,7 @@ function relabel() {
     }
     showLessonWords();
   }
+  G = null; // the board's labels (the stores') are drawn with it
   if (S.view) { render(); refreshEval(); } else renderEmpty();
 }
 
