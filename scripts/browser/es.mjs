@@ -95,6 +95,11 @@ await check('the server’s refusal is said in Spanish, by its code', async () =
     try { await window.sowing.api('POST', `/games/${id}/moves`, { move: 'A', ply: 0 }); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; }
   }, view.id);
   equal(said, 'stale-ply: La partida ha avanzado desde la última vez que esta página la vio: vuelve a cargarla.', 'the refusal');
+  // North's pit on South's turn: 422, code illegal-move, with the legal moves listed.
+  const illegal = await page.evaluate(async (v) => {
+    try { await window.sowing.api('POST', `/games/${v.id}/moves`, { move: 'a', ply: v.ply }); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; }
+  }, { id: view.id, ply: view.ply });
+  assert(/^illegal-move: Esa jugada no se puede hacer ahora; las jugadas posibles son ([A-F], )*[A-F] y [A-F]\.$/.test(illegal), `the refusal: ${illegal}`);
   // A link to a game that is not there: followed on the page, then opened afresh.
   await page.goto(BASE + '/#game=987654');
   await page.waitForFunction(() => /987654/.test(document.querySelector('#status').textContent));
