@@ -6,53 +6,58 @@
 'use strict';
 
 (() => {
-  // Every text of this file, in one place (for the message catalogues to come).
-  const T = {
-    signIn: 'Sign in',
-    account: (name) => `${name} ▾`,
-    accountTitle: 'Account',
-    leaders: 'Leaderboards',
-    signUpTitle: 'New account',
-    signInTitle: 'Sign in',
-    name: 'Name',
-    password: 'Password',
-    newPassword: 'New password',
-    create: 'Create the account',
-    enter: 'Sign in',
-    why: 'An account keeps your games and ratings on any device. Without one you play as now; the games of this browser move into the account when you sign up or in.',
-    nameRule: '2–24 letters, digits, _ or -',
-    passwordRule: 'at least 8 characters',
-    signedInAs: (name) => `Signed in as ${name}.`,
-    profile: 'Your profile',
-    signOut: 'Sign out',
-    signOutAll: 'Sign out everywhere',
-    signOutAllTitle: 'End the sessions of every device signed in to this account',
-    changePassword: 'Change the password',
-    passwordChanged: (n) => `Password changed; ${n} other ${n === 1 ? 'session' : 'sessions'} signed out.`,
-    signedOutAll: (n) => `Signed out on ${n} ${n === 1 ? 'device' : 'devices'}.`,
-    moved: (n) => (n ? ` ${n} ${n === 1 ? 'game' : 'games'} of this browser moved into your account.` : ''),
-    welcome: (name) => `Welcome, ${name}.`,
-    close: 'Close',
-    ratings: 'Ratings',
-    results: 'Results by game',
-    games: 'Rated games',
-    graph: 'Rating after each rated game',
-    noGames: 'No rated game yet.',
-    about: 'About',
-    save: 'Save',
-    saved: 'Saved.',
-    cols: { game: 'Game', speed: 'Speed', rating: 'Rating', rd: 'RD', played: 'Games', wins: 'Won', losses: 'Lost', draws: 'Drawn', rank: '#', player: 'Player', opponent: 'Opponent', result: 'Result', change: 'Rating' },
-    result: { win: 'won', loss: 'lost', draw: 'drawn' },
-    speeds: { bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', unlimited: 'Unlimited' },
-    emptyBoard: 'Nobody is rated here yet.',
-    rated: 'Rated game (both players signed in)',
-    ratedNote: 'rated',
-    range: 'Challengers rated',
-    from: 'from',
-    to: 'to',
-    claimed: 'Your account holds this seat: the game is rated once both players have signed in.',
-    claimFailed: (m) => `Your account could not take this seat: ${m}`,
+  // Every text of this file, from the catalogues (static/i18n/*.ftl, "account-…").
+  const W = {
+    signIn: () => T('account-sign-in'),
+    account: (name) => T('account-button', { name }),
+    accountTitle: () => T('account-title'),
+    leaders: () => T('account-leaders'),
+    signUpTitle: () => T('account-sign-up-title'),
+    name: () => T('account-name'),
+    password: () => T('account-password'),
+    newPassword: () => T('account-new-password'),
+    create: () => T('account-create'),
+    why: () => T('account-why'),
+    nameRule: () => T('account-name-rule'),
+    passwordRule: () => T('account-password-rule'),
+    signedInAs: (name) => T('account-signed-in-as', { name }),
+    profile: () => T('account-profile'),
+    signOut: () => T('account-sign-out'),
+    signOutAll: () => T('account-sign-out-all'),
+    signOutAllTitle: () => T('account-sign-out-all-title'),
+    changePassword: () => T('account-change-password'),
+    passwordChanged: (count) => T('account-password-changed', { count }),
+    signedOutAll: (count) => T('account-signed-out-all', { count }),
+    moved: (count) => (count ? ` ${T('account-moved', { count })}` : ''),
+    welcome: (name) => T('account-welcome', { name }),
+    close: () => T('account-close'),
+    ratings: () => T('account-ratings'),
+    results: () => T('account-results'),
+    games: () => T('account-games'),
+    graph: () => T('account-graph'),
+    noGames: () => T('account-no-games'),
+    about: () => T('account-about'),
+    save: () => T('account-save'),
+    saved: () => T('account-saved'),
+    cols: {
+      game: () => T('account-col-game'), speed: () => T('account-col-speed'), rating: () => T('account-col-rating'),
+      rd: () => T('account-col-rd'), played: () => T('account-col-played'), wins: () => T('account-col-wins'),
+      losses: () => T('account-col-losses'), draws: () => T('account-col-draws'), rank: () => T('account-col-rank'),
+      player: () => T('account-col-player'), opponent: () => T('account-col-opponent'), result: () => T('account-col-result'),
+      change: () => T('account-col-change'),
+    },
+    result: (result) => T('account-result', { result }),
+    speed: (speed) => T('account-speed', { speed }),
+    emptyBoard: () => T('account-empty-board'),
+    rated: () => T('account-rated'),
+    ratedNote: () => T('account-rated-note'),
+    range: () => T('account-range'),
+    from: () => T('account-from'),
+    to: () => T('account-to'),
+    claimed: () => T('account-claimed'),
+    claimFailed: (detail) => T('account-claim-failed', { detail }),
   };
+  const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'unlimited'];
 
   const $ = (id) => document.getElementById(id);
   const ME = { account: null };
@@ -93,7 +98,7 @@
 
   function showMe() {
     const b = $('btn-account');
-    if (b) b.textContent = ME.account ? T.account(ME.account.name) : T.signIn;
+    if (b) b.textContent = ME.account ? W.account(ME.account.name) : W.signIn();
     document.body.dataset.account = ME.account ? ME.account.name : '';
     const rated = $('f-rated-box');
     if (rated) rated.hidden = !ME.account;
@@ -104,7 +109,7 @@
     const d = el('dialog', { id, className: 'account-dialog' });
     d.setAttribute('aria-labelledby', `${id}-title`);
     d.append(el('h2', { id: `${id}-title` }, title), el('div', { id: `${id}-body` }),
-      el('form', { method: 'dialog', className: 'dialog-buttons' }, el('button', { type: 'submit' }, T.close)));
+      el('form', { method: 'dialog', className: 'dialog-buttons' }, el('button', { type: 'submit', id: `${id}-close` }, W.close())));
     document.body.append(d);
     return d;
   }
@@ -121,10 +126,10 @@
     const error = el('p', { id: 'account-error', className: 'error', role: 'alert' });
     if (!ME.account) {
       const form = (id, title, button, path) => {
-        const name = el('input', { id: `${id}-name`, autocomplete: 'username', required: true, maxLength: 24, placeholder: T.nameRule });
-        const password = el('input', { id: `${id}-password`, type: 'password', required: true, maxLength: 128, placeholder: T.passwordRule,
+        const name = el('input', { id: `${id}-name`, autocomplete: 'username', required: true, maxLength: 24, placeholder: W.nameRule() });
+        const password = el('input', { id: `${id}-password`, type: 'password', required: true, maxLength: 128, placeholder: W.passwordRule(),
           autocomplete: id === 'signup' ? 'new-password' : 'current-password' });
-        const f = el('form', { id, className: 'account-form' }, el('h3', {}, title), field(T.name, name), field(T.password, password),
+        const f = el('form', { id, className: 'account-form' }, el('h3', {}, title), field(W.name(), name), field(W.password(), password),
           el('button', { type: 'submit', className: 'primary', id: `${id}-go` }, button));
         f.addEventListener('submit', async (e) => {
           e.preventDefault();
@@ -133,7 +138,7 @@
             const r = await api('POST', path, { name: name.value.trim(), password: password.value }, {}, { once: true });
             ME.account = r.account;
             showMe();
-            $('account-said').textContent = T.welcome(r.account.name) + T.moved(r.moved || 0);
+            $('account-said').textContent = W.welcome(r.account.name) + W.moved(r.moved || 0);
             afterChange();
           } catch (err) {
             $('account-error').textContent = err.message;
@@ -141,9 +146,9 @@
         });
         return f;
       };
-      body.append(el('p', { className: 'account-why' }, T.why),
-        el('div', { className: 'account-forms' }, form('signup', T.signUpTitle, T.create, '/account/signup'),
-          form('signin', T.signInTitle, T.enter, '/account/signin')), error, said);
+      body.append(el('p', { className: 'account-why' }, W.why()),
+        el('div', { className: 'account-forms' }, form('signup', W.signUpTitle(), W.create(), '/account/signup'),
+          form('signin', W.signIn(), W.signIn(), '/account/signin')), error, said);
       return;
     }
     const out = (path, all) => async () => {
@@ -154,28 +159,28 @@
         // A fresh player key: the next person at this browser cannot act on the account's games.
         localStorage.removeItem(PLAYER_KEY);
         showMe();
-        if (all) $('account-said').textContent = T.signedOutAll(r.ended || 0);
+        if (all) $('account-said').textContent = W.signedOutAll(r.ended || 0);
         afterChange();
       } catch (err) { $('account-error').textContent = err.message; }
     };
     const old = el('input', { id: 'password-old', type: 'password', autocomplete: 'current-password', required: true });
-    const fresh = el('input', { id: 'password-new', type: 'password', autocomplete: 'new-password', required: true, placeholder: T.passwordRule });
-    const change = el('form', { id: 'password-form', className: 'account-form' }, el('h3', {}, T.changePassword),
-      field(T.password, old), field(T.newPassword, fresh), el('button', { type: 'submit', id: 'password-go' }, T.changePassword));
+    const fresh = el('input', { id: 'password-new', type: 'password', autocomplete: 'new-password', required: true, placeholder: W.passwordRule() });
+    const change = el('form', { id: 'password-form', className: 'account-form' }, el('h3', {}, W.changePassword()),
+      field(W.password(), old), field(W.newPassword(), fresh), el('button', { type: 'submit', id: 'password-go' }, W.changePassword()));
     change.addEventListener('submit', async (e) => {
       e.preventDefault();
       error.textContent = '';
       try {
         const r = await api('POST', '/account/password', { password: old.value, new_password: fresh.value }, {}, { once: true });
         old.value = fresh.value = '';
-        $('account-said').textContent = T.passwordChanged(r.ended || 0);
+        $('account-said').textContent = W.passwordChanged(r.ended || 0);
       } catch (err) { $('account-error').textContent = err.message; }
     });
-    body.append(el('p', { id: 'account-who' }, T.signedInAs(ME.account.name)),
+    body.append(el('p', { id: 'account-who' }, W.signedInAs(ME.account.name)),
       el('p', { className: 'account-buttons' },
-        el('button', { type: 'button', id: 'account-profile', onclick: () => { $('account').close(); openProfile(ME.account.name); } }, T.profile),
-        el('button', { type: 'button', id: 'account-signout', onclick: out('/account/signout', false) }, T.signOut),
-        el('button', { type: 'button', id: 'account-signout-all', title: T.signOutAllTitle, onclick: out('/account/signout-everywhere', true) }, T.signOutAll)),
+        el('button', { type: 'button', id: 'account-profile', onclick: () => { $('account').close(); openProfile(ME.account.name); } }, W.profile()),
+        el('button', { type: 'button', id: 'account-signout', onclick: out('/account/signout', false) }, W.signOut()),
+        el('button', { type: 'button', id: 'account-signout-all', title: W.signOutAllTitle(), onclick: out('/account/signout-everywhere', true) }, W.signOutAll())),
       change, error, said);
   }
 
@@ -196,7 +201,7 @@
     svg.setAttribute('id', 'rating-graph');
     svg.setAttribute('class', 'rating-graph');
     svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', T.graph);
+    svg.setAttribute('aria-label', W.graph());
     const oldest = [...games].reverse();
     const series = new Map();
     for (const g of oldest) {
@@ -227,7 +232,7 @@
       points.forEach((r, i) => add('circle', { cx: x(i), cy: y(r), r: 3, class: `graph-dot graph-line-${n % 4}` }, undefined)
         .append(Object.assign(document.createElementNS(NS, 'title'), { textContent: `${key}: ${Math.round(r)}` })));
       const last = points[points.length - 1];
-      add('text', { x: x(points.length - 1) - 4, y: y(last) - 8, class: 'graph-label', 'text-anchor': 'end' }, `${gameTitle(key.split(' ')[0])} ${T.speeds[key.split(' ')[1]]}`);
+      add('text', { x: x(points.length - 1) - 4, y: y(last) - 8, class: 'graph-label', 'text-anchor': 'end' }, `${gameTitle(key.split(' ')[0])} ${W.speed(key.split(' ')[1])}`);
     }
     return svg;
   }
@@ -251,30 +256,30 @@
         const text = el('textarea', { id: 'profile-about', maxLength: 400, rows: 3 });
         text.value = p.about;
         const said = el('span', { className: 'account-said', role: 'status' });
-        return el('p', {}, field(T.about, text), el('button', {
+        return el('p', {}, field(W.about(), text), el('button', {
           type: 'button', id: 'profile-save', onclick: async () => {
-            try { await api('PUT', `/accounts/${encodeURIComponent(p.name)}`, { about: text.value }, {}, { once: true }); said.textContent = T.saved; } catch (e) { said.textContent = e.message; }
+            try { await api('PUT', `/accounts/${encodeURIComponent(p.name)}`, { about: text.value }, {}, { once: true }); said.textContent = W.saved(); } catch (e) { said.textContent = e.message; }
           },
-        }, T.save), ' ', said);
+        }, W.save()), ' ', said);
       })()
       : el('p', { id: 'profile-about', className: 'profile-about' }, p.about);
     body.append(about);
-    body.append(el('h3', {}, T.ratings));
-    if (!p.ratings.length) body.append(el('p', {}, T.noGames));
+    body.append(el('h3', {}, W.ratings()));
+    if (!p.ratings.length) body.append(el('p', {}, W.noGames()));
     else {
-      body.append(table([T.cols.game, T.cols.speed, T.cols.rating, T.cols.rd, T.cols.played],
-        p.ratings.map((r) => [gameTitle(r.game), T.speeds[r.speed], ratingNumber(r), String(Math.round(r.deviation)), String(r.games)])));
+      body.append(table([W.cols.game(), W.cols.speed(), W.cols.rating(), W.cols.rd(), W.cols.played()],
+        p.ratings.map((r) => [gameTitle(r.game), W.speed(r.speed), ratingNumber(r), String(Math.round(r.deviation)), String(r.games)])));
       body.lastChild.id = 'profile-ratings';
-      body.append(el('h3', {}, T.graph), graph(p.games));
-      body.append(el('h3', {}, T.results), table([T.cols.game, T.cols.wins, T.cols.losses, T.cols.draws],
+      body.append(el('h3', {}, W.graph()), graph(p.games));
+      body.append(el('h3', {}, W.results()), table([W.cols.game(), W.cols.wins(), W.cols.losses(), W.cols.draws()],
         p.results.map((r) => [gameTitle(r.game), String(r.wins), String(r.losses), String(r.draws)])));
-      body.append(el('h3', {}, T.games));
+      body.append(el('h3', {}, W.games()));
       const rows = p.games.map((g) => {
         const change = Math.round(g.after) - Math.round(g.before);
-        return [gameTitle(g.game), T.speeds[g.speed], g.opponent, T.result[g.result],
+        return [gameTitle(g.game), W.speed(g.speed), g.opponent, W.result(g.result),
           `${Math.round(g.after)} (${change >= 0 ? '+' : '−'}${Math.abs(change)})`];
       });
-      body.append(table([T.cols.game, T.cols.speed, T.cols.opponent, T.cols.result, T.cols.change], rows));
+      body.append(table([W.cols.game(), W.cols.speed(), W.cols.opponent(), W.cols.result(), W.cols.change()], rows));
       body.lastChild.id = 'profile-games';
     }
     if (!d.open) d.showModal();
@@ -285,13 +290,13 @@
   async function openLeaders() {
     let d = $('leaders');
     if (!d) {
-      d = dialog('leaders', T.leaders);
+      d = dialog('leaders', W.leaders());
       const game = el('select', { id: 'leaders-game' });
       for (const g of ['hoyito-ii', 'hoyito-iii', 'ayoayo']) game.append(el('option', { value: g }, gameTitle(g)));
       const speed = el('select', { id: 'leaders-speed' });
-      for (const [k, v] of Object.entries(T.speeds)) speed.append(el('option', { value: k, selected: k === 'blitz' }, v));
+      for (const k of SPEEDS) speed.append(el('option', { value: k, selected: k === 'blitz' }, W.speed(k)));
       for (const s of [game, speed]) s.addEventListener('change', showLeaders);
-      $('leaders-body').append(el('p', {}, field(T.cols.game, game), ' ', field(T.cols.speed, speed)), el('div', { id: 'leaders-table' }));
+      $('leaders-body').append(el('p', {}, field(W.cols.game(), game), ' ', field(W.cols.speed(), speed)), el('div', { id: 'leaders-table' }));
     }
     await showLeaders();
     if (!d.open) d.showModal();
@@ -305,8 +310,8 @@
       box.append(el('p', { className: 'error' }, e.message));
       return;
     }
-    if (!r.players.length) { box.append(el('p', {}, T.emptyBoard)); return; }
-    box.append(table([T.cols.rank, T.cols.player, T.cols.rating, T.cols.played], r.players.map((p) => {
+    if (!r.players.length) { box.append(el('p', {}, W.emptyBoard())); return; }
+    box.append(table([W.cols.rank(), W.cols.player(), W.cols.rating(), W.cols.played()], r.players.map((p) => {
       const a = el('a', { href: '#', onclick: (e) => { e.preventDefault(); openProfile(p.name); } }, p.name);
       return [String(p.rank), a, ratingNumber(p), String(p.games)];
     })));
@@ -331,7 +336,7 @@
   };
 
   // A challenge's rating and whether it is rated, in a few words.
-  window.sowingAccount.challengeNote = (c) => [c.rating ? ratingNumber(c.rating) : '', c.rated ? T.ratedNote : ''].filter(Boolean).join(', ');
+  window.sowingAccount.challengeNote = (c) => [c.rating ? ratingNumber(c.rating) : '', c.rated ? W.ratedNote() : ''].filter(Boolean).join(', ');
 
   // Entering a live game with a seat's token while signed in: the account takes the seat if
   // nobody's account holds it yet and no move was played.
@@ -344,30 +349,51 @@
     claimed.add(id);
     try {
       await api('POST', `/live/${id}/claim`, {}, { 'X-Seat-Token': token }, { once: true });
-      setStatus(T.claimed);
+      setStatus(W.claimed());
     } catch (e) {
-      setStatus(T.claimFailed(e.message), true);
+      setStatus(W.claimFailed(e.message), true);
     }
   };
 
-  document.addEventListener('DOMContentLoaded', () => {
+  // The words this file put on the page, again in the language now chosen.
+  function relabel() {
+    $('btn-leaders').textContent = W.leaders();
+    $('btn-account').title = W.accountTitle();
+    $('account-title').textContent = W.accountTitle();
+    $('account-close').textContent = W.close();
+    if ($('f-rated-text')) $('f-rated-text').textContent = ` ${W.rated()}`;
+    if ($('lobby-range-text')) {
+      $('lobby-range-text').textContent = `${W.range()} `;
+      $('lobby-min-text').textContent = `${W.from()} `;
+      $('lobby-max-text').textContent = `${W.to()} `;
+    }
+    showMe();
+  }
+
+  document.addEventListener('DOMContentLoaded', async () => {
+    // After live.js's own start (the friend form and the lobby are its), which waits for
+    // the catalogues too.
+    await I18N.ready;
     const nav = document.querySelector('header.top nav');
-    nav.append(el('button', { id: 'btn-leaders', type: 'button', onclick: openLeaders }, T.leaders),
-      el('button', { id: 'btn-account', type: 'button', title: T.accountTitle, onclick: () => { renderDialog(); $('account').showModal(); } }, T.signIn));
-    dialog('account', T.accountTitle);
+    nav.append(el('button', { id: 'btn-leaders', type: 'button', onclick: openLeaders }),
+      el('button', { id: 'btn-account', type: 'button', onclick: () => { renderDialog(); $('account').showModal(); } }));
+    dialog('account', '');
     const box = $('friend-box');
     if (box) {
-      box.append(el('label', { id: 'f-rated-box', className: 'check', hidden: true }, el('input', { id: 'f-rated', type: 'checkbox' }), ` ${T.rated}`));
+      box.append(el('label', { id: 'f-rated-box', className: 'check', hidden: true }, el('input', { id: 'f-rated', type: 'checkbox' }),
+        el('span', { id: 'f-rated-text' })));
     }
     const lobby = $('lobby-list');
     if (lobby) {
-      const input = (id, label) => {
+      const input = (id) => {
         const i = el('input', { id, type: 'number', min: 0, max: 4000, step: 50, className: 'lobby-range' });
         i.addEventListener('change', () => window.sowingLive && window.sowingLive.refreshLobby());
-        return field(label, i);
+        return el('label', {}, el('span', { id: `${id}-text` }), i);
       };
-      lobby.before(el('p', { className: 'lobby-filter' }, `${T.range} `, input('lobby-min', T.from), ' ', input('lobby-max', T.to)));
+      lobby.before(el('p', { className: 'lobby-filter' }, el('span', { id: 'lobby-range-text' }), input('lobby-min'), ' ', input('lobby-max')));
     }
+    relabel();
+    I18N.changed.push(relabel);
     known();
   });
 })();
