@@ -151,15 +151,21 @@ await check('the lobby filters challenges by rating range', async () => {
   await ana.click('#btn-friend');
   await ana.waitForFunction(() => document.body.dataset.live && document.body.dataset.liveConnected === '1');
   const challenge = Number(await ana.evaluate(() => document.body.dataset.live));
-  const listed = async (low, high) => {
+  // Bea's page lists the challenge once her range holds Ana's rating, and drops it once the
+  // range is above it.
+  const filter = async (low, high) => {
     await bea.fill('#lobby-min', String(low));
     await bea.fill('#lobby-max', String(high));
     await bea.dispatchEvent('#lobby-max', 'change');
-    await bea.waitForTimeout(300);
-    return bea.$$eval('#lobby-list li[data-challenge]', (lis) => lis.map((li) => Number(li.dataset.challenge)));
   };
-  assert((await listed(Math.floor(south) - 10, Math.ceil(south) + 10)).includes(challenge), 'in the range: listed');
-  assert(!(await listed(Math.ceil(south) + 1, 4000)).includes(challenge), 'above her rating: not listed');
+  const shown = (want) => bea.waitForFunction(([c, w]) => [...document.querySelectorAll('#lobby-list li[data-challenge]')]
+    .some((li) => Number(li.dataset.challenge) === c) === w, [challenge, want]);
+  await filter(Math.floor(south) - 10, Math.ceil(south) + 10);
+  await shown(true);
+  await filter(Math.ceil(south) + 1, 4000);
+  await shown(false);
+  const r = await api('GET', `/lobby?min_rating=${Math.ceil(south) + 1}`);
+  assert(!r.challenges.some((c) => c.id === challenge), 'the server filters alike');
   await api('POST', `/live/${challenge}/resign`, undefined, await ana.evaluate((c) => localStorage.getItem(`sowing.seat.${c}`), challenge))
     .catch(() => {});
 });

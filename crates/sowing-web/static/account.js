@@ -195,9 +195,9 @@
   // before the first), oldest on the left. SVG, drawn from the profile's `games`.
   function graph(games) {
     const NS = 'http://www.w3.org/2000/svg';
-    const W = 560, H = 200, PAD = 34;
+    const WIDTH = 560, HEIGHT = 200, PAD = 34;
     const svg = document.createElementNS(NS, 'svg');
-    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    svg.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
     svg.setAttribute('id', 'rating-graph');
     svg.setAttribute('class', 'rating-graph');
     svg.setAttribute('role', 'img');
@@ -212,8 +212,8 @@
     const all = [...series.values()].flat();
     const low = Math.min(...all) - 20, high = Math.max(...all) + 20;
     const longest = Math.max(...[...series.values()].map((s) => s.length));
-    const x = (i) => PAD + (longest < 2 ? 0 : (i * (W - 2 * PAD)) / (longest - 1));
-    const y = (r) => H - PAD / 2 - ((r - low) * (H - PAD)) / (high - low);
+    const x = (i) => PAD + (longest < 2 ? 0 : (i * (WIDTH - 2 * PAD)) / (longest - 1));
+    const y = (r) => HEIGHT - PAD / 2 - ((r - low) * (HEIGHT - PAD)) / (high - low);
     const add = (tag, attrs, text) => {
       const e = document.createElementNS(NS, tag);
       for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -222,7 +222,7 @@
       return e;
     };
     for (const r of [high - 20, low + 20]) {
-      add('line', { x1: PAD, x2: W - PAD, y1: y(r), y2: y(r), class: 'graph-rule' });
+      add('line', { x1: PAD, x2: WIDTH - PAD, y1: y(r), y2: y(r), class: 'graph-rule' });
       add('text', { x: 2, y: y(r) + 4, class: 'graph-label' }, String(Math.round(r)));
     }
     let n = 0;
