@@ -358,6 +358,7 @@ async fn shutdown() {
 const INDEX_HTML: &str = include_str!("../static/index.html");
 const APP_JS: &str = include_str!("../static/app.js");
 const LIVE_JS: &str = include_str!("../static/live.js");
+const ANALYSIS_JS: &str = include_str!("../static/analysis.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 const ICON_SVG: &str = include_str!("../static/icon.svg");
 
@@ -386,6 +387,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/live.js",
             get(|| async { asset("text/javascript; charset=utf-8", LIVE_JS) }),
+        )
+        .route(
+            "/analysis.js",
+            get(|| async { asset("text/javascript; charset=utf-8", ANALYSIS_JS) }),
         )
         .route(
             "/style.css",

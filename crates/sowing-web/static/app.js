@@ -545,6 +545,7 @@ function render() {
   renderSummary(v);
   renderMatch(v);
   if (LIVE()) LIVE().decorate(v);
+  if (window.sowingAnalysis) window.sowingAnalysis.decorate(v, ply);
   refreshTableValues();
 }
 
@@ -564,6 +565,7 @@ function renderEmpty() {
   $('viewing').hidden = true;
   setStatus('');
   delete document.body.dataset.game;
+  if (window.sowingAnalysis) window.sowingAnalysis.decorate(null, null);
 }
 
 // Undo goes back to a person's turn, taking back the computer's replies: with no move of a
@@ -668,10 +670,12 @@ function renderSummary(v) {
   box.innerHTML = `<div class="head"><h2>${headline}</h2><div class="final">${side('south', 0, south)}<span class="dash">–</span>${side('north', 1, north)}</div></div>
     <p class="why">The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${movesAndTurns(v)}).</p>
     <p class="summary-buttons">${next}<button type="button" id="btn-again"${next ? '' : ' class="primary"'}>${m && !m.winner ? 'New game (leaves the match)' : 'New game'}</button>
+    ${window.sowingAnalysis ? window.sowingAnalysis.summaryButton() : ''}
     <button type="button" id="btn-review">Replay from the start</button>
     <a class="button" href="/api/games/${v.id}/record" download>Download record</a></p>`;
   $('btn-again').addEventListener('click', openNewGame);
   $('btn-review').addEventListener('click', () => lookAt(0));
+  if ($('btn-analysis')) $('btn-analysis').addEventListener('click', () => window.sowingAnalysis.open());
   if (next) $('btn-next-round').addEventListener('click', nextRound);
 }
 
@@ -1078,10 +1082,13 @@ async function load(id) {
   S.note = null;
   $('commentary').textContent = '';
   // A new entry in the browser's history, so that Back returns to the game before.
-  if (location.hash !== `#game=${v.id}`) history.pushState(null, '', `#game=${v.id}`);
+  // (The review's address, #game=ID&analysis, stays as it is.)
+  const shown = /^#game=(\d+)/.exec(location.hash);
+  if (!shown || Number(shown[1]) !== v.id) history.pushState(null, '', `#game=${v.id}`);
   localStorage.setItem('sowing.game', String(id));
   $('summary').hidden = true;
   afterChange();
+  if (window.sowingAnalysis) window.sowingAnalysis.fromAddress();
 }
 
 function nextRound() {
@@ -1291,6 +1298,7 @@ function savedRow(g, seatToken, dialog) {
   if (g.live) tr.dataset.live = '1';
   tr.innerHTML = `<td data-label="#">${g.id}</td><td data-label="Game">${escapeHtml(name)}</td><td data-label="South">${who(g.south)}</td><td data-label="North">${who(g.north)}</td><td data-label="Moves">${g.plies}</td><td data-label="Result">${escapeHtml(result)}</td><td class="when" data-label="Last played">${localTime(g.updated)}</td>
     <td class="row-buttons"><button type="button" class="open">${over ? 'Replay' : 'Resume'}</button>${
+  window.sowingAnalysis && g.plies > 0 && (over || !g.live) ? `<button type="button" class="analyse">${window.sowingAnalysis.savedLabel}</button>` : ''}${
   g.match || g.live ? '' : '<button type="button" class="delete" title="Delete this game">Delete</button>'}</td>`;
   tr.querySelector('.open').addEventListener('click', async () => {
     dialog.close();
@@ -1301,6 +1309,18 @@ function savedRow(g, seatToken, dialog) {
     await load(g.id);
     if (over) lookAt(0);
   });
+  const analyse = tr.querySelector('.analyse');
+  if (analyse) {
+    analyse.addEventListener('click', async () => {
+      dialog.close();
+      if (g.live) {
+        location.hash = `#game=${g.id}&analysis`;
+        return;
+      }
+      await load(g.id);
+      window.sowingAnalysis.open();
+    });
+  }
   const del = tr.querySelector('.delete');
   if (del) del.addEventListener('click', () => deleteGame(g.id, tr));
   return tr;
@@ -1699,6 +1719,7 @@ function playPass() {
 function followAddress() {
   if (window.sowingLive && window.sowingLive.fromAddress()) return;
   const m = /#game=(\d+)/.exec(location.hash);
+  if (m && S.view && S.view.id === Number(m[1]) && window.sowingAnalysis) window.sowingAnalysis.fromAddress();
   if (!m || (S.view && S.view.id === Number(m[1]))) return;
   if (S.busy) { setTimeout(followAddress, 100); return; }
   load(Number(m[1])).catch((e) => {
