@@ -104,6 +104,32 @@ await check('the game\'s link opens the review for someone else, and Saved games
   await q.context().close();
 });
 
+await check('the review in Spanish: its words from the catalogue, numbers as the reader\'s locale writes them', async () => {
+  const p = await page({ viewport: { width: 1280, height: 1000 }, locale: 'es-DO' });
+  await p.addInitScript(() => localStorage.setItem('sowing.lang', 'es'));
+  await p.goto(`${BASE}/#game=${id}&analysis`);
+  await reviewed(p);
+  const words = await p.evaluate(() => ({
+    title: document.querySelector('#review-title').textContent,
+    legend: document.querySelector('#review .review-legend').textContent,
+    accuracy: document.querySelector('#review .review-player.south .accuracy').textContent,
+    // As the reader's locale writes it (es-DO writes 81.3, es-ES 81,3).
+    expected: `${new Intl.NumberFormat(I18N.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+      .format(Number(document.querySelector('#review .review-player.south .accuracy').dataset.accuracy))} %`,
+    locale: I18N.locale,
+    tooltip: document.querySelector('#moves button[data-ply="1"]').title,
+  }));
+  equal(words.title, 'Análisis', 'the title');
+  assert(words.legend.includes('error grave'), `the legend: ${words.legend}`);
+  equal(words.locale, 'es-DO', 'the locale');
+  equal(words.accuracy, words.expected, 'the accuracy as the locale writes it');
+  assert(words.tooltip.includes('frente al mejor juego (demostrado)'), words.tooltip);
+  await p.click('#review .hit[data-point="1"]');
+  await p.waitForFunction(() => document.querySelector('#board .pit.better'));
+  if (shots) await p.screenshot({ path: `${shots}/analysis-desktop-es.png`, fullPage: true });
+  await p.context().close();
+});
+
 await check('the review fits a 390 px phone', async () => {
   const p = await page({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   await p.goto(`${BASE}/#game=${id}&analysis`);

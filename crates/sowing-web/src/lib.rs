@@ -43,6 +43,7 @@ pub use services::analysis::Settings as AnalysisSettings;
 pub use services::first_tables;
 pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Database;
+pub use transport::error::ERROR_CODES;
 pub use views::messages;
 
 /// The server's shared state: the games service (the database, the games in memory, the
@@ -361,6 +362,12 @@ const LIVE_JS: &str = include_str!("../static/live.js");
 const ANALYSIS_JS: &str = include_str!("../static/analysis.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 const ICON_SVG: &str = include_str!("../static/icon.svg");
+const I18N_JS: &str = include_str!("../static/i18n.js");
+/// Fluent's message formatter (npm `@fluent/bundle`, its UMD build, vendored: README).
+const FLUENT_JS: &str = include_str!("../static/vendor/fluent-bundle.js");
+/// The page's words, one catalogue per language (docs/web.md, "Languages").
+const CATALOGUE_EN: &str = include_str!("../static/i18n/en.ftl");
+const CATALOGUE_ES: &str = include_str!("../static/i18n/es.ftl");
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     (
@@ -391,6 +398,22 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/analysis.js",
             get(|| async { asset("text/javascript; charset=utf-8", ANALYSIS_JS) }),
+        )
+        .route(
+            "/i18n.js",
+            get(|| async { asset("text/javascript; charset=utf-8", I18N_JS) }),
+        )
+        .route(
+            "/vendor/fluent-bundle.js",
+            get(|| async { asset("text/javascript; charset=utf-8", FLUENT_JS) }),
+        )
+        .route(
+            "/i18n/en.ftl",
+            get(|| async { asset("text/plain; charset=utf-8", CATALOGUE_EN) }),
+        )
+        .route(
+            "/i18n/es.ftl",
+            get(|| async { asset("text/plain; charset=utf-8", CATALOGUE_ES) }),
         )
         .route(
             "/style.css",

@@ -4,56 +4,31 @@
 // South above the line, North below), marks each move with its class in the moves list,
 // shows any point's position on app.js's board, the better move drawn on it, and each
 // player's accuracy. The address #game=ID&analysis opens the review: a game's link with it
-// shares the review.
+// shares the review. Its words are in the catalogues (static/i18n/*.ftl).
 'use strict';
 
 (() => {
-  // Every sentence of the review, in one place (to move into the message catalogues).
-  const TEXT = {
-    open: 'Review the game',
-    openSaved: 'Review',
-    title: 'Analysis',
-    close: 'Close the review',
-    asking: 'Asking the server for the analysis…',
-    queued: 'Waiting for the server to start the analysis…',
-    running: (done, total) => `Analysing: position ${done} of ${total}.`,
-    failed: (message) => `The analysis could not be had: ${message}`,
-    noMoves: 'There are no moves to analyse yet.',
-    outdated: 'The game has changed since: analysing it again…',
-    graph: 'The value of the game after each turn: above the line South is ahead, below North is. Click a point to see that position.',
-    graphLabel: 'Evaluation graph',
-    start: 'the start',
-    pointLabel: (turn, side, value) => `Turn ${turn}, ${side}: ${value}`,
-    startLabel: (value) => `The start: ${value}`,
-    value: (south, proven) => {
-      const seeds = Math.abs(south);
-      const amount = `${seeds % 1 ? seeds.toFixed(1) : seeds} ${seeds === 1 ? 'seed' : 'seeds'}`;
-      if (Math.abs(south) < 0.05) return proven ? 'a draw with perfect play' : 'level';
-      const who = south > 0 ? 'South' : 'North';
-      return proven ? `${who} wins by ${amount} with perfect play` : `${who} ahead by about ${amount}`;
-    },
-    classes: { best: 'best', inaccuracy: 'inaccuracy', mistake: 'mistake', blunder: 'blunder' },
-    marks: { best: '', inaccuracy: '?!', mistake: '?', blunder: '??' },
-    forced: 'the only move',
-    lost: (loss, proven, depth) => {
-      const seeds = `${loss % 1 ? loss.toFixed(1) : loss} ${loss === 1 ? 'seed' : 'seeds'}`;
-      return proven ? `gave up ${seeds} against perfect play (proven)` : `gave up about ${seeds} (estimated, depth ${depth})`;
-    },
-    kept: (proven, depth) => (proven ? 'proven' : `estimated, depth ${depth}`),
-    better: (move) => `better: ${move}`,
-    betterOnBoard: (played, best) => `On the board: ${played} was played (red ring); ${best} was better (green ring).`,
-    turnHead: (turn, side) => `Turn ${turn}, ${side}`,
-    beforeAfter: (before, after) => `Before: ${before}. After: ${after}.`,
-    accuracy: 'accuracy',
-    noAccuracy: 'no choice to make',
-    averageLoss: (loss) => `${loss} seeds lost a move on average`,
-    counts: (p) => [
-      [p.blunders, 'blunder', 'blunders'], [p.mistakes, 'mistake', 'mistakes'], [p.inaccuracies, 'inaccuracy', 'inaccuracies'],
-    ].map(([k, one, many]) => `${k} ${k === 1 ? one : many}`).join(', '),
-    engine: (a) => `Engine ${a.engine} (${a.limits}) above the endgame tables${a.tables ? ` (exact up to ${a.tables} seeds on the board)` : ' (this server has none for this game)'}.`,
-    legend: 'Points: ',
-  };
-  const SIDES = { south: 'South', north: 'North' };
+  // The review's words are the catalogues' (static/i18n/*.ftl, "The review after the
+  // game"); the marks after a move are not words.
+  const MARKS = { best: '', inaccuracy: '?!', mistake: '?', blunder: '??' };
+  const seedsOf = (x) => Math.round(Math.abs(x) * 10) / 10;
+  // A value of the graph from South's side, in words.
+  function valueWords(south, proven) {
+    const seeds = seedsOf(south);
+    const who = seeds === 0 ? 'level' : south > 0 ? 'south' : 'north';
+    return proven ? T('analysis-value-proven', { who, seeds }) : T('analysis-value-estimate', { who, seeds });
+  }
+  // What a move gave up, in words.
+  function lostWords(m) {
+    const loss = seedsOf(m.loss);
+    return m.proven ? T('analysis-lost-proven', { loss }) : T('analysis-lost-estimate', { loss, depth: m.depth || 0 });
+  }
+  const classWords = (c) => T('analysis-class', { class: c });
+  // The server's limits (`nodes 100000`) in words; another form as the server wrote it.
+  function limitsWords(limits) {
+    const m = /^nodes (\d+)$/.exec(limits);
+    return m ? T('analysis-nodes', { nodes: Number(m[1]) }) : limits;
+  }
   const POLL_MS = 600;
 
   const A = {
@@ -89,7 +64,7 @@
     A.better = null;
     setAddress(true);
     box().hidden = false;
-    say(TEXT.asking);
+    say(T('analysis-asking'));
     await fetchView(true);
     box().scrollIntoView({ block: 'nearest' });
   }
@@ -112,11 +87,11 @@
     try {
       view = await api('GET', `/games/${id}/analysis`);
       if (ask && view.status === 'none') {
-        if (view.plies === 0) { say(TEXT.noMoves); return; }
+        if (view.plies === 0) { say(T('analysis-no-moves')); return; }
         view = await api('POST', `/games/${id}/analysis`);
       }
     } catch (e) {
-      if (seq === A.seq && A.open && A.id === id) say(TEXT.failed(e.message), true);
+      if (seq === A.seq && A.open && A.id === id) say(T('analysis-failed', { message: e.message }), true);
       return;
     }
     if (seq !== A.seq || !A.open || A.id !== id) return;
@@ -126,7 +101,7 @@
       A.timer = setTimeout(() => fetchView(false), POLL_MS);
     } else if (view.status === 'none') {
       // It was under way for other moves, or lost (a restart): ask again.
-      say(TEXT.outdated);
+      say(T('analysis-outdated'));
       A.timer = setTimeout(() => fetchView(true), POLL_MS);
     } else {
       draw();
@@ -139,8 +114,8 @@
   }
 
   function head() {
-    return `<div class="review-head"><h2 id="review-title">${TEXT.title}</h2>
-      <button type="button" class="review-close">${TEXT.close}</button></div>`;
+    return `<div class="review-head"><h2 id="review-title">${T.escaped('analysis-title')}</h2>
+      <button type="button" class="review-close">${T.escaped('analysis-close')}</button></div>`;
   }
   function wireHead() {
     box().querySelector('.review-close').addEventListener('click', close);
@@ -148,7 +123,7 @@
 
   function drawProgress(view) {
     const p = view.progress || { done: 0, total: view.plies + 1 };
-    const text = view.status === 'queued' ? TEXT.queued : TEXT.running(p.done, p.total);
+    const text = view.status === 'queued' ? T('analysis-queued') : T('analysis-running', { done: p.done, total: p.total });
     box().innerHTML = `${head()}<div class="review-progress"><progress max="${p.total}" value="${p.done}"></progress>
       <p class="review-say" role="status">${escapeHtml(text)}</p></div>`;
     wireHead();
@@ -186,22 +161,24 @@
         : `<circle class="pt ${cls}${proven}" data-class="${cls}" cx="${x(i).toFixed(1)}" cy="${y(p.value.south).toFixed(1)}" r="6"/>`;
     }).join('');
     const hits = pts.map((p, i) => {
-      const label = p.turn ? TEXT.pointLabel(p.turn.turn, SIDES[p.turn.side], TEXT.value(p.value.south, p.value.proven))
-        : TEXT.startLabel(TEXT.value(p.value.south, p.value.proven));
+      const value = valueWords(p.value.south, p.value.proven);
+      const label = p.turn ? T('analysis-point', { turn: p.turn.turn, side: p.turn.side, value }) : T('analysis-start-point', { value });
       return `<rect class="hit" tabindex="0" role="button" data-point="${i}" aria-label="${escapeHtml(label)}"
         x="${(x(i) - step / 2).toFixed(1)}" y="0" width="${step.toFixed(1)}" height="${H}"><title>${escapeHtml(label)}</title></rect>`;
     }).join('');
     const players = ['south', 'north'].map((side) => {
       const p = a.players[side];
-      const acc = p.accuracy === null ? TEXT.noAccuracy : `${p.accuracy.toFixed(1)} %`;
-      return `<div class="review-player ${side}" data-side="${side}"><span class="name">${SIDES[side]}</span>
-        <span class="accuracy" data-accuracy="${p.accuracy === null ? '' : p.accuracy}">${acc}</span><span class="what">${TEXT.accuracy}</span>
-        <span class="counts">${TEXT.counts(p)}${p.average_loss === null ? '' : ` · ${TEXT.averageLoss(p.average_loss)}`}</span></div>`;
+      const acc = p.accuracy === null ? T('analysis-no-accuracy') : T('analysis-accuracy-value', { accuracy: p.accuracy });
+      const counts = T('analysis-counts', { blunders: p.blunders, mistakes: p.mistakes, inaccuracies: p.inaccuracies });
+      const average = p.average_loss === null ? '' : ` · ${T('analysis-average-loss', { loss: p.average_loss })}`;
+      return `<div class="review-player ${side}" data-side="${side}"><span class="name">${escapeHtml(sideName(side))}</span>
+        <span class="accuracy" data-accuracy="${p.accuracy === null ? '' : p.accuracy}">${escapeHtml(acc)}</span><span class="what">${T.escaped('analysis-accuracy')}</span>
+        <span class="counts">${escapeHtml(counts + average)}</span></div>`;
     }).join('');
-    const legend = ['inaccuracy', 'mistake', 'blunder'].map((c) => `<span class="key ${c}">${TEXT.classes[c]} ${TEXT.marks[c]}</span>`).join('');
+    const legend = ['inaccuracy', 'mistake', 'blunder'].map((c) => `<span class="key ${c}">${escapeHtml(classWords(c))} ${MARKS[c]}</span>`).join('');
     box().innerHTML = `${head()}
-      <p class="review-how">${TEXT.graph}</p>
-      <svg class="review-graph" viewBox="0 0 ${W} ${H}" role="group" aria-label="${TEXT.graphLabel}">
+      <p class="review-how">${T.escaped('analysis-graph-how')}</p>
+      <svg class="review-graph" viewBox="0 0 ${W} ${H}" role="group" aria-label="${escapeHtml(T.attr('analysis-graph', 'aria-label'))}">
         <defs><clipPath id="rv-above"><rect x="0" y="0" width="${W}" height="${H / 2}"/></clipPath>
           <clipPath id="rv-below"><rect x="0" y="${H / 2}" width="${W}" height="${H / 2}"/></clipPath></defs>
         <rect class="bg" x="0" y="0" width="${W}" height="${H}"/>
@@ -215,7 +192,7 @@
       <p class="review-legend">${legend}</p>
       <div class="review-players">${players}</div>
       <div class="review-turn" aria-live="polite"></div>
-      <p class="review-engine">${escapeHtml(TEXT.engine(a))}</p>`;
+      <p class="review-engine">${escapeHtml(T('analysis-engine', { engine: a.engine, limits: limitsWords(a.limits), tables: a.tables || 0 }))}</p>`;
     wireHead();
     const svg = box().querySelector('.review-graph');
     for (const hit of svg.querySelectorAll('.hit')) {
@@ -258,22 +235,22 @@
     if (ply <= S.view.ply) lookAt(ply);
     if (hovering) return;
     if (!p.turn) {
-      turnBox.innerHTML = `<p><b>${cap(TEXT.start)}</b>: ${escapeHtml(TEXT.value(p.value.south, p.value.proven))}.</p>`;
+      turnBox.innerHTML = `<p>${escapeHtml(T('analysis-start-point', { value: valueWords(p.value.south, p.value.proven) }))}.</p>`;
       return;
     }
     const t = p.turn;
     const moves = t.moves.map((m) => {
-      const mark = TEXT.marks[m.class];
-      const words = m.forced ? TEXT.forced : m.class === 'best' ? TEXT.classes.best : `${TEXT.classes[m.class]}: ${TEXT.lost(m.loss, m.proven, m.depth)}`;
-      const better = m.best && m.class !== 'best' ? `; ${TEXT.better(m.best)}` : '';
+      const mark = MARKS[m.class];
+      const words = m.forced ? T('analysis-forced') : m.class === 'best' ? classWords('best') : `${classWords(m.class)}: ${lostWords(m)}`;
+      const better = m.best && m.class !== 'best' ? `; ${T('analysis-better', { move: m.best })}` : '';
       // A flawed move's words say already whether its loss is proven.
-      const kept = m.class === 'best' ? ` <small>(${escapeHtml(TEXT.kept(m.proven, m.depth))})</small>` : '';
+      const kept = m.class === 'best' ? ` <small>(${escapeHtml(T('analysis-kept', { proven: m.proven ? 'yes' : 'no', depth: m.depth || 0 }))})</small>` : '';
       return `<li class="${m.class}" data-ply="${m.ply}" data-class="${m.class}"><b>${escapeHtml(m.move)}${mark}</b> ${escapeHtml(words)}${escapeHtml(better)}${kept}</li>`;
     }).join('');
-    const before = TEXT.value(t.before.south, t.before.proven), after = TEXT.value(t.after.south, t.after.proven);
-    turnBox.innerHTML = `<h3>${escapeHtml(TEXT.turnHead(t.turn, SIDES[t.side]))}</h3><ul>${moves}</ul>
-      <p>${escapeHtml(TEXT.beforeAfter(before, after))}</p>
-      ${A.better ? `<p class="review-better">${escapeHtml(TEXT.betterOnBoard(A.better.played, A.better.best))}</p>` : ''}`;
+    const before = valueWords(t.before.south, t.before.proven), after = valueWords(t.after.south, t.after.proven);
+    turnBox.innerHTML = `<h3>${escapeHtml(T('analysis-turn', { turn: t.turn, side: t.side }))}</h3><ul>${moves}</ul>
+      <p>${escapeHtml(T('analysis-before-after', { before, after }))}</p>
+      ${A.better ? `<p class="review-better">${escapeHtml(T('analysis-better-on-board', { played: A.better.played, best: A.better.best }))}</p>` : ''}`;
   }
 
   function cursorAt(i) {
@@ -321,15 +298,15 @@
       b.dataset.class = m.class;
       const mark = document.createElement('span');
       mark.className = 'mark';
-      mark.textContent = TEXT.marks[m.class];
+      mark.textContent = MARKS[m.class];
       b.appendChild(mark);
-      b.title = `${b.title} — ${TEXT.classes[m.class]}, ${TEXT.lost(m.loss, m.proven, m.depth)}${m.best ? `; ${TEXT.better(m.best)}` : ''}`;
+      b.title = `${b.title} — ${classWords(m.class)}, ${lostWords(m)}${m.best ? `; ${T('analysis-better', { move: m.best })}` : ''}`;
     }
   }
 
   // The summary's button, and the saved games' (app.js puts them in).
   function summaryButton() {
-    return `<button type="button" id="btn-analysis">${TEXT.open}</button>`;
+    return `<button type="button" id="btn-analysis">${T.escaped('analysis-open')}</button>`;
   }
 
   // After a game is loaded from an address with `&analysis`: open its review.
@@ -337,5 +314,12 @@
     if (inAddress() && S.view && (!A.open || A.id !== S.view.id)) open();
   }
 
-  window.sowingAnalysis = { open, close, decorate, summaryButton, savedLabel: TEXT.openSaved, fromAddress, inAddress };
+  const savedLabel = () => T('analysis-open-saved');
+  // Another language: the review is drawn again in it.
+  I18N.changed.push(() => {
+    if (!A.open || !A.view) return;
+    if (A.view.status === 'done') draw(); else if (A.view.status !== 'none') drawProgress(A.view);
+  });
+
+  window.sowingAnalysis = { open, close, decorate, summaryButton, savedLabel, fromAddress, inAddress };
 })();

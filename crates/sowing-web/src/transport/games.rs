@@ -56,7 +56,13 @@ fn check_player(text: Option<String>) -> ApiResult<String> {
     }
     text.parse::<PlayerSpec>()
         .map(|_| text.clone())
-        .map_err(|e| ApiError::bad(format!("player {text:?}: {e}")))
+        .map_err(|e| {
+            ApiError::coded(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unknown-player",
+                format!("player {text:?}: {e}"),
+            )
+        })
 }
 
 /// A 429 when `address` created too many games against the computer lately.
@@ -304,7 +310,13 @@ async fn import_record(
     JsonBody(body): JsonBody<RecordBody>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     may_create_plain(&games, address)?;
-    let record = Record::parse(&body.record).map_err(|e| ApiError::bad(e.to_string()))?;
+    let record = Record::parse(&body.record).map_err(|e| {
+        ApiError::coded(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad-record",
+            e.to_string(),
+        )
+    })?;
     let south = check_player(body.south)?;
     let north = check_player(body.north)?;
     let owner = key.owner();
