@@ -71,6 +71,8 @@ SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \
 SOW_URL="$url" SOW_RESTART="$restart" node scripts/browser/live.mjs || status=$?
 # A 390×844 phone: the board holds still, everything fits, nothing misleads.
 SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
+# The page in Spanish, and the switch to English and back.
+SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?
 # A page on another origin tries to act on the server.
 SOW_URL="$url" node scripts/browser/attack.mjs || status=$?
 exit $status

@@ -23,8 +23,9 @@ export async function launch() {
       '--no-first-run', '--disable-sync', '--disable-quic'],
   });
   const newContext = browser.newContext.bind(browser);
+  // English unless a test asks for another language (the page follows navigator.languages).
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    const context = await newContext({ locale: 'en-US', ...options });
     await context.addInitScript((key) => {
       if (!localStorage.getItem('sowing.player')) localStorage.setItem('sowing.player', key);
     }, PLAYER_KEY);

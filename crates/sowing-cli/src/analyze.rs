@@ -3,8 +3,9 @@
 
 use anyhow::{bail, Context, Result};
 use sowing::{BySide, Game, Record, Side};
+use sowing_engine::analysis;
 use sowing_engine::tables::perfect_move;
-use sowing_engine::{PlayerSpec, Score};
+use sowing_engine::PlayerSpec;
 use sowing_tables::Tables;
 
 use crate::options::{LimitOptions, TablesOption};
@@ -24,6 +25,11 @@ pub struct Args {
     limits: LimitOptions,
     #[command(flatten)]
     tables: TablesOption,
+    /// Print the analysis as JSON instead (the web server's: each turn with its values
+    /// before and after, each move classed best, inaccuracy, mistake or blunder, exact
+    /// inside the tables, and each player's accuracy; docs/web.md, "Analysis").
+    #[arg(long)]
+    json: bool,
 }
 
 /// A player's moves inside the tables.
@@ -88,47 +94,49 @@ pub fn run(args: Args) -> Result<()> {
     let limits = args.limits.limits(200);
     let full = &record.game;
     let n = full.rules().pits_per_row();
-    let exact = match &tables {
+    let game_tables = match &tables {
         Some(set) => set
             .tables(full.rules())
-            .with_context(|| format!("the tables in {}", set.dir().display()))?
-            .map(|t| exact_losses(&t, full)),
+            .with_context(|| format!("the tables in {}", set.dir().display()))?,
         None => None,
     };
-    let mut game = Game::from_position(*full.start());
+    let looks = analysis::look(
+        full,
+        &mut engine,
+        &limits,
+        game_tables.as_deref(),
+        &mut |_| {},
+    )
+    .expect("no stop flag was given");
+    if args.json {
+        let mut analysis = analysis::summarise(full, &looks);
+        analysis.engine = spec.to_string();
+        analysis.limits = analysis::describe_limits(&limits);
+        analysis.tables = game_tables.as_ref().map(|t| t.max_seeds());
+        println!("{}", serde_json::to_string_pretty(&analysis)?);
+        return Ok(());
+    }
+    let exact = game_tables.map(|t| exact_losses(&t, full));
     println!(
         "{:>4}  {:<6} {:<5} {:>10}  {:<5} {:>10}  {:>5}  mark",
         "ply", "side", "move", "played", "best", "best value", "exact"
     );
     let (mut mistakes, mut blunders) = (0, 0);
-    for (ply, &mv) in full.moves().iter().enumerate() {
-        let mover = game.position().to_move();
-        let best = engine.go(&game, &limits, &mut |_| {});
-        let mut after = game.clone();
-        after
-            .play(mv)
-            .with_context(|| format!("move {}", ply + 1))?;
+    for (ply, &mv) in full.moves().iter().enumerate().take(looks.len() - 1) {
+        let (before, after) = (&looks[ply], &looks[ply + 1]);
+        let mover = before.to_move;
+        let (best, _) = before.search.expect("the game went on before a move");
         // The played move's value for the mover: the value of the position it leads to.
-        let played = if after.is_over() {
-            let c = after.position().captured();
-            Score::Proven(i32::from(c[mover]) - i32::from(c[!mover]))
-        } else {
-            let reply = engine.go(&after, &limits, &mut |_| {});
-            if after.position().to_move() == mover {
-                reply.score
-            } else {
-                -reply.score
-            }
-        };
-        let loss = if mv == best.best {
+        let played = after.for_mover(mover);
+        let loss = if mv == best {
             0
         } else {
-            (best.score.centiseeds() - played.centiseeds()).max(0)
+            (before.score.centiseeds() - played.centiseeds()).max(0)
         };
-        let mark = if loss >= 500 {
+        let mark = if loss >= analysis::BLUNDER {
             blunders += 1;
             "??"
-        } else if loss >= 200 {
+        } else if loss >= analysis::MISTAKE {
             mistakes += 1;
             "?"
         } else {
@@ -144,12 +152,11 @@ pub fn run(args: Args) -> Result<()> {
             mover.name(),
             mv.name(n).to_string(),
             played.to_string(),
-            best.best.name(n).to_string(),
-            best.score.to_string()
+            best.name(n).to_string(),
+            before.score.to_string()
         );
-        game = after;
     }
-    if let Some(outcome) = game.outcome() {
+    if let Some(outcome) = full.outcome() {
         println!("result: {}", outcome.name());
     }
     println!("{mistakes} mistakes (?), {blunders} blunders (??)");

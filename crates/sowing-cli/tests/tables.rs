@@ -361,6 +361,54 @@ fn analyze_gives_each_move_inside_the_tables_its_exact_loss() {
 }
 
 #[test]
+fn analyze_json_marks_a_blunder_inside_the_tables_proven_with_its_exact_loss() {
+    let dir = TempDir::new("analyze-json");
+    assert_ok(&build(&dir, "hoyito-ii", "8"));
+    // South's E gives up 16 seeds (B and F win by 8, E loses by 8); then North's b.
+    let record = dir.0.join("game.txt");
+    std::fs::write(
+        &record,
+        "[Game \"hoyito-ii\"]\n[Start \"hoyito-ii 0,2,0,0,1,1/3,0,0,0,0,1 20-20 S -\"]\n\nE b *\n",
+    )
+    .unwrap();
+    let args = [
+        "analyze",
+        record.to_str().unwrap(),
+        "--tables",
+        dir.arg(),
+        "--nodes",
+        "3000",
+    ];
+    let output = sow(&[&args[..], &["--json"]].concat());
+    assert_ok(&output);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let first = &json["turns"][0]["moves"][0];
+    assert_eq!(first["move"], "E");
+    assert_eq!(first["class"], "blunder");
+    assert_eq!(first["loss"], 16.0);
+    assert_eq!(first["proven"], true);
+    assert!(first["depth"].is_null());
+    assert!(
+        ["B", "F"].contains(&first["best"].as_str().unwrap()),
+        "{first}"
+    );
+    assert_eq!(json["turns"][0]["before"]["south"], 8.0);
+    assert_eq!(json["players"]["south"]["accuracy"], 6.3);
+    assert_eq!(json["players"]["south"]["blunders"], 1);
+    assert_eq!(json["engine"], "level:6");
+    assert_eq!(json["limits"], "nodes 3000");
+    assert_eq!(json["tables"], 8);
+    assert_eq!(json["plies"], 2);
+    // The text output is as before: the table, then the sums.
+    let text = stdout(&sow(&args));
+    assert!(text.starts_with(" ply  side"), "{text}");
+    assert!(
+        text.contains("tables, south: 1 moves inside the tables, 1 lost value, 16 seeds lost"),
+        "{text}"
+    );
+}
+
+#[test]
 fn errors_measures_a_player_against_perfect_play() {
     let dir = TempDir::new("errors");
     assert_ok(&build(&dir, "hoyito-ii", "8"));

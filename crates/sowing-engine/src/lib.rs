@@ -13,6 +13,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod arena;
 mod baseline;
 pub mod bench;

@@ -39,9 +39,11 @@ pub mod store;
 mod transport;
 mod views;
 
+pub use services::analysis::Settings as AnalysisSettings;
 pub use services::first_tables;
 pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Database;
+pub use transport::error::ERROR_CODES;
 pub use views::messages;
 
 /// The server's shared state: the games service (the database, the games in memory, the
@@ -90,6 +92,11 @@ pub struct ServeArgs {
     /// repeat for several. Every other site's requests that change something get a 403.
     #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = parse_origin)]
     pub allow_origins: Vec<String>,
+    /// Nodes the analysis after the game searches in each position (`sow analyze --json
+    /// --nodes N` gives the same figures); one analysis runs at a time.
+    #[arg(long, value_name = "N", default_value_t = services::analysis::DEFAULT_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub analysis_nodes: u64,
 }
 
 fn parse_origin(text: &str) -> Result<String, String> {
@@ -164,6 +171,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
             ..limits::Limits::default()
         })
         .allowed_origins(args.allow_origins)
+        .analysis_nodes(args.analysis_nodes)
         .run_with(|app| {
             if let Some((dir, games)) = first {
                 services::first_tables::spawn(app, dir, games, seeds);
@@ -182,6 +190,7 @@ pub struct Server {
     tables: Option<Arc<sowing_engine::TableSet>>,
     limits: limits::Limits,
     allowed_origins: Vec<String>,
+    analysis_nodes: u64,
 }
 
 impl Server {
@@ -196,6 +205,15 @@ impl Server {
             tables: None,
             limits: limits::Limits::default(),
             allowed_origins: Vec::new(),
+            analysis_nodes: services::analysis::DEFAULT_NODES,
+        }
+    }
+
+    /// Searches `nodes` nodes in each position of an analysis after the game.
+    pub fn analysis_nodes(self, nodes: u64) -> Server {
+        Server {
+            analysis_nodes: nodes,
+            ..self
         }
     }
 
@@ -249,7 +267,11 @@ impl Server {
             Games::with_cache(store, cores, self.cached_games)
                 .with_tables(self.tables)
                 .with_limits(self.limits)
-                .with_allowed_origins(self.allowed_origins),
+                .with_allowed_origins(self.allowed_origins)
+                .with_analysis(services::analysis::Settings {
+                    nodes: self.analysis_nodes,
+                    ..services::analysis::Settings::default()
+                }),
         );
         app.listen()
             .map_err(|e| ServeError(format!("{shown}: {e}")))?;
@@ -339,6 +361,12 @@ const APP_JS: &str = include_str!("../static/app.js");
 const LIVE_JS: &str = include_str!("../static/live.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 const ICON_SVG: &str = include_str!("../static/icon.svg");
+const I18N_JS: &str = include_str!("../static/i18n.js");
+/// Fluent's message formatter (npm `@fluent/bundle`, its UMD build, vendored: README).
+const FLUENT_JS: &str = include_str!("../static/vendor/fluent-bundle.js");
+/// The page's words, one catalogue per language (docs/web.md, "Languages").
+const CATALOGUE_EN: &str = include_str!("../static/i18n/en.ftl");
+const CATALOGUE_ES: &str = include_str!("../static/i18n/es.ftl");
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     (
@@ -365,6 +393,22 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/live.js",
             get(|| async { asset("text/javascript; charset=utf-8", LIVE_JS) }),
+        )
+        .route(
+            "/i18n.js",
+            get(|| async { asset("text/javascript; charset=utf-8", I18N_JS) }),
+        )
+        .route(
+            "/vendor/fluent-bundle.js",
+            get(|| async { asset("text/javascript; charset=utf-8", FLUENT_JS) }),
+        )
+        .route(
+            "/i18n/en.ftl",
+            get(|| async { asset("text/plain; charset=utf-8", CATALOGUE_EN) }),
+        )
+        .route(
+            "/i18n/es.ftl",
+            get(|| async { asset("text/plain; charset=utf-8", CATALOGUE_ES) }),
         )
         .route(
             "/style.css",

@@ -3,13 +3,14 @@
 'use strict';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const PLAYERS = [
-  ['human', 'Person at this screen'],
-  ['level:1', 'Computer, level 1'], ['level:2', 'Computer, level 2'],
-  ['level:3', 'Computer, level 3'], ['level:4', 'Computer, level 4'],
-  ['level:5', 'Computer, level 5'], ['level:6', 'Computer, level 6'],
-  ['greedy', 'Computer, greedy'], ['random', 'Computer, random'],
-];
+// Every text comes from the catalogues (i18n.js, static/i18n/*.ftl): T(id, args).
+const PLAYERS = ['human', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5', 'level:6', 'greedy', 'random'];
+// A player spec as the catalogue's messages select on it: {kind, level}.
+const playerArgs = (spec) => {
+  const m = /^level:(\d)$/.exec(spec || '');
+  if (m) return { kind: 'level', level: Number(m[1]), spec };
+  return { kind: ['human', 'greedy', 'random'].includes(spec || 'human') ? spec || 'human' : 'other', level: 0, spec: spec || '' };
+};
 // The games, their boards and rule options as the server gives them (GET /api/rules).
 let RULES = { games: [], options: [] };
 // Milliseconds per sowing step at speeds 1 … 10; the computer's moves go twice as fast.
@@ -27,25 +28,25 @@ const EVAL_MIN_DEPTH = 8;
 // `go nodes 20000000`, depth 14). `easier`: the seat a newcomer is given by default.
 // `solved`: the proven value of the start (docs/solve.md: `sow solve`, its certificate
 // checked by `sow solve verify`) for the board and options it was solved with; other
-// options show the estimate.
+// options show the estimate. The words are the catalogue's.
 const ABOUT = {
   'hoyito-ii': {
-    text: 'Two rows of pits, four seeds in each. Take all the seeds of one of your pits and sow them one by one to the right, round the board. Where the last seed lands decides: a pit of exactly four is a casa — you take it (and the fours just behind it), and move again; an empty pit ends your move; any other pit is picked up and sown on (a relay). Most seeds taken wins.',
-    seat: 'South moves first, and that is the harder seat: with best play the start is worth about 25 seeds to North.',
-    seat12: 'South moves first, and that is the harder seat: a deep search (20 million positions) values the 2×12 start at about 55 seeds to North.',
-    solved: { pits: 6, options: { casa_rows: 'any' }, seat: 'South moves first, and that is the harder seat — solved: with best play North wins by 28 seeds.' },
+    text: () => T('about-hoyito-ii'),
+    seat: () => T('about-hoyito-ii-seat', { seeds: 25 }),
+    seat12: () => T('about-hoyito-ii-seat12', { seeds: 55, positions: 20000000 }),
+    solved: { pits: 6, options: { casa_rows: 'any' }, seat: () => T('about-solved-north', { seeds: 28 }) },
     easier: 'north',
   },
   'hoyito-iii': {
-    text: 'Hoyito II with two changes: a casa takes only the pit where the last seed landed (no chain), and the last four seeds go to whoever takes the four before them — or, in a match, to the previous round’s winner.',
-    seat: 'South moves first, and that is the harder seat: with best play the start is worth about 31 seeds to North. In a match the starter alternates.',
-    solved: { pits: 6, options: { casa_rows: 'any', final_four: 'capturer' }, seat: 'South moves first, and that is the harder seat — solved: with best play North wins by 36 seeds.' },
+    text: () => T('about-hoyito-iii'),
+    seat: () => T('about-hoyito-iii-seat', { seeds: 31 }),
+    solved: { pits: 6, options: { casa_rows: 'any', final_four: 'capturer' }, seat: () => T('about-solved-north', { seeds: 36 }) },
     easier: 'north',
   },
   ayoayo: {
-    text: 'Two rows of pits and a store for each player. Sow from one of your pits, skipping the pit you lifted; a lap that ends in an occupied pit is picked up and sown on. When the last seed lands in an empty pit of your own row, you capture it and the seeds across from it. If your opponent’s row is empty you must give them seeds. Most seeds in your store wins.',
-    seat: 'South moves first, and that is the easier seat: North’s is the harder. A deep search from the start position values it at about 7 seeds to South.',
-    solved: { pits: 6, options: { leftover: 'last-mover' }, seat: 'South moves first, and that is the easier seat: North’s is the harder — solved: with best play South wins by 8 seeds.' },
+    text: () => T('about-ayoayo'),
+    seat: () => T('about-ayoayo-seat', { seeds: 7 }),
+    solved: { pits: 6, options: { leftover: 'last-mover' }, seat: () => T('about-ayoayo-solved', { seeds: 8 }) },
     easier: 'south',
   },
 };
@@ -110,7 +111,7 @@ async function api(method, path, body, headers = {}, { once = false } = {}) {
       // the ply it expects (the server refuses it if it was done meanwhile), are safe to
       // send again: wait and retry by ourselves.
       const safe = method === 'GET' || (body && body.ply !== undefined);
-      if (!safe || once) throw new Error('The server cannot be reached: is sow serve still running? Try again once it is.');
+      if (!safe || once) throw new Error(T('error-unreachable'));
       offline(true);
       await sleep(Math.min(8000, 1000 * 2 ** Math.min(attempt, 3)));
     }
@@ -119,11 +120,54 @@ async function api(method, path, body, headers = {}, { once = false } = {}) {
   let data = null;
   try { data = await response.json(); } catch (_) { /* not JSON */ }
   if (!response.ok) {
-    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    const error = new Error(errorWords(data, response));
     error.status = response.status;
+    error.code = data && data.code;
     throw error;
   }
   return data;
+}
+
+// A refusal of the server in the reader's words, by its code (docs/api.md, "Errors"). A
+// code that names a kind of refusal adds the server's English detail.
+const ERRORS = {
+  'unknown-game': () => T('error-unknown-game'),
+  'unknown-match': () => T('error-unknown-match'),
+  'no-such-move': () => T('error-no-such-move'),
+  'illegal-move': (d) => T('error-illegal-move', { legal: listed((d.legal || []).map(moveName)) }),
+  'stale-ply': () => T('error-stale-ply'),
+  'nothing-to-undo': () => T('error-nothing-to-undo'),
+  'nothing-to-redo': () => T('error-nothing-to-redo'),
+  'game-over': () => T('error-game-over'),
+  'round-not-over': () => T('error-round-not-over'),
+  'match-over': () => T('error-match-over'),
+  'round-closed': () => T('error-round-closed'),
+  'changed-meanwhile': () => T('error-changed-meanwhile'),
+  'round-taken': () => T('error-round-taken'),
+  'in-match': () => T('error-in-match'),
+  'unknown-player': (d) => T('error-unknown-player', { detail: d.error }),
+  'engine-busy': () => T('error-engine-busy'),
+  'engine-no-answer': () => T('error-engine-no-answer'),
+  'write-conflict': () => T('error-write-conflict'),
+  'not-live': () => T('error-not-live'),
+  'bad-record': (d) => T('error-bad-record', { detail: d.error }),
+  'bad-request': (d) => T('error-bad-request', { detail: d.error }),
+  forbidden: (d) => T('error-forbidden', { detail: d.error }),
+  'not-found': (d) => T('error-not-found', { detail: d.error }),
+  conflict: (d) => T('error-conflict', { detail: d.error }),
+  'too-large': () => T('error-too-large'),
+  'unsupported-type': (d) => T('error-unsupported-type', { detail: d.error }),
+  unprocessable: (d) => T('error-unprocessable', { detail: d.error }),
+  limited: (d) => T('error-limited', { detail: d.error }),
+  'server-error': (d) => T('error-server', { detail: d.error }),
+};
+window.sowing.errorCodes = Object.keys(ERRORS);
+
+function errorWords(data, response) {
+  const words = data && ERRORS[data.code];
+  if (words) return words(data);
+  if (data && data.error) return T('error-other', { detail: data.error });
+  return T('error-status', { status: response.status, text: response.statusText });
 }
 
 function offline(down) {
@@ -222,7 +266,7 @@ function buildBoard(rules) {
     const seeds = el('g', { class: 'seeds' }, group);
     const lx = g.upright ? box.x + 62 : box.x + box.w / 2;
     const label = el('text', { class: 'store-label', x: lx, y: box.y + (g.upright ? 34 : 22) }, group);
-    label.textContent = ayoayo ? `${side === 'south' ? 'South' : 'North'} store` : `${side === 'south' ? 'South' : 'North'} took`;
+    label.textContent = ayoayo ? T('store-label', { side }) : T('took-label', { side });
     const count = el('text', { class: 'store-count', x: lx, y: box.y + (g.upright ? 78 : 52) }, group);
     g.stores[side] = { group, seeds, count, box };
   }
@@ -327,11 +371,11 @@ function paint(pits, captured, marks) {
     p.group.classList.toggle('mover-row', !!(marks.moverRow && marks.moverRow(i)));
     if (legal) {
       p.group.setAttribute('tabindex', '0');
-      p.group.setAttribute('aria-label', `Pit ${p.name}, ${count} seeds: play it`);
+      p.group.setAttribute('aria-label', T('pit-playable', { pit: p.name, seeds: count }));
       p.group.removeAttribute('aria-disabled');
     } else {
       p.group.removeAttribute('tabindex');
-      p.group.setAttribute('aria-label', `Pit ${p.name}, ${count} seeds`);
+      p.group.setAttribute('aria-label', T('pit-label', { pit: p.name, seeds: count }));
       p.group.setAttribute('aria-disabled', 'true');
     }
   });
@@ -400,7 +444,7 @@ async function animate(before, trace, mover, computer) {
         laps += 1;
         hand = ev.seeds;
         pits[ev.pit] = 0;
-        say(ev.relay ? `Lap ${laps}: relay — lift ${ev.seeds} from ${ev.name}` : `${mover} lifts ${ev.seeds} from ${ev.name}`);
+        say(ev.relay ? T('say-relay', { lap: laps, seeds: ev.seeds, pit: ev.name }) : T('say-lift', { who: mover, seeds: ev.seeds, pit: ev.name }));
         if (!S.skipAll) { flash(ev.pit, ev.relay ? 'relay' : 'lift'); moveHand(ev.pit, hand); }
         wait = ms * 2;
         break;
@@ -410,24 +454,23 @@ async function animate(before, trace, mover, computer) {
         if (!S.skipAll) { flash(ev.pit, 'drop'); moveHand(ev.pit, hand); }
         break;
       case 'skip':
-        say(`Lap ${laps}: skips ${ev.name}, the pit it was lifted from`);
+        say(T('say-skip', { lap: laps, pit: ev.name }));
         if (!S.skipAll) flash(ev.pit, 'skip');
         break;
       case 'take': {
         pits[ev.pit] -= ev.seeds;
         captured[ev.by === 'south' ? 0 : 1] += ev.seeds;
-        const why = { capture: 'captures', 'last-four': 'takes the last four from', leftover: 'takes the seeds left in' }[ev.why] || 'takes';
-        say(`${cap(ev.by)} ${why} ${ev.seeds} ${ev.why === 'capture' ? 'from ' : ''}${ev.name}`.replace('  ', ' '));
+        say(T('say-take', { who: sideName(ev.by), why: ev.why, seeds: ev.seeds, pit: ev.name }));
         if (!S.skipAll) { flash(ev.pit, 'take'); flash(ev.by, 'take'); }
         wait = ms * 3;
         break;
       }
       case 'extra-turn':
-        say(`${mover} captured: another turn`);
+        say(T('say-extra-turn', { who: mover }));
         wait = ms * 3;
         break;
       case 'pass':
-        say(`${mover} has no move and passes`);
+        say(T('say-pass', { who: mover }));
         wait = ms * 3;
         break;
       default:
@@ -452,15 +495,18 @@ function sameBoard(a, b) {
 
 // ---------------------------------------------------------------- drawing the game
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+// A sentence's first letter made a capital, as the language writes it.
+const upperFirst = (s) => s.charAt(0).toLocaleUpperCase(I18N.locale) + s.slice(1);
+// A move as people name it: a pit's letter, or pass.
+const moveName = (move) => (move === 'pass' ? T('move-pass') : move);
+// A side as people name it: South, North.
+const sideName = (side) => T('side', { side });
 // Text made safe to put into innerHTML (players' names come from strangers).
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const isComputer = (spec) => spec && spec !== 'human';
 
 function playerName(spec) {
-  if (!isComputer(spec)) return 'person';
-  const m = /^level:(\d)$/.exec(spec);
-  return m ? `computer, level ${m[1]}` : `computer, ${spec}`;
+  return T('player-name', playerArgs(spec));
 }
 
 function positionAt(view, ply) {
@@ -496,20 +542,22 @@ function render() {
   });
 
   // Titles, players and whose turn it is.
-  let title = `${gameTitle(v.rules.game)} 2×${n}`;
-  if (v.match) title += ` — match, round ${v.round} of ${v.match.rounds}`;
   const opts = [];
   for (const o of optionsOf(v.rules.game)) {
     const value = v.rules[o.field];
-    if (value !== o.default) opts.push(`${o.label.toLowerCase()}: ${(o.values.find((x) => x.name === value) || { label: value }).label}`);
+    if (value !== o.default) opts.push(T('title-option', { option: optionLabel(o).toLocaleLowerCase(I18N.locale), value: valueLabel(o, value) }));
   }
-  $('title').textContent = L.on && v.id === L.game
-    ? `Learn: ${LESSONS[L.k].title} — the board is yours to try`
-    : `${title}${opts.length ? ' (' + opts.join(', ') + ')' : ''} · game ${v.id}`;
+  const title = T('game-title', {
+    game: gameTitle(v.rules.game), pits: n, match: v.match ? 'yes' : 'no', round: v.round || 0,
+    rounds: v.match ? v.match.rounds : 0, options: opts.join(T('list-comma')), hasOptions: opts.length ? 'yes' : 'no', id: String(v.id),
+  });
+  $('title').textContent = L.on && v.id === L.game ? T('learn-board-title', { lesson: lessonText(L.variant, L.k, 'title') }) : title;
   const label = (side) => {
     const k = side === 'south' ? 0 : 1;
-    const turn = !v.state.over && pos.to_move === side ? ' ◀ to move' : '';
-    return `<b>${cap(side)}</b> — ${playerName(v.players[side])} · captured <b>${pos.captured[k]}</b>${turn}`;
+    return T.html('player-line', {
+      side: sideName(side), player: playerName(v.players[side]), captured: pos.captured[k],
+      turn: !v.state.over && pos.to_move === side ? 'yes' : 'no',
+    });
   };
   $('player-top').innerHTML = label(S.flipped ? 'south' : 'north');
   $('player-bottom').innerHTML = label(S.flipped ? 'north' : 'south');
@@ -523,15 +571,19 @@ function render() {
   if (S.note && !S.busy) {
     setStatus(S.note.text, S.note.error);
   } else if (!S.busy) {
-    if (v.state.over) setStatus(`Game over: ${resultText(v)}.`);
-    else if (!live) setStatus(`${cap(v.state.to_move)} is to move in the game.`);
-    else if (isComputer(v.players[v.state.to_move])) setStatus(`${cap(v.state.to_move)} (${playerName(v.players[v.state.to_move])}) to move.`);
-    else if (v.state.legal.length === 1 && v.state.legal[0] === 'pass') setStatus(`${cap(v.state.to_move)} has no sowing move and must pass.`);
-    else setStatus(`${cap(v.state.to_move)} to move: click a marked pit or type its letter.`);
+    const who = sideName(v.state.to_move);
+    if (v.state.over) setStatus(T('status-over', { result: resultText(v) }));
+    else if (!live) setStatus(T('status-in-game', { who }));
+    else if (isComputer(v.players[v.state.to_move])) setStatus(T('status-computer', { who, player: playerName(v.players[v.state.to_move]) }));
+    else if (v.state.legal.length === 1 && v.state.legal[0] === 'pass') setStatus(T('status-must-pass', { who }));
+    else setStatus(T('status-to-move', { who }));
   }
 
   $('viewing').hidden = live;
-  if (!live) $('viewing-text').textContent = ply === 0 ? 'Looking at the start.' : `Looking at the position after move ${ply} (${v.history[ply - 1].side} ${v.history[ply - 1].move}).`;
+  if (!live) {
+    $('viewing-text').textContent = ply === 0 ? T('viewing-start')
+      : T('viewing-after', { ply, side: v.history[ply - 1].side, move: moveName(v.history[ply - 1].move) });
+  }
   $('btn-pass').hidden = !(humanTurn && v.state.legal.includes('pass'));
   $('btn-undo').disabled = S.busy || !canUndo(v);
   $('btn-flip').disabled = false;
@@ -554,7 +606,7 @@ function renderEmpty() {
   for (const id of ['btn-undo', 'btn-redo', 'btn-hint', 'btn-flip', 'btn-skip']) $(id).disabled = true;
   $('btn-pass').hidden = true;
   $('download').hidden = true;
-  $('title').textContent = 'No game open: start a new game, or open a saved one.';
+  $('title').textContent = T('no-game');
   for (const id of ['player-top', 'player-bottom', 'commentary', 'moves']) $(id).textContent = '';
   $('board').innerHTML = '';
   G = null;
@@ -585,13 +637,34 @@ function setStatus(text, error) {
   s.classList.toggle('error', !!error);
 }
 
+// How a game ended, in a few words: "the last four went to South" (the server's `end`, by
+// its reason code).
+function endWords(end) {
+  return end ? T('end-short', { reason: end.reason, to: end.to ? sideName(end.to) : '' }) : '';
+}
+
+// How a live game ended, in a few words: the server's `result` by its reason code (the
+// game's own end, `rules`, by the game's `end`); in a match, an end that is not the rules'
+// ends the match.
+function liveEnd(result, v) {
+  if (result.reason === 'rules') return v && v.end ? endWords(v.end) : T('end-over');
+  const sides = ['south', 'north'];
+  return T('live-end', {
+    reason: result.reason, outcome: result.outcome,
+    winner: sides.includes(result.outcome) ? sideName(result.outcome) : '',
+    loser: sideName(result.outcome === 'south' ? 'north' : 'south'),
+    match: v && v.match ? 'yes' : 'no',
+  });
+}
+
 // "North wins, 30–18 — …": the winner's seeds first.
 function resultText(v) {
   const [south, north] = v.state.captured;
-  const who = v.state.winner === 'draw' ? 'a draw' : `${cap(v.state.winner)} wins`;
-  const score = v.state.winner === 'north' ? `${north}–${south}` : `${south}–${north}`;
-  const why = v.end ? v.end.text.replace(/\b(south|north)\b/g, cap) : '';
-  return `${who}, ${score}${why ? ' — ' + why : ''}`;
+  const [first, second] = v.state.winner === 'north' ? [north, south] : [south, north];
+  return T('result', {
+    winner: v.state.winner, who: v.state.winner === 'draw' ? '' : sideName(v.state.winner),
+    first, second, why: endWords(v.end), hasWhy: v.end ? 'yes' : 'no',
+  });
 }
 
 // "48 moves in 40 turns": a turn is a side's moves in a row, as the moves list numbers them.
@@ -601,15 +674,14 @@ function movesAndTurns(v) {
     if (h.side !== last) turns += 1;
     last = h.side;
   }
-  const moves = `${v.ply} ${plural(v.ply, 'move', 'moves')}`;
-  return turns === v.ply ? moves : `${moves} in ${turns} ${plural(turns, 'turn', 'turns')}`;
+  return T('moves-and-turns', { moves: v.ply, turns, same: turns === v.ply ? 'yes' : 'no' });
 }
 
 function renderMoves(v, ply) {
   const list = $('moves');
   list.innerHTML = '';
   const start = document.createElement('li');
-  start.innerHTML = `<button type="button" data-ply="0">start</button>`;
+  start.innerHTML = `<button type="button" data-ply="0">${escapeHtml(T('moves-start'))}</button>`;
   list.appendChild(start);
   // One entry per turn (a side's moves in a row, extra turns included), numbered.
   let item = null, lastSide = null, turn = 0;
@@ -618,7 +690,7 @@ function renderMoves(v, ply) {
       turn += 1;
       item = document.createElement('li');
       item.className = `turn ${h.side}`;
-      item.innerHTML = `<span class="num">${turn}.</span><span class="side" title="${cap(h.side)}">${h.side === 'south' ? 'S' : 'N'}</span>`;
+      item.innerHTML = `<span class="num">${turn}.</span><span class="side" title="${escapeHtml(sideName(h.side))}">${escapeHtml(T('side-initial', { side: h.side }))}</span>`;
       list.appendChild(item);
       lastSide = h.side;
     }
@@ -626,7 +698,7 @@ function renderMoves(v, ply) {
     b.type = 'button';
     b.dataset.ply = String(h.ply);
     b.textContent = h.move;
-    b.title = `Move ${h.ply}: ${h.side} ${h.move}`;
+    b.title = T('move-title', { ply: String(h.ply), side: h.side, move: moveName(h.move) });
     item.appendChild(b);
   });
   for (const b of list.querySelectorAll('button')) {
@@ -651,25 +723,22 @@ function renderSummary(v) {
   if (!v.state.over) { box.hidden = true; return; }
   box.hidden = false;
   const [south, north] = v.state.captured;
-  const headline = v.state.winner === 'draw' ? 'A draw' : `${cap(v.state.winner)} wins`;
-  const reasons = {
-    'last-four': `a capture left exactly four seeds, and ${v.end && v.end.to ? cap(v.end.to) : 'the capturer'} took them`,
-    'board-cleared': 'a capture cleared the board',
-    'cannot-feed': `the player to move could not feed the empty row, so ${v.rules.leftover === 'holder'
-      ? 'each seed left went to the owner of its row' : 'the seeds left went to the last player who sowed'}`,
-    repetition: 'a position recurred, so the seeds on the board go to nobody',
-  };
+  const headline = T('summary-headline', { winner: v.state.winner, who: v.state.winner === 'draw' ? '' : sideName(v.state.winner) });
+  const why = T('summary-why', {
+    reason: v.end ? v.end.reason : 'none', to: v.end && v.end.to ? sideName(v.end.to) : '',
+    leftover: v.rules.leftover || 'last-mover', moves: movesAndTurns(v),
+  });
   // In a match, the next round is the main action; a new game would leave the match.
   const m = v.match;
   const next = m && !m.winner && m.next_round_ready
-    ? `<button type="button" id="btn-next-round" class="primary">Start round ${m.rows.length + 1} of ${m.rounds}</button>` : '';
-  const side = (name, k, seeds) => `<div class="side${v.state.winner === name ? ' won' : ''}"><span class="name">${cap(name)}</span>
+    ? `<button type="button" id="btn-next-round" class="primary">${escapeHtml(T('next-round', { round: m.rows.length + 1, rounds: m.rounds }))}</button>` : '';
+  const side = (name, k, seeds) => `<div class="side${v.state.winner === name ? ' won' : ''}"><span class="name">${escapeHtml(sideName(name))}</span>
     <span class="score">${seeds}</span><span class="who">${escapeHtml(LIVE() ? LIVE().playerLabel(name) : playerName(v.players[name]))}</span></div>`;
-  box.innerHTML = `<div class="head"><h2>${headline}</h2><div class="final">${side('south', 0, south)}<span class="dash">–</span>${side('north', 1, north)}</div></div>
-    <p class="why">The game ended because ${v.end ? reasons[v.end.reason] || v.end.text : 'it is over'} (after ${movesAndTurns(v)}).</p>
-    <p class="summary-buttons">${next}<button type="button" id="btn-again"${next ? '' : ' class="primary"'}>${m && !m.winner ? 'New game (leaves the match)' : 'New game'}</button>
-    <button type="button" id="btn-review">Replay from the start</button>
-    <a class="button" href="/api/games/${v.id}/record" download>Download record</a></p>`;
+  box.innerHTML = `<div class="head"><h2>${escapeHtml(headline)}</h2><div class="final">${side('south', 0, south)}<span class="dash">–</span>${side('north', 1, north)}</div></div>
+    <p class="why">${escapeHtml(why)}</p>
+    <p class="summary-buttons">${next}<button type="button" id="btn-again"${next ? '' : ' class="primary"'}>${escapeHtml(T('summary-new', { leaves: m && !m.winner ? 'yes' : 'no' }))}</button>
+    <button type="button" id="btn-review">${escapeHtml(T('summary-review'))}</button>
+    <a class="button" href="/api/games/${v.id}/record" download>${escapeHtml(T('download'))}</a></p>`;
   $('btn-again').addEventListener('click', openNewGame);
   $('btn-review').addEventListener('click', () => lookAt(0));
   if (next) $('btn-next-round').addEventListener('click', nextRound);
@@ -681,29 +750,32 @@ function renderMatch(v) {
   if (!m) { box.hidden = true; return; }
   box.hidden = false;
   const rows = m.rows.map((r) => `<tr${r.game === v.id ? ' class="current"' : ''}>
-    <td><button type="button" data-game="${r.game}">${r.round}</button></td><td>${cap(r.starter)}</td><td>${r.final_four}</td>
-    <td>${r.captured[0]}</td><td>${r.captured[1]}</td><td>${r.winner ? cap(r.winner) : '…'}</td></tr>`).join('');
+    <td><button type="button" data-game="${r.game}">${r.round}</button></td><td>${escapeHtml(sideName(r.starter))}</td><td>${T.escaped('final-four', { to: r.final_four })}</td>
+    <td>${r.captured[0]}</td><td>${r.captured[1]}</td><td>${r.winner ? T.escaped('round-winner', { winner: r.winner }) : '…'}</td></tr>`).join('');
   let footer = '';
-  if (m.winner) footer = `<p class="match-result"><b>Match over: ${m.winner === 'draw' ? 'a draw' : cap(m.winner) + ' wins the match'}</b> (rounds ${m.wins[0]}–${m.wins[1]}, seeds ${m.seeds[0]}–${m.seeds[1]}).</p>`;
-  else if (m.next_round_ready) footer = `<p>Round ${m.rows.length + 1} is ready: start it from the summary above.</p>`;
-  box.innerHTML = `<h2>Match: ${m.rounds} rounds</h2>
-    <table class="score"><thead><tr><th>Round</th><th>Starts</th><th>Last four</th><th>South</th><th>North</th><th>Winner</th></tr></thead>
+  const counts = { south: m.wins[0], north: m.wins[1], southSeeds: m.seeds[0], northSeeds: m.seeds[1] };
+  if (m.winner) footer = `<p class="match-result">${T.html('match-over', { ...counts, winner: m.winner, who: m.winner === 'draw' ? '' : sideName(m.winner) })}</p>`;
+  else if (m.next_round_ready) footer = `<p>${T.escaped('match-next-ready', { round: m.rows.length + 1 })}</p>`;
+  box.innerHTML = `<h2>${T.escaped('match-title', { rounds: m.rounds })}</h2>
+    <table class="score"><thead><tr><th>${T.escaped('match-round')}</th><th>${T.escaped('match-starts')}</th><th>${T.escaped('match-last-four')}</th><th>${T.escaped('side', { side: 'south' })}</th><th>${T.escaped('side', { side: 'north' })}</th><th>${T.escaped('match-winner')}</th></tr></thead>
     <tbody>${rows}</tbody>
-    <tfoot><tr><th colspan="3">Rounds won ${m.wins[0]}–${m.wins[1]}</th><th>${m.seeds[0]}</th><th>${m.seeds[1]}</th><th></th></tr></tfoot></table>${footer}`;
+    <tfoot><tr><th colspan="3">${T.escaped('match-rounds-won', counts)}</th><th>${m.seeds[0]}</th><th>${m.seeds[1]}</th><th></th></tr></tfoot></table>${footer}`;
   for (const b of box.querySelectorAll('button[data-game]')) b.addEventListener('click', () => load(Number(b.dataset.game)));
 }
 
 // ---------------------------------------------------------------- words for people
 
-const plural = (k, one, many) => (k === 1 ? one : many);
-const listed = (names) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
-const times = (k) => (k === 1 ? 'once' : k === 2 ? 'twice' : `${k} times`);
+// "A, B and C", in the reader's language.
+function listed(names) {
+  if (names.length <= 1) return names.join('');
+  return T('list-and', { rest: names.slice(0, -1).join(T('list-comma')), last: names[names.length - 1] });
+}
 
 // What a move did, in a sentence: "North sowed c: it relayed twice and made a casa at E —
 // North takes 4 and moves again."
 function describeMove(side, move, trace, game) {
-  const who = cap(side);
-  if (move === 'pass') return `${who} had no sowing move and passed.`;
+  const who = sideName(side);
+  if (move === 'pass') return T('move-passed', { who });
   const relays = trace.filter((e) => e.kind === 'lift' && e.relay).length;
   const captures = trace.filter((e) => e.kind === 'take' && e.why === 'capture');
   const lastFour = trace.find((e) => e.kind === 'take' && e.why === 'last-four');
@@ -711,8 +783,8 @@ function describeMove(side, move, trace, game) {
   const again = trace.some((e) => e.kind === 'extra-turn');
   const skipped = [...new Set(trace.filter((e) => e.kind === 'skip').map((e) => e.name))];
   const did = [];
-  if (skipped.length) did.push(`skipped ${listed(skipped)}`);
-  if (relays) did.push(`relayed ${times(relays)}`);
+  if (skipped.length) did.push(T('did-skip', { pits: listed(skipped) }));
+  if (relays) did.push(T('did-relay', { count: relays }));
   const at = listed(captures.map((e) => e.name));
   if (captures.length && game === 'ayoayo') {
     // The capturing seed's pit is in the mover's row, the seeds across in the other.
@@ -720,54 +792,43 @@ function describeMove(side, move, trace, game) {
     const end = captures.find(mine);
     const across = captures.filter((e) => !mine(e));
     const seeds = across.reduce((sum, e) => sum + e.seeds, 0);
-    did.push(`ended in the empty ${end ? end.name : 'pit'}, capturing the ${seeds} ${plural(seeds, 'seed', 'seeds')} across in ${listed(across.map((e) => e.name))}`);
-  } else if (captures.length === 1) did.push(`made a casa at ${at}`);
-  else if (captures.length) did.push(`made a chain of casas at ${at}`);
-  else did.push('ended in an empty pit');
-  let text = `${who} sowed ${move}: it ${listed(did)}`;
+    did.push(T('did-capture-across', { end: end ? end.name : 'none', seeds, across: listed(across.map((e) => e.name)) }));
+  } else if (captures.length === 1) did.push(T('did-casa', { pits: at }));
+  else if (captures.length) did.push(T('did-chain', { pits: at }));
+  else did.push(T('did-empty'));
   const then = [];
   const taken = captures.reduce((sum, e) => sum + e.seeds, 0);
-  if (taken) then.push(`${who} takes ${taken}${again ? ' and moves again' : ''}`);
-  else if (again) then.push(`${who} moves again`);
-  if (lastFour) then.push(`${cap(lastFour.by)} takes the last four`);
+  if (taken) then.push(T('then-takes', { who, seeds: taken, again: again ? 'yes' : 'no' }));
+  else if (again) then.push(T('then-again', { who }));
+  if (lastFour) then.push(T('then-last-four', { who: sideName(lastFour.by) }));
   for (const by of ['south', 'north']) {
     const seeds = left.filter((e) => e.by === by).reduce((sum, e) => sum + e.seeds, 0);
-    if (seeds) then.push(`${cap(by)} takes the ${seeds} ${plural(seeds, 'seed', 'seeds')} left`);
+    if (seeds) then.push(T('then-left', { who: sideName(by), seeds }));
   }
-  if (then.length) text += ` — ${then.join('; ')}`;
-  return `${text}.`;
+  return T('move-sowed', { who, move, did: listed(did), then: then.join(T('list-semicolon')), hasThen: then.length ? 'yes' : 'no' });
 }
 
 // An engine's score in words, for `side`: {kind, south} as the API gives it.
 function scoreWords(score) {
   const s = score.south;
-  if (score.kind === 'proven') {
-    if (s === 0) return 'a draw with best play';
-    return `${s > 0 ? 'South' : 'North'} wins by ${Math.abs(s)} with best play`;
-  }
-  const r = Math.round(Math.abs(s));
-  if (r === 0) return 'about level';
-  return `${s > 0 ? 'South' : 'North'} is about ${r} ${plural(r, 'seed', 'seeds')} ahead`;
+  const ahead = s > 0 ? 'south' : 'north';
+  if (score.kind === 'proven') return T('score-proven', { margin: Math.abs(s), who: sideName(ahead) });
+  return T('score-estimate', { margin: Math.round(Math.abs(s)), who: sideName(ahead) });
 }
 
 // The hint, for the person to move: "Best: A — you stay about 26 seeds behind".
 function hintWords(move, score, mover) {
-  const best = move === 'pass' ? 'Best: pass' : `Best: ${move}`;
-  if (!score) return `${best}.`;
+  move = moveName(move);
+  if (!score) return T('hint-bare', { move });
   const v = mover === 'south' ? score.south : -score.south;
-  if (score.kind === 'proven') {
-    if (v === 0) return `${best} — a draw with best play.`;
-    return `${best} — you ${v > 0 ? 'win' : 'lose'} by ${Math.abs(v)} with best play.`;
-  }
-  const r = Math.round(Math.abs(v));
-  if (r === 0) return `${best} — the game stays about level.`;
-  return `${best} — you stay about ${r} ${plural(r, 'seed', 'seeds')} ${v > 0 ? 'ahead' : 'behind'}.`;
+  if (score.kind === 'proven') return T('hint-proven', { move, ahead: v > 0 ? 'yes' : 'no', margin: Math.abs(v) });
+  return T('hint-estimate', { move, ahead: v > 0 ? 'yes' : 'no', margin: Math.round(Math.abs(v)) });
 }
 
 // The number shown in the bar: whole seeds, with a real minus sign.
 const barNumber = (s) => (Math.round(s) === 0 ? '0' : `${s > 0 ? '+' : '−'}${Math.abs(Math.round(s))}`);
 
-Object.assign(window.sowing, { describeMove, tellTurn, resultText, movesAndTurns, scoreWords, hintWords, barNumber });
+Object.assign(window.sowing, { describeMove, tellTurn, resultText, movesAndTurns, scoreWords, hintWords, barNumber, api });
 
 // ---------------------------------------------------------------- evaluation bar
 
@@ -783,8 +844,8 @@ async function refreshEval() {
   let south = null, title = '', words = '', proven = false, unclear = false;
   if (v.state.over) {
     south = v.state.captured[0] - v.state.captured[1];
-    title = 'final result';
-    words = south === 0 ? 'The game ended in a draw.' : `${south > 0 ? 'South' : 'North'} won by ${Math.abs(south)}.`;
+    title = T('eval-final-title');
+    words = T('eval-final', { margin: Math.abs(south), who: sideName(south > 0 ? 'south' : 'north') });
   } else {
     try {
       const r = await api('POST', `/games/${v.id}/engine`, { time_ms: 300, ply: v.ply, engine: EVAL_ENGINE });
@@ -793,23 +854,23 @@ async function refreshEval() {
       if (shallow) {
         south = 0;
         unclear = true;
-        words = 'Unclear: the computer has not yet looked far enough ahead to judge this position.';
-        title = `${r.engine.engine} reached depth ${r.engine.depth || 0} only (a value needs ${EVAL_MIN_DEPTH})`;
+        words = T('eval-unclear');
+        title = T('eval-unclear-title', { engine: r.engine.engine, depth: r.engine.depth || 0, needs: EVAL_MIN_DEPTH });
       } else if (r.engine.score) {
         south = r.engine.score.south;
         proven = r.engine.score.kind === 'proven';
-        words = `${cap(scoreWords(r.engine.score))}.`;
-        title = `${r.engine.engine}: ${r.engine.score.text} for ${v.state.to_move}${r.engine.depth ? `, depth ${r.engine.depth}` : ''}`;
+        words = T('eval-words', { score: upperFirst(scoreWords(r.engine.score)) });
+        title = T('eval-score-title', { engine: r.engine.engine, score: scoreWords(r.engine.score), depth: r.engine.depth || 0 });
       } else {
         south = v.state.captured[0] - v.state.captured[1];
-        title = `${r.engine.engine} gives no evaluation; the bar shows the captures`;
-        words = 'No evaluation: the bar shows the seeds taken so far.';
+        title = T('eval-none-title', { engine: r.engine.engine });
+        words = T('eval-none');
       }
     } catch (e) {
       if (seq !== S.evalSeq) return;
       south = v.state.captured[0] - v.state.captured[1];
-      title = `no evaluation (${e.message}); the bar shows the captures`;
-      words = 'No evaluation now: the bar shows the seeds taken so far.';
+      title = T('eval-failed-title', { error: e.message });
+      words = T('eval-failed');
     }
   }
   const text = unclear ? '?' : barNumber(south);
@@ -818,8 +879,8 @@ async function refreshEval() {
   $('eval-south').style.height = `${(share * 100).toFixed(1)}%`;
   $('eval-north').style.height = `${((1 - share) * 100).toFixed(1)}%`;
   $('eval-text').textContent = text;
-  bar.title = `Evaluation, South's point of view: ${title}`;
-  bar.setAttribute('aria-label', `Evaluation: ${words} (${title})`);
+  bar.title = T('eval-bar-title', { title });
+  bar.setAttribute('aria-label', T('eval-bar-label', { words, title }));
   bar.classList.toggle('flipped', S.flipped);
   bar.classList.toggle('proven', proven);
   bar.dataset.kind = proven ? 'proven' : unclear ? 'unclear' : 'estimate';
@@ -853,7 +914,7 @@ function drawTableValue(i, value) {
   const t = el('text', { y: 6 }, g);
   t.textContent = value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '0';
   const title = el('title', {}, g);
-  title.textContent = `${p.name}: ${kind === 'draw' ? 'a draw' : `${kind === 'win' ? 'wins' : 'loses'} by ${Math.abs(value)}`} with perfect play`;
+  title.textContent = T('table-value', { pit: p.name, kind, margin: Math.abs(value) });
 }
 
 function showTableValues(v, answer) {
@@ -862,8 +923,7 @@ function showTableValues(v, answer) {
   // A set-up position between the layers built (by default only those play reaches).
   const seeds = v.state.pits.reduce((a, b) => a + b, 0);
   $('tables-on').parentElement.title = answer.not_built
-    ? `The endgame tables do not hold the layer of ${seeds} seeds on the board (only those play from the start reaches are built by default): add it with sow tables build --layer ${seeds}`
-    : 'Inside the endgame tables, each playable pit shows the exact value of sowing it';
+    ? T('tables-not-built', { seeds }) : T.attr('tables-on-label', 'title');
   if (!answer.inside) return;
   for (const m of answer.moves) {
     if (m.move !== 'pass') drawTableValue(nameToPit(m.move, v.rules.pits), m.value);
@@ -929,7 +989,7 @@ async function showMove(response, side, move, computer) {
   if (before && S.viewPly === null) {
     render();
     $('btn-skip').disabled = false;
-    const reached = await animate(before, response.trace, cap(side), computer);
+    const reached = await animate(before, response.trace, sideName(side), computer);
     const after = { pits: response.game.state.pits, captured: response.game.state.captured };
     if (!sameBoard(reached, after)) {
       window.sowing.mismatches += 1;
@@ -954,7 +1014,7 @@ function tellTurn(side, move, trace, game, ply) {
   if (moves.length === 1) return last;
   const shown = moves.length > 6 ? [...moves.slice(0, 5), '…', moves[moves.length - 1]] : moves;
   const seeds = S.turn.taken;
-  return `${cap(side)}’s turn: ${moves.length} moves (${shown.join(', ')})${seeds ? `, capturing ${seeds} ${plural(seeds, 'seed', 'seeds')}` : ''}. Last: ${last}`;
+  return T('turn-told', { who: sideName(side), count: moves.length, moves: shown.join(', '), seeds, last });
 }
 
 function afterChange() {
@@ -974,9 +1034,9 @@ function computerMove() {
   run(async () => {
     const v = S.view;
     const side = v.state.to_move;
-    setStatus(`${cap(side)} (${playerName(v.players[side])}) is thinking…`);
+    setStatus(T('status-thinking', { who: sideName(side), player: playerName(v.players[side]) }));
     const r = await api('POST', `/games/${v.id}/engine`, { play: true, time_ms: S.thinkMs, ply: v.ply });
-    setStatus(`${cap(side)} plays ${r.engine.move}.`);
+    setStatus(T('status-plays', { who: sideName(side), move: moveName(r.engine.move) }));
     await showMove(r, side, r.engine.move, true);
   });
 }
@@ -987,7 +1047,7 @@ function clickPit(i) {
   if (isComputer(v.players[v.state.to_move])) return;
   const name = letter(i, v.rules.pits);
   if (!v.state.legal.includes(name)) {
-    setStatus(`${name} cannot be played now: choose a marked pit.`, true);
+    setStatus(T('status-not-playable', { pit: name }), true);
     return;
   }
   playMove(name);
@@ -999,7 +1059,7 @@ function playMove(name) {
     const v = S.view;
     const side = v.state.to_move;
     S.skipAll = false;
-    setStatus(`${cap(side)} plays ${name}.`);
+    setStatus(T('status-plays', { who: sideName(side), move: moveName(name) }));
     const r = await api('POST', `/games/${v.id}/moves`, { move: name, ply: v.ply });
     await showMove(r, side, name, false);
   });
@@ -1019,7 +1079,7 @@ function undo() {
     S.view = v;
     S.hint = null;
     S.viewPly = null;
-    S.note = { text: `Taken back to move ${v.ply}: ${cap(v.state.to_move)} to move.` };
+    S.note = { text: T('taken-back', { ply: v.ply, who: sideName(v.state.to_move) }) };
   });
 }
 
@@ -1052,7 +1112,7 @@ function stepForward() {
     const r = await api('GET', `/games/${v.id}/moves/${from + 1}`);
     S.skipAll = false;
     render();
-    const reached = await animate(r.before, r.trace, cap(r.side), false);
+    const reached = await animate(r.before, r.trace, sideName(r.side), false);
     $('commentary').textContent = describeMove(r.side, r.move, r.trace, v.rules.game);
     if (!sameBoard(reached, r.after)) window.sowing.mismatches += 1;
     S.viewPly = from + 1 >= v.ply ? null : from + 1;
@@ -1093,20 +1153,28 @@ function nextRound() {
     $('commentary').textContent = '';
     history.pushState(null, '', `#game=${v.id}`);
     localStorage.setItem('sowing.game', String(v.id));
-    S.note = { text: `Round ${v.round} begins: ${cap(v.state.to_move)} starts.` };
+    S.note = { text: T('round-begins', { round: v.round, who: sideName(v.state.to_move) }) };
   });
 }
 
 // ---------------------------------------------------------------- new game, saved games, upload
 
 function fillPlayers() {
-  for (const select of document.querySelectorAll('.player-select')) {
-    select.innerHTML = PLAYERS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('');
-  }
+  labelPlayers();
   $('f-north').value = 'level:3';
   for (const select of document.querySelectorAll('.player-select')) {
     select.addEventListener('change', () => { select.dataset.chosen = '1'; });
   }
+}
+
+// The players' and thinking times' names, in the language of the moment (the choices kept).
+function labelPlayers() {
+  for (const select of document.querySelectorAll('.player-select')) {
+    const chosen = select.value;
+    select.innerHTML = PLAYERS.map((spec) => `<option value="${spec}">${escapeHtml(T('player-option', playerArgs(spec)))}</option>`).join('');
+    if (chosen) select.value = chosen;
+  }
+  for (const option of $('f-time').options) option.textContent = T('think-time', { seconds: Number(option.value) / 1000 });
 }
 
 // Until the reader chooses the players, they play the game's easier seat against the
@@ -1124,6 +1192,21 @@ function chosenGame() {
   return { game, pits: extra && extra !== 'match' ? Number(extra) : null, match: extra === 'match' };
 }
 
+// The rule options' words, by the server's field (GET /api/rules): the message's value is
+// the option's name, `.about` what it decides, and one attribute per value. An option the
+// catalogue does not know yet keeps the server's English.
+const OPTION_MESSAGES = {
+  casa_rows: { msg: 'option-casa-rows' }, leftover: { msg: 'option-leftover' }, final_four: { msg: 'option-final-four' },
+};
+const optionMsg = (o) => OPTION_MESSAGES[o.field] && OPTION_MESSAGES[o.field].msg;
+const optionLabel = (o) => (optionMsg(o) ? T(optionMsg(o)) : o.label);
+const optionAbout = (o) => (optionMsg(o) ? T.attr(optionMsg(o), 'about') : o.description);
+function valueLabel(o, value) {
+  const id = optionMsg(o);
+  if (id && T.has(id, value)) return T.attr(id, value);
+  return (o.values.find((x) => x.name === value) || { label: value }).label;
+}
+
 const gameInfo = (game) => RULES.games.find((g) => g.game === game);
 const gameTitle = (game) => (gameInfo(game) || { title: game }).title;
 const optionsOf = (game) => RULES.options.filter((o) => (gameInfo(game) || { options: [] }).options.includes(o.field));
@@ -1132,15 +1215,6 @@ const optionsOf = (game) => RULES.options.filter((o) => (gameInfo(game) || { opt
 // per match, where a game has matches), one select per rule option.
 async function buildGameForm() {
   RULES = await api('GET', '/rules');
-  const entries = [];
-  for (const g of RULES.games) {
-    for (const pits of g.pits) {
-      if (g.pits.length > 1) entries.push([`${g.game}:${pits}`, `${g.title} (2×${pits})`]);
-      else entries.push([g.game, g.match ? `${g.title}, single game` : g.title]);
-    }
-    if (g.match) entries.push([`${g.game}:match`, `${g.title}, match of rounds`]);
-  }
-  $('f-game').innerHTML = entries.map(([v, t]) => `<option value="${v}">${t}</option>`).join('');
   const before = $('f-south').closest('label');
   for (const o of RULES.options) {
     const label = document.createElement('label');
@@ -1148,23 +1222,44 @@ async function buildGameForm() {
     // The option in words; the rule id only as a small reference.
     const name = document.createElement('span');
     name.className = 'option-name';
-    name.textContent = o.label;
-    const ref = document.createElement('small');
-    ref.className = 'rule-ref';
-    ref.textContent = `rule ${o.rule}`;
-    name.append(' ', ref);
     label.append(name);
     const select = document.createElement('select');
     select.id = `f-option-${o.field}`;
     select.name = o.field;
-    select.innerHTML = o.values.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
+    select.innerHTML = o.values.map((v) => `<option value="${v.name}"></option>`).join('');
     select.addEventListener('change', showFormFields);
     label.append(select);
     const about = document.createElement('small');
     about.className = 'option-about';
-    about.textContent = o.description;
     label.append(about);
     before.before(label);
+  }
+  labelGameForm();
+}
+
+// The form's games and options in words, in the language of the moment.
+function labelGameForm() {
+  const entries = [];
+  for (const g of RULES.games) {
+    for (const pits of g.pits) {
+      if (g.pits.length > 1) entries.push([`${g.game}:${pits}`, T('entry-board', { game: g.title, pits })]);
+      else entries.push([g.game, g.match ? T('entry-single', { game: g.title }) : g.title]);
+    }
+    if (g.match) entries.push([`${g.game}:match`, T('entry-match', { game: g.title })]);
+  }
+  const chosen = $('f-game').value;
+  $('f-game').innerHTML = entries.map(([v, t]) => `<option value="${v}">${escapeHtml(t)}</option>`).join('');
+  if (chosen) $('f-game').value = chosen;
+  for (const o of RULES.options) {
+    const label = document.querySelector(`#new-form [data-option="${o.field}"]`);
+    const name = label.querySelector('.option-name');
+    name.textContent = optionLabel(o);
+    const ref = document.createElement('small');
+    ref.className = 'rule-ref';
+    ref.textContent = T('rule-ref', { rule: o.rule });
+    name.append(' ', ref);
+    for (const option of label.querySelector('select').options) option.textContent = valueLabel(o, option.value);
+    label.querySelector('.option-about').textContent = optionAbout(o);
   }
 }
 
@@ -1186,12 +1281,12 @@ function showFormFields() {
   $('game-about').hidden = !about;
   if (about) {
     $('about-title').textContent = info.title;
-    $('about-text').textContent = about.text;
+    $('about-text').textContent = about.text();
     // The proven result only for the rules it was proven under.
     const { pits } = chosenGame();
     const solved = about.solved && !match && (pits || info.pits[0]) === about.solved.pits
       && Object.entries(about.solved.options).every(([field, value]) => $(`f-option-${field}`).value === value);
-    $('about-seat').textContent = solved ? about.solved.seat : (pits === 12 && about.seat12) || about.seat;
+    $('about-seat').textContent = (solved ? about.solved.seat : (pits === 12 && about.seat12) || about.seat)();
     seatNewcomer(about.easier);
 
   }
@@ -1201,10 +1296,10 @@ function showFormFields() {
 // board lies flat, left and right when it stands upright (narrow screens), turned round
 // when the board is flipped.
 function seatLabels() {
-  const [south, north] = NARROW.matches ? ['left', 'right'] : ['bottom', 'top'];
+  const [south, north] = NARROW.matches ? ['left', 'right'] : ['bottom', 'top']; // the catalogue's places
   const [s, n] = S.flipped ? [north, south] : [south, north];
-  $('seat-south').textContent = `South (${s}, moves first)`;
-  $('seat-north').textContent = `North (${n})`;
+  $('seat-south').textContent = T('seat-south', { place: s });
+  $('seat-north').textContent = T('seat-north', { place: n });
 }
 
 function openNewGame() {
@@ -1231,7 +1326,7 @@ async function startGame(event) {
     $('new-game').close();
     await load(v.id);
   } catch (e) {
-    $('new-error').textContent = e.message + (/level:/.test(e.message) ? ' — the computer levels are not in this build yet: choose greedy or random.' : '');
+    $('new-error').textContent = e.message;
   }
 }
 
@@ -1241,7 +1336,7 @@ async function startGame(event) {
 async function openSaved() {
   const d = $('saved');
   const tbody = $('saved-body');
-  tbody.innerHTML = '<tr><td colspan="8">Loading…</td></tr>';
+  tbody.innerHTML = `<tr><td colspan="8">${escapeHtml(T('loading'))}</td></tr>`;
   $('key-mine').value = playerKey();
   $('key-said').textContent = '';
   if (!d.open) d.showModal();
@@ -1252,7 +1347,7 @@ async function openSaved() {
     const elsewhere = await Promise.all([...seats.keys()].filter((id) => !listed.has(id)).slice(0, 50)
       .map((id) => api('GET', `/live/${id}`, undefined, {}, { once: true }).then(liveSummary, () => null)));
     const all = [...games, ...elsewhere.filter(Boolean)].sort((a, b) => (a.updated < b.updated ? 1 : -1));
-    tbody.innerHTML = all.length ? '' : '<tr><td colspan="8">No games yet.</td></tr>';
+    tbody.innerHTML = all.length ? '' : `<tr><td colspan="8">${escapeHtml(T('no-games'))}</td></tr>`;
     for (const g of all) tbody.appendChild(savedRow(g, seats.get(g.id), d));
   } catch (e) {
     tbody.innerHTML = `<tr><td colspan="8" class="error">${escapeHtml(e.message)}</td></tr>`;
@@ -1274,8 +1369,8 @@ function liveSummary({ live, game }) {
   const result = live.result;
   return {
     id: live.id, game: game.rules.game, pits: game.rules.pits, live: true, plies: game.ply,
-    south: live.seats.south.name || 'a person', north: live.seats.north.name || 'a person',
-    result: result && result.outcome !== 'none' ? result.outcome : null, termination: result ? result.text : null,
+    south: live.seats.south.name || 'human', north: live.seats.north.name || 'human',
+    result: result && result.outcome !== 'none' ? result.outcome : null, termination: result ? result.text : null, closedWords: result ? liveEnd(result, game) : null,
     updated: new Date().toISOString().replace('T', ' ').slice(0, 19), match: null,
   };
 }
@@ -1284,14 +1379,18 @@ function savedRow(g, seatToken, dialog) {
   const tr = document.createElement('tr');
   // A live game closed with no result has no winner but says why (termination).
   const over = !!(g.result || g.termination);
-  const result = g.result ? (g.result === 'draw' ? 'draw' : `${cap(g.result)} won`) : g.termination || 'in play';
-  const name = `${gameTitle(g.game)} 2×${g.pits}${g.live ? ', with a friend' : ''}${g.match ? `, match ${g.match} round ${g.round}` : ''}`;
-  const who = (player) => escapeHtml(g.live ? (player === 'human' ? 'a person' : player) : playerName(player));
+  const result = g.result ? T('saved-outcome', { winner: g.result })
+    : g.termination ? g.closedWords || T('saved-closed') : T('saved-in-play');
+  const name = T('saved-name', {
+    game: gameTitle(g.game), pits: g.pits, live: g.live ? 'yes' : 'no', inMatch: g.match ? 'yes' : 'no',
+    match: String(g.match || ''), round: g.round || 0,
+  });
+  const who = (player) => escapeHtml(g.live ? (player === 'human' ? T('a-person') : player) : playerName(player));
   tr.dataset.game = String(g.id);
   if (g.live) tr.dataset.live = '1';
-  tr.innerHTML = `<td data-label="#">${g.id}</td><td data-label="Game">${escapeHtml(name)}</td><td data-label="South">${who(g.south)}</td><td data-label="North">${who(g.north)}</td><td data-label="Moves">${g.plies}</td><td data-label="Result">${escapeHtml(result)}</td><td class="when" data-label="Last played">${localTime(g.updated)}</td>
-    <td class="row-buttons"><button type="button" class="open">${over ? 'Replay' : 'Resume'}</button>${
-  g.match || g.live ? '' : '<button type="button" class="delete" title="Delete this game">Delete</button>'}</td>`;
+  tr.innerHTML = `<td data-label="#">${g.id}</td><td data-label="${T.escaped('saved-game')}">${escapeHtml(name)}</td><td data-label="${T.escaped('saved-south')}">${who(g.south)}</td><td data-label="${T.escaped('saved-north')}">${who(g.north)}</td><td data-label="${T.escaped('saved-moves')}">${g.plies}</td><td data-label="${T.escaped('saved-result')}">${escapeHtml(result)}</td><td class="when" data-label="${T.escaped('saved-when')}">${escapeHtml(localTime(g.updated))}</td>
+    <td class="row-buttons"><button type="button" class="open">${escapeHtml(T('saved-open', { over: over ? 'yes' : 'no' }))}</button>${
+  g.match || g.live ? '' : `<button type="button" class="delete" title="${escapeHtml(T.attr('saved-delete', 'title'))}">${escapeHtml(T('saved-delete'))}</button>`}</td>`;
   tr.querySelector('.open').addEventListener('click', async () => {
     dialog.close();
     if (g.live) {
@@ -1309,18 +1408,18 @@ function savedRow(g, seatToken, dialog) {
 // Carrying the player key to another device: copy it here, paste it there.
 function initKeyCarry() {
   $('key-copy').addEventListener('click', async () => {
-    try { await navigator.clipboard.writeText(playerKey()); $('key-said').textContent = 'Copied.'; } catch (_) { $('key-mine').select(); }
+    try { await navigator.clipboard.writeText(playerKey()); $('key-said').textContent = T('copied'); } catch (_) { $('key-mine').select(); }
   });
   $('key-use').addEventListener('click', () => {
     const key = $('key-other').value.trim().toLowerCase();
     if (!/^[0-9a-f]{32}$/.test(key)) {
-      $('key-said').textContent = 'A player key is 32 letters a–f and digits.';
+      $('key-said').textContent = T('key-bad');
       return;
     }
     localStorage.setItem(PLAYER_KEY, key);
     $('key-other').value = '';
     openSaved();
-    $('key-said').textContent = 'This browser now uses that key: its games are listed above.';
+    $('key-said').textContent = T('key-used');
   });
 }
 
@@ -1328,13 +1427,13 @@ function initKeyCarry() {
 function localTime(utc) {
   const date = new Date(`${utc.replace(' ', 'T')}Z`);
   if (Number.isNaN(date.getTime())) return utc;
-  return date.toLocaleString(undefined, {
+  return date.toLocaleString(I18N.locale, {
     year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
   });
 }
 
 async function deleteGame(id, row) {
-  if (!window.confirm(`Delete game ${id}? This cannot be undone.`)) return;
+  if (!window.confirm(T('confirm-delete', { id: String(id) }))) return;
   try {
     await api('DELETE', `/games/${id}`);
     row.remove();
@@ -1345,7 +1444,7 @@ async function deleteGame(id, row) {
       renderEmpty();
     }
   } catch (e) {
-    row.querySelector('.when').textContent = `Not deleted: ${e.message}`;
+    row.querySelector('.when').textContent = T('not-deleted', { error: e.message });
   }
 }
 
@@ -1357,10 +1456,10 @@ async function upload(event) {
   try {
     const v = await api('POST', '/records', { record: text });
     await load(v.id);
-    S.note = { text: `Record loaded as game ${v.id}: step through it in the move list, or play on.` };
+    S.note = { text: T('record-loaded', { id: String(v.id) }) };
     render();
   } catch (e) {
-    setStatus(`The record could not be read: ${e.message}`, true);
+    setStatus(T('record-unread', { error: e.message }), true);
   }
 }
 
@@ -1373,125 +1472,92 @@ async function upload(event) {
 // against the server.
 const HOYITO_II = [
   {
-    title: 'Sowing and relays', rule: 'H2.1, H2.2, H2.3',
-    words: 'On your turn, pick up every seed of one of your pits and drop them one by one into the pits that follow, counter-clockwise: along your row to the right, then back along your opponent’s row. Then look at the pit where the last seed fell. If it was empty (it now holds one seed), your move ends. If it now holds more — but not exactly four — pick them all up and sow on from there: a relay.',
+    msg: 'lesson-h2-sowing-and-relays', rule: 'H2.1, H2.2, H2.3',
     start: 'hoyito-ii 1,0,2,0,2,0/0,0,1,2,1,1 0-0 S -', example: 'C', expect: 'C',
-    ask: 'Now you: sow C. Its two seeds go to D and E; E then holds three, so they are relayed on, and the last falls into the empty b.',
   },
   {
-    title: 'A casa', rule: 'H2.3, H2.4, H2.6',
-    words: 'If the last seed of a lap makes exactly four, that pit is a casa: you take its four seeds, and you move again, choosing any of your pits. Seeds that pass through a four during a lap take nothing: only where the last seed falls counts.',
+    msg: 'lesson-h2-a-casa', rule: 'H2.3, H2.4, H2.6',
     start: 'hoyito-ii 1,0,3,0,0,3/2,1,0,1,0,1 0-0 S -', example: 'C', expect: 'C',
-    ask: 'Now you: sow C. Its last seed makes F a four — a casa.',
   },
   {
-    title: 'A chain of casas', rule: 'H2.5',
-    words: 'After taking a casa, look at the pit just before it, going backwards round the board (across rows too). If it holds exactly four, take it as well, and the one before it, and so on, until a pit that does not hold four. (With the option “Casas: the opponent’s row only”, only fours in your opponent’s row count.)',
+    msg: 'lesson-h2-a-chain-of-casas', rule: 'H2.5',
     start: 'hoyito-ii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S -', example: 'D', expect: 'D',
-    ask: 'Now you: sow D. a becomes a casa, and so do F and E behind it: twelve seeds, and another move.',
   },
   {
-    title: 'Casas on the opponent’s row only', rule: 'H2.5 (casa-rows)',
-    words: 'With the new-game option “Casas: the opponent’s row only”, a four in your own row is never a casa: your last seed making four there is a relay like any other pit, and a chain stops at your own row. This is the position of the last lesson, played with that option.',
+    msg: 'lesson-h2-casas-on-the-opponents-row-only', rule: 'H2.5 (casa-rows)',
     start: 'hoyito-ii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S - casa-rows=opponent', tags: '[CasaRows "opponent"]', example: 'D', expect: 'D',
-    ask: 'Now you: sow D. a, in North’s row, is a casa; F and E behind it hold four but are in your own row, so the chain stops: four seeds, and another move.',
   },
   {
-    title: 'The last four, and the end', rule: 'H2.7, C.4',
-    words: 'When a capture leaves exactly four seeds on the board, they go to the player who captured, and the game ends; a capture that clears the board ends it too. The player who took more seeds wins; equal is a draw.',
+    msg: 'lesson-h2-the-last-four-and-the-end', rule: 'H2.7, C.4',
     start: 'hoyito-ii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S -', example: 'B', expect: 'B',
-    ask: 'Now you: sow B. C becomes a casa, and the four seeds left (two in a, two in f) are yours as well.',
   },
   {
-    title: 'Passing', rule: 'C.2',
-    words: 'A player with no pit that can be sown — every pit of their row empty — passes, and only then; the other player moves again.',
+    msg: 'lesson-h2-passing', rule: 'C.2',
     start: 'hoyito-ii 0,0,0,0,0,0/1,2,0,3,0,2 0-0 S -', example: 'pass', expect: 'pass',
-    ask: 'Now you: South’s row is empty, so press Pass (or type p).',
   },
   {
-    title: 'An endless sowing is refused', rule: 'C.1',
-    words: 'Relays can go round the board for ever. A move whose sowing has not ended after 65,536 laps is not allowed, just like sowing an empty pit; a player with no allowed move passes. Such moves are rare in play, but they happen.',
+    msg: 'lesson-h2-an-endless-sowing-is-refused', rule: 'C.1',
     start: 'hoyito-ii 2,1,0,1,3,1/0,2,1,0,1,0 0-0 S -', example: null, expect: null,
-    ask: 'E holds three seeds but is not ringed: sowing it would go round for ever (every 60 laps the same). Click it to see; any ringed pit may be played.',
   },
   {
-    title: 'A position comes back', rule: 'C.3, H2.8, H3.4, A.8',
-    words: 'If a position comes back in a game — the same seeds in every pit and the same player to move — the game ends at once. The seeds still on the board go to nobody, and the seeds taken so far decide. It can only happen between two captures. (In Hoyito III the position also holds who gets the last four; in Ayoayo, who made the last sowing move.) Here four seeds have gone round the board for five moves without a capture.',
+    msg: 'lesson-h2-a-position-comes-back', rule: 'C.3, H2.8, H3.4, A.8',
     start: 'hoyito-ii 0,1,1,0,0,0/0,0,0,1,0,1 20-20 S -', moves: 'B d D f F', example: 'b', expect: 'b',
-    ask: 'Now you, as North: sow b. Its relays bring the board back to the start of this lesson, South to move: the game ends, a 20–20 draw.',
   },
 ];
 const HOYITO_III = [
   {
-    title: 'As Hoyito II', rule: 'H3',
-    words: 'Hoyito III is played like Hoyito II — sowing, relays, a casa when the last seed makes four, another move after a capture, passing, no endless sowing — with two differences, shown next. Learn Hoyito II first if you have not.',
+    msg: 'lesson-h3-as-hoyito-ii', rule: 'H3',
     start: 'hoyito-iii 1,0,3,0,0,3/2,1,0,1,0,1 0-0 S -', example: 'C', expect: 'C',
-    ask: 'Now you: sow C. Its last seed makes F a four: a casa, and another move.',
   },
   {
-    title: 'One casa at a time', rule: 'H3.1',
-    words: 'A capture takes only the pit where the last seed fell: the fours behind it stay on the board, where either player may make them casas later.',
+    msg: 'lesson-h3-one-casa-at-a-time', rule: 'H3.1',
     start: 'hoyito-iii 2,0,0,3,3,3/3,1,0,2,0,1 0-0 S -', example: 'D', expect: 'D',
-    ask: 'Now you: sow D. a becomes a casa; E and F hold four too, but stay (in Hoyito II all three would go).',
   },
   {
-    title: 'The last four', rule: 'H3.2',
-    words: 'In a single game, whoever takes the four before the last also takes the last four, and the game ends. In a match of rounds, from round 3 on the last four go to the winner of the round before instead (to the capturer after a draw), and the starter alternates.',
+    msg: 'lesson-h3-the-last-four', rule: 'H3.2',
     start: 'hoyito-iii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S -', example: 'B', expect: 'B',
-    ask: 'Now you: sow B. C becomes a casa, and the last four seeds are yours.',
   },
   {
-    title: 'The last four in a match', rule: 'H3.3',
-    words: 'In a match, from round 3 on, the last four go to the winner of the round before — here North — whoever made the capture before them. (After a drawn round they go to the capturer, as in a single game.) Here is the position of the last lesson, as if in round 3 of a match after North won round 2.',
+    msg: 'lesson-h3-the-last-four-in-a-match', rule: 'H3.3',
     start: 'hoyito-iii 0,1,3,0,0,0/2,0,0,0,0,2 0-0 S - final-four=north', tags: '[FinalFour "north"]', example: 'B', expect: 'B',
-    ask: 'Now you: sow B. C becomes a casa, but the last four go to North, last round’s winner: a 4–4 draw.',
   },
 ];
 const AYOAYO = [
   {
-    title: 'Sowing and relays', rule: 'A.1, A.3',
-    words: 'Each player has a store beside their row (never sown into). On your turn, pick up every seed of one of your pits and sow them one by one counter-clockwise. If the last seed falls into a pit that already held seeds, pick them all up and sow on: a relay. When the last seed falls into an empty pit, the move ends.',
+    msg: 'lesson-ayo-sowing-and-relays', rule: 'A.1, A.3',
     start: 'ayoayo 1,0,2,0,2,0/0,0,1,2,1,1 0-0 S -', example: 'C', expect: 'C',
-    ask: 'Now you: sow C. E then holds three, so they are relayed on, and the last seed falls into the empty b.',
   },
   {
-    title: 'Capture', rule: 'A.4',
-    words: 'If your move ends in an empty pit of your own row and the pit across holds seeds, those seeds and your last seed go to your store. Only the end of the move captures.',
+    msg: 'lesson-ayo-capture', rule: 'A.4',
     start: 'ayoayo 0,1,0,1,2,0/2,1,1,3,0,1 0-0 S -', example: 'B', expect: 'B',
-    ask: 'Now you: sow B. Its seed falls into the empty C, and the three seeds across in d are yours.',
   },
   {
-    title: 'Skipping the pit you lifted', rule: 'A.2',
-    words: 'A lap never drops a seed into the pit it was lifted from: with twelve seeds or more, the sowing goes round and passes it by. (Hoyito does not skip it.)',
+    msg: 'lesson-ayo-skipping-the-pit-you-lifted', rule: 'A.2',
     start: 'ayoayo 12,0,1,0,1,0/1,0,1,0,1,0 0-0 S -', example: 'A', expect: 'A',
-    ask: 'Now you: sow A. Its twelfth seed passes A by and falls into B; the relays go round and end with a capture.',
   },
   {
-    title: 'Feeding', rule: 'A.5',
-    words: 'If your opponent’s row is empty, you must play a move that gives them seeds. Moves that do not are not allowed.',
+    msg: 'lesson-ayo-feeding', rule: 'A.5',
     start: 'ayoayo 1,0,0,0,0,2/0,0,0,0,0,0 10-20 S N', example: 'F', expect: 'F',
-    ask: 'Now you: North’s row is empty. A would not reach it, so only F is ringed: sow F.',
   },
   {
-    title: 'Passing', rule: 'A.6, C.2',
-    words: 'A player whose row is empty — or whose every move would sow for ever — passes. The other player then moves, and must feed the empty row if they can.',
+    msg: 'lesson-ayo-passing', rule: 'A.6, C.2',
     start: 'ayoayo 0,0,0,0,0,0/0,0,1,0,0,2 22-23 S N', example: 'pass', expect: 'pass',
-    ask: 'Now you: South’s row is empty, so press Pass (or type p). North must then feed you: only f is ringed, since c would stay in North’s row.',
   },
   {
-    title: 'The end', rule: 'A.7, C.4',
-    words: 'When the player to move cannot feed an empty row, the game ends, and the seeds left on the board go to the player who made the last sowing move (with the option “to each row’s owner”, each seed to the owner of its row). A capture that clears the board also ends it. More seeds in your store wins.',
+    msg: 'lesson-ayo-the-end', rule: 'A.7, C.4',
     start: 'ayoayo 0,0,0,0,0,1/0,1,0,0,0,0 10-10 S N', example: 'F', expect: 'F',
-    ask: 'Now you: sow F. South’s row is then empty and North cannot feed it, so the game ends and the seeds left are yours.',
   },
   {
-    title: 'The seeds left: to each row’s owner', rule: 'A.7 (leftover)',
-    words: 'The new-game option “Seeds left when the mover cannot feed: to each row’s owner” changes who takes the seeds left when a player cannot feed: each seed goes to the player whose row it lies in, not to the last player who sowed. This is the same position as the last lesson, played with that option.',
+    msg: 'lesson-ayo-the-seeds-left-to-each-rows-owner', rule: 'A.7 (leftover)',
     start: 'ayoayo 0,0,0,0,0,1/1,0,0,0,0,0 23-23 S N leftover=holder', tags: '[Leftover "holder"]', example: 'F', expect: 'F',
-    ask: 'Now you: sow F. North cannot feed you, and the two seeds left lie in North’s row: North takes them and wins, 25–23.',
   },
 ];
 const LEARN = [['hoyito-ii', 'Hoyito II', HOYITO_II], ['hoyito-iii', 'Hoyito III', HOYITO_III], ['ayoayo', 'Ayoayo', AYOAYO]];
+// A lesson's words: its message's `title`, `words` or `ask`.
+function lessonText(variant, k, part) {
+  const [, , lessons] = LEARN.find(([v]) => v === variant);
+  return T.attr(lessons[k].msg, part);
+}
 let LESSONS = HOYITO_II;
 const L = { on: false, k: 0, game: null, returnTo: null, trying: false, variant: 'hoyito-ii' };
 
@@ -1523,8 +1589,8 @@ function learnGame(variant, k) {
   LESSONS = lessons;
   $('learn-games').innerHTML = LEARN.map(([v, t]) => `<button type="button" data-learn="${v}"${v === variant ? ' aria-current="page"' : ''}>${t}</button>`).join('');
   for (const b of $('learn-games').querySelectorAll('button')) b.addEventListener('click', () => learnGame(b.dataset.learn, 0));
-  $('learn-title').textContent = `Learn ${title}`;
-  $('lesson-list').innerHTML = LESSONS.map((l, n) => `<li><button type="button" data-lesson="${n}">${n + 1}. ${l.title}</button></li>`).join('');
+  $('learn-title').textContent = T('learn-title', { game: title });
+  $('lesson-list').innerHTML = LESSONS.map((l, n) => `<li><button type="button" data-lesson="${n}">${n + 1}. ${escapeHtml(T.attr(l.msg, 'title'))}</button></li>`).join('');
   for (const b of $('lesson-list').querySelectorAll('button')) b.addEventListener('click', () => showLesson(Number(b.dataset.lesson)));
   showLesson(Math.min(k, LESSONS.length - 1));
 }
@@ -1537,7 +1603,8 @@ function showLesson(k) {
     L.trying = false;
     const lesson = LESSONS[k];
     const old = L.game;
-    const record = `[Game "${L.variant}"]\n${lesson.tags ? lesson.tags + '\n' : ''}[Event "Learn: ${lesson.title}"]\n[Start "${lesson.start}"]\n\n${lesson.moves || ''} *`;
+    const event = T('learn-event', { lesson: T.attr(lesson.msg, 'title') }).replace(/["\\]/g, '');
+    const record = `[Game "${L.variant}"]\n${lesson.tags ? lesson.tags + '\n' : ''}[Event "${event}"]\n[Start "${lesson.start}"]\n\n${lesson.moves || ''} *`;
     const v = await api('POST', '/records', { record });
     L.game = v.id;
     localStorage.setItem(LESSON_GAME, String(v.id));
@@ -1547,22 +1614,28 @@ function showLesson(k) {
     S.hint = null;
     $('commentary').textContent = '';
     $('summary').hidden = true;
-    $('lesson-title').textContent = `${k + 1}. ${lesson.title}`;
-    $('lesson-words').textContent = lesson.words;
-    $('lesson-rule').textContent = `rule ${lesson.rule}`;
+    showLessonWords();
     $('lesson-watch').hidden = !lesson.example;
     $('lesson-next').hidden = k + 1 >= LESSONS.length;
     for (const b of $('lesson-list').querySelectorAll('button')) {
       if (Number(b.dataset.lesson) === k) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
     }
     if (lesson.example) {
-      lessonSay('Press “Watch the example” to see the rule played, then try it yourself.');
+      lessonSay(T('lesson-press-watch'));
     } else {
       L.trying = true;
-      lessonSay(lesson.ask);
+      lessonSay(T.attr(lesson.msg, 'ask'));
     }
     document.body.dataset.lesson = `${L.variant}:${k}`;
   });
+}
+
+// The lesson's title, words and rule, in the language of the moment.
+function showLessonWords() {
+  const lesson = LESSONS[L.k];
+  $('lesson-title').textContent = `${L.k + 1}. ${T.attr(lesson.msg, 'title')}`;
+  $('lesson-words').textContent = T.attr(lesson.msg, 'words');
+  $('lesson-rule').textContent = T('rule-ref', { rule: lesson.rule });
 }
 
 // The moves a lesson plays before it begins.
@@ -1586,11 +1659,11 @@ function lessonWatch() {
     await lessonRewind();
     render();
     const v = S.view;
-    lessonSay('Watch…');
+    lessonSay(T('lesson-watching'));
     S.skipAll = false;
     const r = await api('POST', `/games/${v.id}/moves`, { move: lesson.example, ply: v.ply });
     await showMove(r, v.state.to_move, lesson.example, false);
-    lessonSay('That was the example. Press “Try it yourself” to play it from the same position.');
+    lessonSay(T('lesson-watched'));
   });
 }
 
@@ -1600,7 +1673,7 @@ function lessonTry() {
     await lessonRewind();
     $('commentary').textContent = '';
     L.trying = true;
-    lessonSay(LESSONS[L.k].ask);
+    lessonSay(T.attr(LESSONS[L.k].msg, 'ask'));
   });
 }
 
@@ -1612,10 +1685,10 @@ function lessonCheck() {
   if (S.view.ply <= from) return;
   L.trying = false;
   const played = S.view.history[from].move;
-  const done = L.k + 1 < LESSONS.length ? 'On to the next rule?' : 'That is every rule of this game: start a game!';
-  if (!lesson.expect) lessonSay(`You played ${played}. ${done}`, true);
-  else if (played === lesson.expect) lessonSay(`Well done. ${done}`, true);
-  else lessonSay(`You played ${played}, not ${lesson.expect}. Press “Try it yourself” to start again.`);
+  const last = L.k + 1 < LESSONS.length ? 'no' : 'yes';
+  if (!lesson.expect) lessonSay(T('lesson-played', { move: moveName(played), last }), true);
+  else if (played === lesson.expect) lessonSay(T('lesson-well-done', { last }), true);
+  else lessonSay(T('lesson-not-that', { move: moveName(played), expected: moveName(lesson.expect) }));
 }
 
 // Another game opened during a lesson: the lesson and its game go.
@@ -1705,7 +1778,7 @@ function followAddress() {
     // The board and title must not go on showing the game before as if it were this one.
     S.view = null;
     renderEmpty();
-    setStatus(`Game ${m[1]} could not be opened: ${e.message}`, true);
+    setStatus(T('game-not-opened', { id: m[1], error: e.message }), true);
   });
 }
 
@@ -1719,12 +1792,32 @@ function flip() {
 
 // ---------------------------------------------------------------- start
 
+// The language changed (i18n.js): everything the page wrote in words is written again.
+function relabel() {
+  labelPlayers();
+  if (RULES.games.length) labelGameForm();
+  seatLabels();
+  if ($('new-game').open) showFormFields();
+  if (L.on) {
+    $('learn-title').textContent = T('learn-title', { game: LEARN.find(([v]) => v === L.variant)[1] });
+    for (const b of $('lesson-list').querySelectorAll('button')) {
+      const k = Number(b.dataset.lesson);
+      b.textContent = `${k + 1}. ${T.attr(LESSONS[k].msg, 'title')}`;
+    }
+    showLessonWords();
+  }
+  G = null; // the board's labels (the stores') are drawn with it
+  if (S.view) { render(); refreshEval(); } else renderEmpty();
+}
+
 async function init() {
+  await I18N.ready;
+  I18N.changed.push(relabel);
   fillPlayers();
   try {
     await buildGameForm();
   } catch (e) {
-    $('new-error').textContent = `The games could not be loaded: ${e.message}`;
+    $('new-error').textContent = T('games-not-loaded', { error: e.message });
   }
   S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;
   S.flipped = localStorage.getItem('sowing.flipped') === '1';
@@ -1782,7 +1875,7 @@ async function init() {
       localStorage.removeItem('sowing.game');
       openNewGame();
       // A link to a game that is gone says so, rather than opening the dialog silently.
-      if (fromHash) $('new-error').textContent = `Game ${id} could not be opened: ${e.message}. Start a new game instead?`;
+      if (fromHash) $('new-error').textContent = T('game-gone', { id: String(id), error: e.message.replace(/\.$/, '') });
     });
   } else {
     openNewGame();

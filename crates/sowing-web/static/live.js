@@ -30,23 +30,19 @@
   // A seat as people know it: its player's name, with the side ("Ana (South)"), or the side.
   function seatName(live, side) {
     const name = live && live.seats[side] && live.seats[side].name;
-    return name ? `${name} (${cap(side)})` : cap(side);
+    return name ? T('seat-name', { name, side: sideName(side) }) : sideName(side);
   }
 
   // How a live game ended, winner first: "Ana (South) wins, 28–20: the last four went to
-  // South" (the server's `text` says only why it ended).
+  // South" (why it ended: app.js's liveEnd, from the server's codes).
   function resultWords(live, v) {
     const r = live.result;
-    const why = r.text.replace(/\b(south|north)\b/g, cap);
     const seeds = v ? v.state.captured : null;
-    const score = (first) => {
-      if (!seeds) return '';
-      const [south, north] = seeds;
-      return first === 'north' ? `, ${north}–${south}` : `, ${south}–${north}`;
-    };
-    if (r.outcome === 'south' || r.outcome === 'north') return `${seatName(live, r.outcome)} wins${score(r.outcome)}: ${why}`;
-    if (r.outcome === 'draw') return `a draw${score('south')}: ${why}`;
-    return `closed with no result: ${why}`;
+    const [first, second] = !seeds ? [0, 0] : r.outcome === 'north' ? [seeds[1], seeds[0]] : seeds;
+    return T('live-result', {
+      outcome: r.outcome, who: ['south', 'north'].includes(r.outcome) ? seatName(live, r.outcome) : '',
+      score: seeds ? 'yes' : 'no', first, second, why: liveEnd(r, v),
+    });
   }
 
   // ------------------------------------------------------------ the API, with the seat's token
@@ -78,7 +74,7 @@
     if (m[2]) localStorage.setItem(seatKey(id), m[2]);
     const token = m[2] || localStorage.getItem(seatKey(id));
     if (LV.id === id && LV.token === token) return true;
-    enter(id, token).catch((e) => setStatus(`Live game ${id} could not be opened: ${e.message}`, true));
+    enter(id, token).catch((e) => setStatus(T('live-not-opened', { id: String(id), error: e.message }), true));
     return true;
   }
 
@@ -168,7 +164,7 @@
         enqueue(() => followNextRound(m.game));
         break;
       case 'error':
-        setStatus(m.error, true);
+        setStatus(T('live-socket-error', { detail: m.error }), true);
         break;
       default:
         break;
@@ -221,7 +217,7 @@
     if (S.viewPly === null) {
       render();
       $('btn-skip').disabled = false;
-      const reached = await animate(v.state, mv.trace, cap(mv.side), false);
+      const reached = await animate(v.state, mv.trace, sideName(mv.side), false);
       if (!sameBoard(reached, mv.after)) window.sowing.mismatches += 1;
       counters.animated += 1;
     }
@@ -244,7 +240,7 @@
   function followNextRound(game) {
     const from = LV.id;
     counters.rounds += 1;
-    setStatus(`Round over: ${LV.live && LV.live.result ? resultWords(LV.live, S.view) : ''}. The next round starts in a moment…`);
+    setStatus(T('live-round-over', { result: LV.live && LV.live.result ? resultWords(LV.live, S.view) : '' }));
     setTimeout(() => {
       if (LV.id !== from) return;
       location.hash = LV.seat && LV.token ? `#live=${game}&seat=${LV.token}` : `#live=${game}`;
@@ -273,7 +269,7 @@
     if (r.game.ply === v.ply + 1 && S.viewPly === null) {
       render();
       $('btn-skip').disabled = false;
-      const reached = await animate(v.state, r.trace, cap(side), false);
+      const reached = await animate(v.state, r.trace, sideName(side), false);
       if (!sameBoard(reached, { pits: r.game.state.pits, captured: r.game.state.captured })) window.sowing.mismatches += 1;
       counters.animated += 1;
       $('commentary').textContent = tellTurn(side, name, r.trace, v.rules.game, r.game.ply);
@@ -290,7 +286,7 @@
       const v = S.view;
       const side = v.state.to_move;
       S.skipAll = false;
-      setStatus(`${cap(side)} plays ${name}.`);
+      setStatus(T('status-plays', { who: sideName(side), move: moveName(name) }));
       const r = await liveApi('POST', `/live/${LV.id}/moves`, { move: name, ply: v.ply });
       await enqueue(() => applyOwn(r, side, name));
     });
@@ -307,7 +303,7 @@
   }
 
   function resign() {
-    if (!confirm(S.view && S.view.match ? 'Resign the match? (It ends with this round.)' : 'Resign this game?')) return;
+    if (!confirm(T('live-confirm-resign', { match: S.view && S.view.match ? 'yes' : 'no' }))) return;
     act('resign');
   }
 
@@ -353,7 +349,7 @@
       const seat = live.seats[side];
       const name = document.createElement('span');
       name.className = 'live-name';
-      name.textContent = ` ${seat.name || (seat.taken ? 'a friend' : 'waiting for an opponent…')}${LV.seat === side ? ' (you)' : ''}`;
+      name.textContent = ` ${T('live-seat', { name: seat.name || '', named: seat.name ? 'yes' : 'no', taken: seat.taken ? 'yes' : 'no', you: LV.seat === side ? 'yes' : 'no' })}`;
       el.append(name);
       if (live.clock) {
         const clock = document.createElement('span');
@@ -365,15 +361,15 @@
     tickClocks();
     for (const id of ['btn-undo', 'btn-redo', 'btn-hint']) $(id).disabled = true;
     if (!mayMove(v) && !S.busy && !v.state.over && !live.result) {
-      const who = live.seats[v.state.to_move].name || cap(v.state.to_move);
-      setStatus(!live.seats.south.taken || !live.seats.north.taken ? 'Waiting for an opponent to take the other seat.'
-        : LV.seat ? `${who} to move — waiting for their move.` : `${who} to move.`);
+      const who = live.seats[v.state.to_move].name || sideName(v.state.to_move);
+      setStatus(!live.seats.south.taken || !live.seats.north.taken ? T('live-waiting-seat')
+        : T('live-to-move', { who, seated: LV.seat ? 'yes' : 'no' }));
     } else if (mayMove(v) && !S.busy) {
-      setStatus('Your move: click a marked pit or type its letter.');
+      setStatus(T('live-your-move'));
     }
     if (live.result && !S.busy) {
-      setStatus(live.next_round ? `Round over: ${resultWords(live, v)}. The next round starts in a moment…`
-        : `Game over: ${resultWords(live, v)}.`);
+      setStatus(live.next_round ? T('live-round-over', { result: resultWords(live, v) })
+        : T('status-over', { result: resultWords(live, v) }));
     }
     renderLive();
   }
@@ -398,8 +394,8 @@
     input.name = name;
     input.addEventListener('focus', () => input.select());
     l.append(input);
-    p.append(l, ' ', button('Copy', async () => {
-      try { await navigator.clipboard.writeText(url); setStatus(`${label} copied.`); } catch (_) { input.select(); }
+    p.append(l, ' ', button(T('copy'), async () => {
+      try { await navigator.clipboard.writeText(url); setStatus(T('live-link-copied', { label })); } catch (_) { input.select(); }
     }));
     return p;
   }
@@ -407,16 +403,11 @@
   // The offers standing, in words: to a player, their opponent's; to a spectator, each
   // one made and by whom. No offer, no words.
   function offerNotes(offers, mine, live) {
-    const words = {
-      draw: 'offers a draw',
-      takeback: 'asks to take back the last move',
-      rematch: 'asks for a rematch',
-    };
     const notes = [];
-    for (const [kind, asks] of Object.entries(words)) {
+    for (const kind of ['draw', 'takeback', 'rematch']) {
       const by = offers[kind];
       if (!by || by === mine) continue;
-      notes.push(mine ? `Your opponent ${asks}.` : `${seatName(live, by)} ${asks}.`);
+      notes.push(T('live-offer', { kind, mine: mine ? 'yes' : 'no', who: seatName(live, by) }));
     }
     return notes;
   }
@@ -431,23 +422,26 @@
     buttons.innerHTML = '';
     const offers = live.offers;
     if (mine && !live.result) {
-      buttons.append(button('Resign', resign));
-      buttons.append(button(offers.draw === theirs ? 'Accept the draw' : offers.draw === mine ? 'Draw offered' : 'Offer a draw', () => {
-        if (offers.draw !== theirs || window.confirm('Accept the draw? The game ends now, as a draw.')) act('draw');
+      // Each offer's button: to make it, as made, or to accept the opponent's.
+      const state = (kind) => (offers[kind] === theirs ? 'theirs' : offers[kind] === mine ? 'mine' : 'none');
+      buttons.append(button(T('live-resign'), resign));
+      buttons.append(button(T('live-draw', { state: state('draw') }), () => {
+        if (offers.draw !== theirs || window.confirm(T('live-confirm-draw'))) act('draw');
       }));
       if (offers.draw === mine) buttons.lastChild.disabled = true;
-      buttons.append(button(offers.takeback === theirs ? 'Accept the takeback' : offers.takeback === mine ? 'Takeback asked' : 'Ask to take back', () => {
-        if (offers.takeback !== theirs || window.confirm('Accept the takeback? Your opponent’s last move is taken back.')) act('takeback');
-      }, 'Take back the last move, if your opponent agrees'));
+      buttons.append(button(T('live-takeback', { state: state('takeback') }), () => {
+        if (offers.takeback !== theirs || window.confirm(T('live-confirm-takeback'))) act('takeback');
+      }, T.attr('live-takeback', 'title')));
       if (offers.takeback === mine || S.view.ply === 0) buttons.lastChild.disabled = true;
     }
     if (mine && live.result && !live.rematch && !live.next_round) {
-      buttons.append(button(offers.rematch === theirs ? 'Accept the rematch' : offers.rematch === mine ? 'Rematch asked' : 'Rematch (colours swapped)', () => act('rematch')));
+      const rematch = offers.rematch === theirs ? 'theirs' : offers.rematch === mine ? 'mine' : 'none';
+      buttons.append(button(T('live-rematch', { state: rematch }), () => act('rematch')));
       if (offers.rematch === mine) buttons.lastChild.disabled = true;
     }
-    if (mine && (offers.draw === theirs || offers.takeback === theirs || offers.rematch === theirs)) buttons.append(button('Decline', () => act('decline')));
+    if (mine && (offers.draw === theirs || offers.takeback === theirs || offers.rematch === theirs)) buttons.append(button(T('live-decline'), () => act('decline')));
     if (live.rematch) {
-      buttons.append(button(mine ? 'Play the rematch' : 'Watch the rematch', () => {
+      buttons.append(button(T('live-go-rematch', { seated: mine ? 'yes' : 'no' }), () => {
         location.hash = mine ? `#live=${live.rematch}&seat=${LV.token}` : `#live=${live.rematch}`;
       }));
     }
@@ -455,18 +449,20 @@
     const m = S.view && S.view.match;
     $('live-match').hidden = !m;
     if (m) {
-      $('live-match').textContent = `Match, round ${S.view.round} of ${m.rounds}: rounds won ${m.wins[0]}–${m.wins[1]}, `
-        + `seeds ${m.seeds[0]}–${m.seeds[1]}${m.winner ? ` — ${m.winner === 'draw' ? 'a draw' : cap(m.winner) + ' wins the match'}` : ''}.`;
+      $('live-match').textContent = T('live-match', {
+        round: S.view.round, rounds: m.rounds, south: m.wins[0], north: m.wins[1], southSeeds: m.seeds[0], northSeeds: m.seeds[1],
+        winner: m.winner || 'none', who: m.winner && m.winner !== 'draw' ? sideName(m.winner) : '',
+      });
     }
-    $('live-watchers').textContent = `${live.spectators} watching · ${LV.connected ? 'live' : 'reconnecting…'}`;
+    $('live-watchers').textContent = T('live-watchers', { count: live.spectators, connected: LV.connected ? 'yes' : 'no' });
     document.body.dataset.spectators = String(live.spectators);
     const links = $('live-links');
     links.innerHTML = '';
     const base = `${location.origin}${location.pathname}`;
     const invite = localStorage.getItem(inviteKey(LV.id));
-    if (invite && mine && !live.result) links.append(link('Invitation link (send it to your friend):', `${base}#live=${LV.id}&seat=${invite}`, 'invite'));
-    if (mine) links.append(link('Your seat (to come back on any device; keep it to yourself):', `${base}#live=${LV.id}&seat=${LV.token}`, 'mine'));
-    links.append(link('Watch link:', `${base}#live=${LV.id}`, 'watch'));
+    if (invite && mine && !live.result) links.append(link(T('live-link-invite'), `${base}#live=${LV.id}&seat=${invite}`, 'invite'));
+    if (mine) links.append(link(T('live-link-mine'), `${base}#live=${LV.id}&seat=${LV.token}`, 'mine'));
+    links.append(link(T('live-link-watch'), `${base}#live=${LV.id}`, 'watch'));
   }
 
   // ------------------------------------------------------------ the new-game dialog and the lobby
@@ -477,28 +473,28 @@
     const choice = document.createElement('fieldset');
     choice.id = 'opponent';
     choice.className = 'opponent';
-    choice.innerHTML = `<legend>Play against</legend>
-      <label class="check"><input type="radio" name="opponent" id="f-opponent-here" value="here" checked> the computer, or someone at this screen</label>
-      <label class="check"><input type="radio" name="opponent" id="f-opponent-friend" value="friend"> a friend on another device</label>`;
+    choice.innerHTML = `<legend data-i18n="live-against"></legend>
+      <label class="check"><input type="radio" name="opponent" id="f-opponent-here" value="here" checked> <span data-i18n="live-against-here"></span></label>
+      <label class="check"><input type="radio" name="opponent" id="f-opponent-friend" value="friend"> <span data-i18n="live-against-friend"></span></label>`;
     $('seat-south').closest('label').before(choice);
     const box = document.createElement('fieldset');
     box.id = 'friend-box';
     box.className = 'friend-box';
     box.hidden = true;
-    box.innerHTML = `<legend>Play a friend on another device</legend>
-      <label>Your seat <select id="f-seat"><option value="south">South (moves first)</option><option value="north">North</option></select></label>
-      <label>Clock <select id="f-clock">
-        <option value="">unlimited</option><option value="60000+0">1 min</option><option value="180000+2000">3 + 2</option>
-        <option value="300000+3000" selected>5 + 3</option><option value="600000+5000">10 + 5</option><option value="1800000+0">30 min</option></select></label>
-      <label>Your name (optional) <input id="f-name" maxlength="32" autocomplete="nickname"></label>
-      <label class="check"><input id="f-lobby" type="checkbox"> List it in the lobby for anyone to accept</label>`;
+    box.innerHTML = `<legend data-i18n="live-friend"></legend>
+      <label><span data-i18n="live-seat-choice"></span> <select id="f-seat"><option value="south" data-i18n="live-seat-south"></option><option value="north" data-i18n="live-seat-north"></option></select></label>
+      <label><span data-i18n="live-clock"></span> <select id="f-clock">
+        <option value="" data-i18n="live-clock-none"></option><option value="60000+0"></option><option value="180000+2000"></option>
+        <option value="300000+3000" selected></option><option value="600000+5000"></option><option value="1800000+0"></option></select></label>
+      <label><span data-i18n="live-name"></span> <input id="f-name" maxlength="32" autocomplete="nickname"></label>
+      <label class="check"><input id="f-lobby" type="checkbox"> <span data-i18n="live-lobby-post"></span></label>`;
     $('new-error').before(box);
     const friendButton = document.createElement('button');
     friendButton.id = 'btn-friend';
     friendButton.type = 'button';
     friendButton.className = 'primary';
     friendButton.hidden = true;
-    friendButton.textContent = 'Invite a friend';
+    friendButton.dataset.i18n = 'live-invite';
     $('btn-start').after(friendButton);
     friendButton.addEventListener('click', createFriendGame);
     const show = () => {
@@ -542,7 +538,7 @@
     box.id = 'lobby';
     box.className = 'lobby';
     box.setAttribute('aria-labelledby', 'lobby-title');
-    box.innerHTML = '<h2 id="lobby-title">Lobby</h2><p class="lobby-how">Open challenges: accept one to play its poster.</p><ul id="lobby-list" class="lobby-list"></ul>';
+    box.innerHTML = '<h2 id="lobby-title" data-i18n="lobby-title"></h2><p class="lobby-how" data-i18n="lobby-how"></p><ul id="lobby-list" class="lobby-list"></ul>';
     document.querySelector('aside').append(box);
   }
 
@@ -555,19 +551,22 @@
     if (!r.challenges.length) {
       const li = document.createElement('li');
       li.className = 'lobby-empty';
-      li.textContent = 'No open challenge now. Post one from New game → Play a friend.';
+      li.textContent = T('lobby-empty');
       list.append(li);
     }
     for (const c of r.challenges) {
       const li = document.createElement('li');
       li.dataset.challenge = String(c.id);
-      const clock = c.clock ? `${Math.round(c.clock.base_ms / 60000)} + ${Math.round(c.clock.increment_ms / 1000)}` : 'no clock';
       const text = document.createElement('span');
-      text.textContent = `${gameTitle(c.game)} 2×${c.pits}, ${clock} — ${c.name || 'someone'} (you play ${c.open}) `;
+      text.textContent = `${T('lobby-challenge', {
+        game: gameTitle(c.game), pits: c.pits, clock: c.clock ? 'yes' : 'no',
+        minutes: c.clock ? Math.round(c.clock.base_ms / 60000) : 0, seconds: c.clock ? Math.round(c.clock.increment_ms / 1000) : 0,
+        named: c.name ? 'yes' : 'no', name: c.name || '', open: sideName(c.open),
+      })} `;
       li.append(text);
       const mine = localStorage.getItem(seatKey(c.id));
-      li.append(mine ? button('Open', () => { location.hash = `#live=${c.id}&seat=${mine}`; })
-        : button('Accept', () => accept(c.id)));
+      li.append(mine ? button(T('lobby-open'), () => { location.hash = `#live=${c.id}&seat=${mine}`; })
+        : button(T('lobby-accept'), () => accept(c.id)));
       list.append(li);
     }
   }
@@ -579,7 +578,7 @@
       localStorage.setItem(seatKey(id), r.token);
       location.hash = `#live=${id}&seat=${r.token}`;
     } catch (e) {
-      setStatus(`That challenge could not be accepted: ${e.message}`, true);
+      setStatus(T('lobby-not-accepted', { error: e.message }), true);
       refreshLobby();
     }
   }
@@ -589,7 +588,7 @@
     p.id = 'live-panel';
     p.className = 'live-panel';
     p.hidden = true;
-    p.setAttribute('aria-label', 'Live game');
+    p.dataset.i18n = 'live-panel';
     p.innerHTML = '<p id="live-match" class="live-match" hidden></p><p id="live-note" class="live-note" aria-live="polite"></p><p id="live-buttons" class="live-buttons"></p><div id="live-links" class="live-links"></div><p id="live-watchers" class="live-watchers" aria-live="off"></p>';
     document.querySelector('#play .controls').before(p);
   }
@@ -597,15 +596,28 @@
   // Who plays `side` in the live game shown, for app.js's summary: a name, "you" or "a friend".
   function playerLabel(side) {
     const seat = LV.live && LV.live.seats[side];
-    return (seat && seat.name) || (LV.seat === side ? 'you' : 'a friend');
+    return (seat && seat.name) || T('live-player', { you: LV.seat === side ? 'yes' : 'no' });
   }
 
   window.sowingLive = { active, mayMove, fromAddress, decorate, play, leave, playerLabel };
 
-  document.addEventListener('DOMContentLoaded', () => {
+  // The clock choices' names ("5 + 3", "1 min"), in the reader's numbers.
+  function labelClocks() {
+    for (const option of $('f-clock').options) {
+      if (!option.value) continue;
+      const [base, inc] = option.value.split('+').map(Number);
+      option.textContent = T('live-clock-choice', { minutes: base / 60000, seconds: inc / 1000 });
+    }
+  }
+
+  document.addEventListener('DOMContentLoaded', async () => {
+    await I18N.ready;
     panel();
     friendForm();
     lobbyBox();
+    translatePage();
+    labelClocks();
+    I18N.changed.push(() => { labelClocks(); refreshLobby(); if (active()) render(); });
     refreshLobby();
     setInterval(refreshLobby, 10000);
     setInterval(() => { if (active()) tickClocks(); }, 200);

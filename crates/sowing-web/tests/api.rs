@@ -506,6 +506,14 @@ async fn the_page_and_its_files_are_served() {
     for (path, kind, says) in [
         ("/", "text/html", "<svg id=\"board\""),
         ("/app.js", "text/javascript", "animate"),
+        ("/i18n.js", "text/javascript", "translatePage"),
+        (
+            "/vendor/fluent-bundle.js",
+            "text/javascript",
+            "@fluent/bundle@",
+        ),
+        ("/i18n/en.ftl", "text/plain", "language-name = English"),
+        ("/i18n/es.ftl", "text/plain", "language-name = Español"),
         ("/style.css", "text/css", ".pit"),
         ("/icon.svg", "image/svg+xml", "<svg"),
     ] {

@@ -230,5 +230,5 @@ fn a_version_1_database_gains_the_live_table_owners_and_the_id_counter() {
     })
     .join()
     .unwrap();
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
 }

@@ -310,7 +310,7 @@ async fn finished_games_give_their_end_and_every_trace_event_its_fields() {
 }
 
 #[tokio::test]
-async fn errors_carry_a_message_and_an_illegal_move_the_legal_ones() {
+async fn errors_carry_a_message_a_code_and_an_illegal_move_the_legal_ones() {
     let router = app();
     let (_, view) = send(
         &router,
@@ -323,7 +323,8 @@ async fn errors_carry_a_message_and_an_illegal_move_the_legal_ones() {
     let path = format!("/api/games/{id}/moves");
     let (status, body) = send(&router, Method::POST, &path, Some(json!({"move": "a"}))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(keys(&body), ["error", "legal"]);
+    assert_eq!(keys(&body), ["code", "error", "legal"]);
+    assert_eq!(body["code"], "illegal-move");
     assert_eq!(body["legal"], json!(["A", "B", "C", "D", "E", "F"]));
     let (status, body) = send(
         &router,
@@ -333,10 +334,42 @@ async fn errors_carry_a_message_and_an_illegal_move_the_legal_ones() {
     )
     .await;
     assert_eq!(status, StatusCode::CONFLICT);
-    assert_eq!(keys(&body), ["error"]);
+    assert_eq!(keys(&body), ["code", "error"]);
+    assert_eq!(body["code"], "stale-ply");
     let (status, body) = send(&router, Method::GET, "/api/games/999", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(body, json!({"error": "unknown game \"999\""}));
+    assert_eq!(
+        body,
+        json!({"error": "unknown game \"999\"", "code": "unknown-game"})
+    );
+    // A refusal known by its status has the status's code; the message says the rest.
+    let (status, body) = send(&router, Method::GET, "/api/no-such-route", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["code"], "not-found");
+    let (status, body) = send(
+        &router,
+        Method::POST,
+        "/api/records",
+        Some(json!({"record": "[Game \"nonsense\"]\n\n*"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["code"], "bad-record");
+    let (status, body) = send(
+        &router,
+        Method::POST,
+        "/api/games",
+        Some(json!({"game": "ayoayo", "north": "level:99"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["code"], "unknown-player");
+    for code in sowing_web::ERROR_CODES {
+        assert!(
+            code.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{code}"
+        );
+    }
 }
 
 #[tokio::test]

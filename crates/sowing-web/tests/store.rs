@@ -10,7 +10,8 @@ use std::sync::Arc;
 use sowing::{Game, Rules, Side, Variant};
 use sowing_web::clock::Clock;
 use sowing_web::store::{
-    Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, Stamp, Store, StoreError,
+    moves_key, Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, Stamp, Store,
+    StoreError,
 };
 
 /// The database a test runs on.
@@ -75,6 +76,7 @@ on_both!(
     a_deleted_game_leaves_nothing_behind,
     a_game_keeps_its_owner_and_the_list_shows_each_owner_theirs,
     an_id_is_never_given_twice,
+    an_analysis_is_kept_with_its_game_and_leaves_with_it,
 );
 
 /// The SHA-256 of a player key, as the games service stores it.
@@ -451,4 +453,48 @@ fn an_id_is_never_given_twice(kind: Kind) {
     a.delete(first).unwrap();
     let fourth = a.create_game(&new).unwrap();
     assert!(fourth > third, "{fourth} after {third} was deleted");
+}
+
+fn an_analysis_is_kept_with_its_game_and_leaves_with_it(kind: Kind) {
+    let (a, b) = two(kind, "analysis");
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    let id = a
+        .create_game(&NewGame::new(&game, "human", "level:2"))
+        .unwrap();
+    assert_eq!(b.analysis(id).unwrap(), None);
+    for _ in 0..3 {
+        game.play(game.legal_moves()[0]).unwrap();
+        a.append_move(id, &game, None).unwrap();
+    }
+    let version = a.version(id).unwrap();
+    let moves = moves_key(&game);
+    assert_eq!(moves.split(' ').count(), 3, "{moves}");
+    a.save_analysis(id, &moves, r#"{"plies":3}"#).unwrap();
+    // Read through the other store; the game itself did not change.
+    let kept = b.analysis(id).unwrap().unwrap();
+    assert_eq!(
+        (&kept.moves, kept.body.as_str()),
+        (&moves, r#"{"plies":3}"#)
+    );
+    assert_eq!(kept.created.len(), "2026-12-01 18:47:00".len());
+    assert_eq!(b.version(id).unwrap(), version);
+    // A newer analysis replaces it.
+    b.save_analysis(id, "A a", r#"{"plies":2}"#).unwrap();
+    let kept = a.analysis(id).unwrap().unwrap();
+    assert_eq!(
+        (kept.moves.as_str(), kept.body.as_str()),
+        ("A a", r#"{"plies":2}"#)
+    );
+    // None for a game that is not there; a deleted game takes its analysis with it.
+    assert!(matches!(
+        a.save_analysis(id + 100, "A", "{}"),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(a.analysis(id + 100).unwrap(), None);
+    a.delete(id).unwrap();
+    assert_eq!(b.analysis(id).unwrap(), None);
+    assert!(matches!(
+        b.save_analysis(id, "A", "{}"),
+        Err(StoreError::Conflict(_))
+    ));
 }

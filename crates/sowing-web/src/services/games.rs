@@ -12,9 +12,11 @@ use sowing::{Game, Move, Record, Rules, Side};
 use crate::limits::{Limiter, Limits};
 use crate::matches;
 use crate::ops::Ops;
+use crate::services::analysis::{Analyses, QueueError, Standing};
 use crate::services::engines::{EngineError, Engines};
 use crate::services::hub::Hub;
 use crate::store::{GameRow, LiveRow, NewGame, Notice, Stamp, Store, StoreError, StoreResult};
+use crate::views::analysis::{AnalysisView, Progress};
 use crate::views::games::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
     TraceEvent, View,
@@ -283,6 +285,8 @@ pub struct Games {
     allowed_origins: Vec<String>,
     /// The time of the live games' clocks.
     pub(crate) time: crate::clock::TimeSource,
+    /// Analyses after the game, waiting or running.
+    analyses: Analyses,
 }
 
 /// Runs store work off the async runtime.
@@ -438,7 +442,14 @@ impl Games {
             ops: Ops::default(),
             allowed_origins: Vec::new(),
             time: crate::clock::TimeSource::System,
+            analyses: Analyses::new(crate::services::analysis::Settings::default()),
         }
+    }
+
+    /// Analyses games after the game as `settings` say.
+    pub fn with_analysis(mut self, settings: crate::services::analysis::Settings) -> Games {
+        self.analyses = Analyses::new(settings);
+        self
     }
 
     /// Passes on every change the store announces (from any server sharing it, this one
@@ -1011,6 +1022,95 @@ impl Games {
             engine: answer,
             played: Some(Played { trace, game }),
         })
+    }
+
+    /// Where the analysis of a game's moves as they are now stands: under way here (with
+    /// its progress), kept (with the analysis), or not asked for. Anyone who may read the
+    /// game may read it.
+    ///
+    /// # Errors
+    /// When there is no such game, or the store fails.
+    pub async fn analysis(&self, id: &str) -> GameResult<AnalysisView> {
+        let (game_id, game) = {
+            let guard = self.lock(id).await?;
+            (guard.row.id, guard.game.clone())
+        };
+        self.analysis_of(game_id, &game).await
+    }
+
+    async fn analysis_of(&self, id: i64, game: &Game) -> GameResult<AnalysisView> {
+        let moves = crate::store::moves_key(game);
+        let mut view = AnalysisView {
+            game: id,
+            status: "none",
+            plies: game.moves().len(),
+            progress: None,
+            analysis: None,
+            created: None,
+        };
+        if let Standing::Working(job) = self.analyses.standing(id, &moves) {
+            let running = job.running.load(std::sync::atomic::Ordering::Relaxed);
+            view.status = if running { "running" } else { "queued" };
+            view.progress = Some(Progress {
+                done: job.done.load(std::sync::atomic::Ordering::Relaxed),
+                total: job.total,
+            });
+            return Ok(view);
+        }
+        let store = self.store.clone();
+        let kept = blocking(move || store.analysis(id)).await?;
+        if let Some(kept) = kept.filter(|kept| kept.moves == moves) {
+            let body = serde_json::from_str(&kept.body).map_err(|e| {
+                GameError::Internal(format!("game {id}: the analysis kept does not read: {e}"))
+            })?;
+            view.status = "done";
+            view.analysis = Some(body);
+            view.created = Some(kept.created);
+        }
+        Ok(view)
+    }
+
+    /// Asks for the analysis of a game's moves as they are now: queued (the view with its
+    /// progress) unless it is under way or kept already. Anyone who may read the game may
+    /// ask; a game between two seats only once it is over (no help while it is played).
+    ///
+    /// # Errors
+    /// When there is no such game, it has no moves, it is a live game still played, too
+    /// many analyses wait, or the store fails.
+    pub async fn request_analysis(&self, id: &str) -> GameResult<AnalysisView> {
+        let (game_id, game, playing) = {
+            let guard = self.lock(id).await?;
+            let playing = guard
+                .live
+                .as_ref()
+                .is_some_and(|live| live.result.is_none() && !guard.game.is_over());
+            (guard.row.id, guard.game.clone(), playing)
+        };
+        if playing {
+            return Err(GameError::Conflict(format!(
+                "game {game_id} is being played between two seats: its analysis waits for \
+                 its end"
+            )));
+        }
+        if game.moves().is_empty() {
+            return Err(GameError::Conflict(format!(
+                "game {game_id} has no moves to analyse yet"
+            )));
+        }
+        let view = self.analysis_of(game_id, &game).await?;
+        if view.status != "none" {
+            return Ok(view);
+        }
+        let tables = self.engines.tables();
+        match self
+            .analyses
+            .queue(game_id, game.clone(), self.store.clone(), tables)
+        {
+            Ok(_) => self.analysis_of(game_id, &game).await,
+            Err(QueueError::Full) => Err(GameError::Limited(
+                "too many analyses are waiting: try again in a minute".to_owned(),
+            )),
+        }
     }
 
     /// A game's record, with its tags, as a file to download.

@@ -1,8 +1,9 @@
 //! Services: what the server does with games, whoever asks (a route, a socket, a timer) —
 //! one-screen games and matches ([`games`]), games between two seats ([`live`]), the hub
-//! that wakes sockets ([`hub`]), the engines, the endgame tables' values and their first
-//! build. They read and write the store and answer with views; they never import transport.
+//! that wakes sockets ([`hub`]), analyses after the game ([`analysis`]), the engines, the
+//! endgame tables' values and their first build. They read and write the store and answer with views; they never import transport.
 
+pub(crate) mod analysis;
 pub(crate) mod engines;
 pub mod first_tables;
 pub(crate) mod games;

@@ -33,8 +33,9 @@ const CHANNEL: &str = "sowing_games";
 
 /// The schema's version, kept in the table `sowing_schema`: 1 had games and matches; 2 adds
 /// the table `live` (games between two seats), created on start when missing; 3 gives each
-/// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start.
-const VERSION: i64 = 3;
+/// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start; 4 adds
+/// the table `analyses` (each game's analysis after the game), created on start.
+const VERSION: i64 = 4;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -104,6 +105,12 @@ CREATE TABLE IF NOT EXISTS live (
     touched_ms     BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id BIGINT PRIMARY KEY REFERENCES games(id),
+    moves   TEXT NOT NULL,
+    body    TEXT NOT NULL,
+    created TEXT NOT NULL
+);
 ";
 
 type Pool = r2d2::Pool<Connections>;

@@ -17,8 +17,9 @@ use super::{
 /// the table `live` (games between two seats); 3 gives each game a `version`, as in
 /// PostgreSQL, so that a write from a stale copy is refused alike; 4 gives each game its
 /// owner (`owner`, the SHA-256 of a player key) and keeps the last id given (`game_ids`), so
-/// that the id of a deleted game is never given again.
-const VERSION: i64 = 4;
+/// that the id of a deleted game is never given again; 5 adds the table `analyses` (each
+/// game's analysis after the game, docs/web.md "Analysis"), created on start.
+const VERSION: i64 = 5;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -81,6 +82,12 @@ CREATE TABLE IF NOT EXISTS live (
     touched_ms     INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    moves   TEXT NOT NULL,
+    body    TEXT NOT NULL,
+    created TEXT NOT NULL
+);
 ";
 
 fn db(error: rusqlite::Error) -> StoreError {

@@ -19,6 +19,7 @@ use crate::services::games::{EngineRequest, Games, HUMAN};
 use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{ClientAddr, JsonBody, PathParams, QueryParams};
 use crate::transport::new_game::{new_game_rules, NewGame};
+use crate::views::analysis::AnalysisView;
 use crate::views::catalog;
 use crate::views::games::{EngineReply, GameList, MoveAnswer, MoveReplay, Played, Undone, View};
 
@@ -35,6 +36,10 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .route("/games/{id}/redo", post(redo))
         .route("/games/{id}/engine", post(engine))
         .route("/games/{id}/tables", get(table_values))
+        .route(
+            "/games/{id}/analysis",
+            get(get_analysis).post(request_analysis),
+        )
         .route("/games/{id}/record", get(export_record))
         .route("/records", post(import_record))
         .route("/matches/{id}/next", post(next_round))
@@ -51,7 +56,13 @@ fn check_player(text: Option<String>) -> ApiResult<String> {
     }
     text.parse::<PlayerSpec>()
         .map(|_| text.clone())
-        .map_err(|e| ApiError::bad(format!("player {text:?}: {e}")))
+        .map_err(|e| {
+            ApiError::coded(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unknown-player",
+                format!("player {text:?}: {e}"),
+            )
+        })
 }
 
 /// A 429 when `address` created too many games against the computer lately.
@@ -232,6 +243,39 @@ async fn table_values(
     Ok(Json(games.table_values(&id).await?))
 }
 
+/// `GET /api/games/{id}/analysis`: where the analysis after the game stands, and once
+/// done the analysis.
+async fn get_analysis(
+    State(games): Shared,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<Json<AnalysisView>> {
+    Ok(Json(games.analysis(&id).await?))
+}
+
+/// `POST /api/games/{id}/analysis`: asks for it; 202 while it waits or runs, 200 once kept.
+async fn request_analysis(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    PathParams(id): PathParams<String>,
+) -> ApiResult<(StatusCode, Json<AnalysisView>)> {
+    let view = games.analysis(&id).await?;
+    if view.status != "none" {
+        return Ok((status_of(&view), Json(view)));
+    }
+    // Queuing one costs the server a search of every position: rated like a new game.
+    may_create_plain(&games, address)?;
+    let view = games.request_analysis(&id).await?;
+    Ok((status_of(&view), Json(view)))
+}
+
+fn status_of(view: &AnalysisView) -> StatusCode {
+    if view.status == "done" {
+        StatusCode::OK
+    } else {
+        StatusCode::ACCEPTED
+    }
+}
+
 async fn export_record(
     State(games): Shared,
     PathParams(id): PathParams<String>,
@@ -266,7 +310,13 @@ async fn import_record(
     JsonBody(body): JsonBody<RecordBody>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     may_create_plain(&games, address)?;
-    let record = Record::parse(&body.record).map_err(|e| ApiError::bad(e.to_string()))?;
+    let record = Record::parse(&body.record).map_err(|e| {
+        ApiError::coded(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad-record",
+            e.to_string(),
+        )
+    })?;
     let south = check_player(body.south)?;
     let north = check_player(body.north)?;
     let owner = key.owner();

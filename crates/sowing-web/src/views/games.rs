@@ -438,11 +438,14 @@ pub struct GameList {
     pub games: Vec<GameSummary>,
 }
 
-/// Every error's body: `{"error": message}`, with the legal moves for an illegal one.
+/// Every error's body: `{"error": message, "code": code}`, with the legal moves for an
+/// illegal one.
 #[derive(Clone, Debug, Serialize)]
 pub struct ErrorBody {
-    /// What went wrong.
+    /// What went wrong, in English words.
     pub error: String,
+    /// What went wrong, as a stable code the page translates (docs/api.md, "Errors").
+    pub code: &'static str,
     /// The legal moves, when a move was refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<Vec<String>>,

@@ -1,6 +1,7 @@
 //! Views: the JSON shapes the API answers and the socket sends (docs/api.md), built from
 //! games and store rows; they import neither services nor transport.
 
+pub(crate) mod analysis;
 pub(crate) mod catalog;
 pub(crate) mod engine;
 pub(crate) mod games;

@@ -1,0 +1,687 @@
+# The page in English (docs/web.md, "Languages"). Fluent syntax: https://projectfluent.org/
+# Every message here is used by the page, and es.ftl has the same ones: the test
+# crates/sowing-web/tests/catalogues.rs checks both.
+
+language-name = English
+language-choice =
+    .title = Language
+    .aria-label = Language
+
+## The page's frame (index.html)
+
+nav-learn = Learn
+    .title = The rules, shown on the board
+nav-new = New game
+    .title = New game (n)
+nav-saved = Saved games
+nav-upload =
+    .title = Upload a game record to replay or continue it
+nav-upload-text = Upload record
+offline = The server cannot be reached just now — trying again by itself. Your game is safe: every move was saved when it was played.
+play-section =
+    .aria-label = Board
+learn-close = Close Learn
+learn-how = Each rule on the board: watch it, then try it.
+lesson-watch = Watch the example
+lesson-try = Try it yourself
+lesson-next = Next rule ▶
+evalbar =
+    .aria-label = Evaluation
+    .title = Evaluation: South at the bottom of the bar
+board =
+    .aria-label = The board
+legend-legal = you may sow
+legend-last = the last move
+legend-hint = the hint
+legend-values = +4 / −4: what sowing that pit wins or loses with perfect play
+btn-step = Play next move ▶
+    .title = Play the next move with the sowing animated
+btn-live = Back to the game
+btn-undo = Undo
+    .title = Undo (u)
+btn-redo = Redo
+    .title = Redo (r)
+btn-pass = Pass
+    .title = Pass (p)
+btn-hint = Hint
+    .title = Hint (?)
+btn-flip = Flip board
+    .title = Turn the board round (t)
+btn-skip = Skip animation
+    .title = Skip the animation (space)
+eval-on = Evaluation
+tables-on = Perfect-play values
+tables-on-label =
+    .title = Inside the endgame tables, each playable pit shows the exact value of sowing it
+speed = Speed
+moves-aside =
+    .aria-label = Moves
+moves-title = Moves
+download = Download record
+keys-title = Keyboard
+keys-text = Pit letters play a pit · <kbd>p</kbd> pass · <kbd>u</kbd> undo · <kbd>r</kbd> redo · <kbd>t</kbd> flip · <kbd>?</kbd> hint · <kbd>Space</kbd> skip animation · <kbd>←</kbd> <kbd>→</kbd> <kbd>Home</kbd> <kbd>End</kbd> move through the game · <kbd>n</kbd> new game. <kbd>Tab</kbd> reaches the playable pits; <kbd>Enter</kbd> plays.
+
+## The new-game dialog
+
+new-game-title = New game
+f-game = Game
+about-learn = Learn the rules on the board first
+f-rounds = Rounds
+f-time = Computer thinking time
+think-time = { $seconds } s
+btn-start = Start
+btn-cancel = Cancel
+seat-south = South ({ $place ->
+        [left] left
+        [right] right
+        [top] top
+       *[bottom] bottom
+    }, moves first)
+seat-north = North ({ $place ->
+        [left] left
+        [right] right
+        [bottom] bottom
+       *[top] top
+    })
+player-option = { $kind ->
+        [human] Person at this screen
+        [level] Computer, level { $level }
+        [greedy] Computer, greedy
+        [random] Computer, random
+       *[other] Computer, { $spec }
+    }
+entry-board = { $game } (2×{ $pits })
+entry-single = { $game }, single game
+entry-match = { $game }, match of rounds
+rule-ref = rule { $rule }
+about-hoyito-ii = Two rows of pits, four seeds in each. Take all the seeds of one of your pits and sow them one by one to the right, round the board. Where the last seed lands decides: a pit of exactly four is a casa — you take it (and the fours just behind it), and move again; an empty pit ends your move; any other pit is picked up and sown on (a relay). Most seeds taken wins.
+about-hoyito-ii-seat = South moves first, and that is the harder seat: with best play the start is worth about { $seeds } seeds to North.
+about-hoyito-ii-seat12 = South moves first, and that is the harder seat: a deep search (20 million positions) values the 2×12 start at about { $seeds } seeds to North.
+about-solved-north = South moves first, and that is the harder seat — solved: with best play North wins by { $seeds } seeds.
+about-hoyito-iii = Hoyito II with two changes: a casa takes only the pit where the last seed landed (no chain), and the last four seeds go to whoever takes the four before them — or, in a match, to the previous round’s winner.
+about-hoyito-iii-seat = South moves first, and that is the harder seat: with best play the start is worth about { $seeds } seeds to North. In a match the starter alternates.
+about-ayoayo = Two rows of pits and a store for each player. Sow from one of your pits, skipping the pit you lifted; a lap that ends in an occupied pit is picked up and sown on. When the last seed lands in an empty pit of your own row, you capture it and the seeds across from it. If your opponent’s row is empty you must give them seeds. Most seeds in your store wins.
+about-ayoayo-seat = South moves first, and that is the easier seat: North’s is the harder. A deep search from the start position values it at about { $seeds } seeds to South.
+about-ayoayo-solved = South moves first, and that is the easier seat: North’s is the harder — solved: with best play South wins by { $seeds } seeds.
+
+# The rule options (GET /api/rules): the name, `.about`, and one attribute per value.
+option-casa-rows = Casas
+    .about = Which pits of four are casas: on either row, or only on the opponent's
+    .any = any row
+    .opponent = the opponent's row only
+option-leftover = Seeds left when the mover cannot feed
+    .about = Who takes the seeds left when the mover cannot feed: the last mover, or the owner of each row
+    .last-mover = to the last mover
+    .holder = to each row's owner
+option-final-four = Last four
+    .about = Who takes the last four seeds: the capturer, or a fixed player; a match decides it round by round
+    .capturer = to the capturer
+    .south = to South
+    .north = to North
+
+## Players, sides and the board
+
+side = { $side ->
+        [south] South
+       *[north] North
+    }
+side-initial = { $side ->
+        [south] S
+       *[north] N
+    }
+player-name = { $kind ->
+        [human] person
+        [level] computer, level { $level }
+        [greedy] computer, greedy
+        [random] computer, random
+       *[other] computer, { $spec }
+    }
+a-person = a person
+store-label = { $side ->
+        [south] South
+       *[north] North
+    } store
+took-label = { $side ->
+        [south] South
+       *[north] North
+    } took
+pit-label = Pit { $pit }, { $seeds } { $seeds ->
+        [one] seed
+       *[other] seeds
+    }
+pit-playable = Pit { $pit }, { $seeds } { $seeds ->
+        [one] seed
+       *[other] seeds
+    }: play it
+# A move's name: a pit's letter, or this.
+move-pass = pass
+
+## The game as it stands
+
+no-game = No game open: start a new game, or open a saved one.
+game-title = { $game } 2×{ $pits }{ $match ->
+        [yes] { " " }— match, round { $round } of { $rounds }
+       *[no] {""}
+    }{ $hasOptions ->
+        [yes] { " " }({ $options })
+       *[no] {""}
+    } · game { $id }
+title-option = { $option }: { $value }
+learn-board-title = Learn: { $lesson } — the board is yours to try
+player-line = <b>{ $side }</b> — { $player } · captured <b>{ $captured }</b>{ $turn ->
+        [yes] { " " }◀ to move
+       *[no] {""}
+    }
+status-over = Game over: { $result }.
+status-in-game = { $who } is to move in the game.
+status-computer = { $who } ({ $player }) to move.
+status-must-pass = { $who } has no sowing move and must pass.
+status-to-move = { $who } to move: click a marked pit or type its letter.
+status-thinking = { $who } ({ $player }) is thinking…
+status-plays = { $who } plays { $move }.
+status-not-playable = { $pit } cannot be played now: choose a marked pit.
+viewing-start = Looking at the start.
+viewing-after = Looking at the position after move { $ply } ({ $side } { $move }).
+moves-start = start
+move-title = Move { $ply }: { $side } { $move }
+taken-back = Taken back to move { $ply }: { $who } to move.
+round-begins = Round { $round } begins: { $who } starts.
+
+## What a move did
+
+say-lift = { $who } lifts { $seeds } from { $pit }
+say-relay = Lap { $lap }: relay — lift { $seeds } from { $pit }
+say-skip = Lap { $lap }: skips { $pit }, the pit it was lifted from
+say-take = { $who } { $why ->
+        [capture] captures { $seeds } from { $pit }
+        [last-four] takes the last four: { $seeds } from { $pit }
+        [leftover] takes the seeds left in { $pit }: { $seeds }
+       *[other] takes { $seeds } from { $pit }
+    }
+say-extra-turn = { $who } captured: another turn
+say-pass = { $who } has no move and passes
+list-and = { $rest } and { $last }
+list-comma = {", "}
+list-semicolon = {"; "}
+move-passed = { $who } had no sowing move and passed.
+move-sowed = { $who } sowed { $move }: it { $did }{ $hasThen ->
+        [yes] { " " }— { $then }
+       *[no] {""}
+    }.
+did-skip = skipped { $pits }
+did-relay = relayed { $count ->
+        [1] once
+        [2] twice
+       *[other] { $count } times
+    }
+did-capture-across = ended in the empty { $end ->
+        [none] pit
+       *[other] { $end }
+    }, capturing the { $seeds } { $seeds ->
+        [one] seed
+       *[other] seeds
+    } across in { $across }
+did-casa = made a casa at { $pits }
+did-chain = made a chain of casas at { $pits }
+did-empty = ended in an empty pit
+then-takes = { $who } takes { $seeds }{ $again ->
+        [yes] { " " }and moves again
+       *[no] {""}
+    }
+then-again = { $who } moves again
+then-last-four = { $who } takes the last four
+then-left = { $who } takes the { $seeds } { $seeds ->
+        [one] seed
+       *[other] seeds
+    } left
+turn-told = { $who }’s turn: { $count } moves ({ $moves }){ $seeds ->
+        [0] {""}
+        [one] , capturing { $seeds } seed
+       *[other] , capturing { $seeds } seeds
+    }. Last: { $last }
+
+## The end of a game
+
+end-short = { $reason ->
+        [board-cleared] the board was cleared
+        [last-four] the last four went to { $to }
+        [cannot-feed] the player to move could not feed
+        [repetition] a position recurred
+       *[other] the game is over
+    }
+end-over = the game is over
+result = { $winner ->
+        [draw] a draw
+       *[other] { $who } wins
+    }, { $first }–{ $second }{ $hasWhy ->
+        [yes] { " " }— { $why }
+       *[no] {""}
+    }
+moves-and-turns = { $moves } { $moves ->
+        [one] move
+       *[other] moves
+    }{ $same ->
+        [yes] {""}
+       *[no] { " " }in { $turns } { $turns ->
+            [one] turn
+           *[other] turns
+        }
+    }
+summary-headline = { $winner ->
+        [draw] A draw
+       *[other] { $who } wins
+    }
+summary-why = The game ended because { $reason ->
+        [last-four] a capture left exactly four seeds, and { $to } took them
+        [board-cleared] a capture cleared the board
+        [cannot-feed] the player to move could not feed the empty row, so { $leftover ->
+            [holder] each seed left went to the owner of its row
+           *[other] the seeds left went to the last player who sowed
+        }
+        [repetition] a position recurred, so the seeds on the board go to nobody
+       *[other] it is over
+    } (after { $moves }).
+summary-new = { $leaves ->
+        [yes] New game (leaves the match)
+       *[no] New game
+    }
+summary-review = Replay from the start
+next-round = Start round { $round } of { $rounds }
+live-end = { $reason ->
+        [flag] { $outcome ->
+            [draw] time ran out for the side to move, but its opponent could no longer win on captures: drawn
+           *[other] { $loser }'s time ran out: { $winner } wins
+        }
+        [resignation] { $loser } resigned: { $winner } wins
+        [agreement] drawn by agreement
+        [abandoned] closed: nobody moved for too long
+        [expired] closed: nobody took the open seat in time
+       *[other] closed
+    }{ $match ->
+        [yes] ; the match ends with this round
+       *[no] {""}
+    }
+
+## A match of rounds
+
+match-title = Match: { $rounds } { $rounds ->
+        [one] round
+       *[other] rounds
+    }
+match-round = Round
+match-starts = Starts
+match-last-four = Last four
+match-winner = Winner
+final-four = { $to ->
+        [south] South
+        [north] North
+       *[other] capturer
+    }
+round-winner = { $winner ->
+        [south] South
+        [north] North
+       *[other] Draw
+    }
+match-rounds-won = Rounds won { $south }–{ $north }
+match-over = <b>Match over: { $winner ->
+        [draw] a draw
+       *[other] { $who } wins the match
+    }</b> (rounds { $south }–{ $north }, seeds { $southSeeds }–{ $northSeeds }).
+match-next-ready = Round { $round } is ready: start it from the summary above.
+
+## The evaluation bar, the hint and the perfect-play values
+
+score-proven = { $margin ->
+        [0] a draw with best play
+       *[other] { $who } wins by { $margin } with best play
+    }
+score-estimate = { $margin ->
+        [0] about level
+       *[other] { $who } is about { $margin } { $margin ->
+            [one] seed
+           *[other] seeds
+        } ahead
+    }
+eval-words = { $score }.
+eval-final-title = final result
+eval-final = { $margin ->
+        [0] The game ended in a draw.
+       *[other] { $who } won by { $margin }.
+    }
+eval-unclear = Unclear: the computer has not yet looked far enough ahead to judge this position.
+eval-unclear-title = { $engine } reached depth { $depth } only (a value needs { $needs })
+eval-score-title = { $engine }: { $score }{ $depth ->
+        [0] {""}
+       *[other] , depth { $depth }
+    }
+eval-none-title = { $engine } gives no evaluation; the bar shows the captures
+eval-none = No evaluation: the bar shows the seeds taken so far.
+eval-failed-title = no evaluation ({ $error }); the bar shows the captures
+eval-failed = No evaluation now: the bar shows the seeds taken so far.
+eval-bar-title = Evaluation, South's point of view: { $title }
+eval-bar-label = Evaluation: { $words } ({ $title })
+hint-bare = Best: { $move }.
+hint-proven = Best: { $move } — { $margin ->
+        [0] a draw with best play.
+       *[other] you { $ahead ->
+            [yes] win
+           *[no] lose
+        } by { $margin } with best play.
+    }
+hint-estimate = Best: { $move } — { $margin ->
+        [0] the game stays about level.
+       *[other] you stay about { $margin } { $margin ->
+            [one] seed
+           *[other] seeds
+        } { $ahead ->
+            [yes] ahead
+           *[no] behind
+        }.
+    }
+table-value = { $pit }: { $kind ->
+        [draw] a draw
+        [win] wins by { $margin }
+       *[loss] loses by { $margin }
+    } with perfect play
+tables-not-built = The endgame tables do not hold the layer of { $seeds } seeds on the board (only those play from the start reaches are built by default): add it with sow tables build --layer { $seeds }
+
+## Saved games, records and keys
+
+saved-title = Saved games
+saved-how = The games of this browser. Anyone with a game’s link may watch it; only this browser may play on in it or delete it.
+saved-game = Game
+saved-south = South
+saved-north = North
+saved-moves = Moves
+saved-result = Result
+saved-when = Last played
+saved-outcome = { $winner ->
+        [draw] draw
+        [south] South won
+       *[north] North won
+    }
+saved-closed = closed, no result
+saved-in-play = in play
+saved-name = { $game } 2×{ $pits }{ $live ->
+        [yes] , with a friend
+       *[no] {""}
+    }{ $inMatch ->
+        [yes] , match { $match } round { $round }
+       *[no] {""}
+    }
+saved-open = { $over ->
+        [yes] Replay
+       *[no] Resume
+    }
+saved-delete = Delete
+    .title = Delete this game
+loading = Loading…
+no-games = No games yet.
+confirm-delete = Delete game { $id }? This cannot be undone.
+not-deleted = Not deleted: { $error }
+record-loaded = Record loaded as game { $id }: step through it in the move list, or play on.
+record-unread = The record could not be read: { $error }
+key-title = Your games on another device
+key-how = This browser’s player key opens its games anywhere. Keep it to yourself: whoever has it may move in your games and delete them.
+key-mine = Your key
+key-other-label = A key from another device
+key-other =
+    .placeholder = 32 letters and digits
+key-use = Use it here
+key-used = This browser now uses that key: its games are listed above.
+key-bad = A player key is 32 letters a–f and digits.
+copy = Copy
+copied = Copied.
+close = Close
+game-not-opened = Game { $id } could not be opened: { $error }
+game-gone = Game { $id } could not be opened: { $error }. Start a new game instead?
+games-not-loaded = The games could not be loaded: { $error }
+
+## Learn
+
+learn-title = Learn { $game }
+learn-event = Learn: { $lesson }
+lesson-press-watch = Press “Watch the example” to see the rule played, then try it yourself.
+lesson-watching = Watch…
+lesson-watched = That was the example. Press “Try it yourself” to play it from the same position.
+lesson-played = You played { $move }. { $last ->
+        [yes] That is every rule of this game: start a game!
+       *[no] On to the next rule?
+    }
+lesson-well-done = Well done. { $last ->
+        [yes] That is every rule of this game: start a game!
+       *[no] On to the next rule?
+    }
+lesson-not-that = You played { $move }, not { $expected }. Press “Try it yourself” to start again.
+
+# Each lesson: its title, its words, and what the reader is asked to try.
+lesson-h2-sowing-and-relays =
+    .title = Sowing and relays
+    .words = On your turn, pick up every seed of one of your pits and drop them one by one into the pits that follow, counter-clockwise: along your row to the right, then back along your opponent’s row. Then look at the pit where the last seed fell. If it was empty (it now holds one seed), your move ends. If it now holds more — but not exactly four — pick them all up and sow on from there: a relay.
+    .ask = Now you: sow C. Its two seeds go to D and E; E then holds three, so they are relayed on, and the last falls into the empty b.
+lesson-h2-a-casa =
+    .title = A casa
+    .words = If the last seed of a lap makes exactly four, that pit is a casa: you take its four seeds, and you move again, choosing any of your pits. Seeds that pass through a four during a lap take nothing: only where the last seed falls counts.
+    .ask = Now you: sow C. Its last seed makes F a four — a casa.
+lesson-h2-a-chain-of-casas =
+    .title = A chain of casas
+    .words = After taking a casa, look at the pit just before it, going backwards round the board (across rows too). If it holds exactly four, take it as well, and the one before it, and so on, until a pit that does not hold four. (With the option “Casas: the opponent’s row only”, only fours in your opponent’s row count.)
+    .ask = Now you: sow D. a becomes a casa, and so do F and E behind it: twelve seeds, and another move.
+lesson-h2-casas-on-the-opponents-row-only =
+    .title = Casas on the opponent’s row only
+    .words = With the new-game option “Casas: the opponent’s row only”, a four in your own row is never a casa: your last seed making four there is a relay like any other pit, and a chain stops at your own row. This is the position of the last lesson, played with that option.
+    .ask = Now you: sow D. a, in North’s row, is a casa; F and E behind it hold four but are in your own row, so the chain stops: four seeds, and another move.
+lesson-h2-the-last-four-and-the-end =
+    .title = The last four, and the end
+    .words = When a capture leaves exactly four seeds on the board, they go to the player who captured, and the game ends; a capture that clears the board ends it too. The player who took more seeds wins; equal is a draw.
+    .ask = Now you: sow B. C becomes a casa, and the four seeds left (two in a, two in f) are yours as well.
+lesson-h2-passing =
+    .title = Passing
+    .words = A player with no pit that can be sown — every pit of their row empty — passes, and only then; the other player moves again.
+    .ask = Now you: South’s row is empty, so press Pass (or type p).
+lesson-h2-an-endless-sowing-is-refused =
+    .title = An endless sowing is refused
+    .words = Relays can go round the board for ever. A move whose sowing has not ended after { 65536 } laps is not allowed, just like sowing an empty pit; a player with no allowed move passes. Such moves are rare in play, but they happen.
+    .ask = E holds three seeds but is not ringed: sowing it would go round for ever (every 60 laps the same). Click it to see; any ringed pit may be played.
+lesson-h2-a-position-comes-back =
+    .title = A position comes back
+    .words = If a position comes back in a game — the same seeds in every pit and the same player to move — the game ends at once. The seeds still on the board go to nobody, and the seeds taken so far decide. It can only happen between two captures. (In Hoyito III the position also holds who gets the last four; in Ayoayo, who made the last sowing move.) Here four seeds have gone round the board for five moves without a capture.
+    .ask = Now you, as North: sow b. Its relays bring the board back to the start of this lesson, South to move: the game ends, a 20–20 draw.
+lesson-h3-as-hoyito-ii =
+    .title = As Hoyito II
+    .words = Hoyito III is played like Hoyito II — sowing, relays, a casa when the last seed makes four, another move after a capture, passing, no endless sowing — with two differences, shown next. Learn Hoyito II first if you have not.
+    .ask = Now you: sow C. Its last seed makes F a four: a casa, and another move.
+lesson-h3-one-casa-at-a-time =
+    .title = One casa at a time
+    .words = A capture takes only the pit where the last seed fell: the fours behind it stay on the board, where either player may make them casas later.
+    .ask = Now you: sow D. a becomes a casa; E and F hold four too, but stay (in Hoyito II all three would go).
+lesson-h3-the-last-four =
+    .title = The last four
+    .words = In a single game, whoever takes the four before the last also takes the last four, and the game ends. In a match of rounds, from round 3 on the last four go to the winner of the round before instead (to the capturer after a draw), and the starter alternates.
+    .ask = Now you: sow B. C becomes a casa, and the last four seeds are yours.
+lesson-h3-the-last-four-in-a-match =
+    .title = The last four in a match
+    .words = In a match, from round 3 on, the last four go to the winner of the round before — here North — whoever made the capture before them. (After a drawn round they go to the capturer, as in a single game.) Here is the position of the last lesson, as if in round 3 of a match after North won round 2.
+    .ask = Now you: sow B. C becomes a casa, but the last four go to North, last round’s winner: a 4–4 draw.
+lesson-ayo-sowing-and-relays =
+    .title = Sowing and relays
+    .words = Each player has a store beside their row (never sown into). On your turn, pick up every seed of one of your pits and sow them one by one counter-clockwise. If the last seed falls into a pit that already held seeds, pick them all up and sow on: a relay. When the last seed falls into an empty pit, the move ends.
+    .ask = Now you: sow C. E then holds three, so they are relayed on, and the last seed falls into the empty b.
+lesson-ayo-capture =
+    .title = Capture
+    .words = If your move ends in an empty pit of your own row and the pit across holds seeds, those seeds and your last seed go to your store. Only the end of the move captures.
+    .ask = Now you: sow B. Its seed falls into the empty C, and the three seeds across in d are yours.
+lesson-ayo-skipping-the-pit-you-lifted =
+    .title = Skipping the pit you lifted
+    .words = A lap never drops a seed into the pit it was lifted from: with twelve seeds or more, the sowing goes round and passes it by. (Hoyito does not skip it.)
+    .ask = Now you: sow A. Its twelfth seed passes A by and falls into B; the relays go round and end with a capture.
+lesson-ayo-feeding =
+    .title = Feeding
+    .words = If your opponent’s row is empty, you must play a move that gives them seeds. Moves that do not are not allowed.
+    .ask = Now you: North’s row is empty. A would not reach it, so only F is ringed: sow F.
+lesson-ayo-passing =
+    .title = Passing
+    .words = A player whose row is empty — or whose every move would sow for ever — passes. The other player then moves, and must feed the empty row if they can.
+    .ask = Now you: South’s row is empty, so press Pass (or type p). North must then feed you: only f is ringed, since c would stay in North’s row.
+lesson-ayo-the-end =
+    .title = The end
+    .words = When the player to move cannot feed an empty row, the game ends, and the seeds left on the board go to the player who made the last sowing move (with the option “to each row’s owner”, each seed to the owner of its row). A capture that clears the board also ends it. More seeds in your store wins.
+    .ask = Now you: sow F. South’s row is then empty and North cannot feed it, so the game ends and the seeds left are yours.
+lesson-ayo-the-seeds-left-to-each-rows-owner =
+    .title = The seeds left: to each row’s owner
+    .words = The new-game option “Seeds left when the mover cannot feed: to each row’s owner” changes who takes the seeds left when a player cannot feed: each seed goes to the player whose row it lies in, not to the last player who sowed. This is the same position as the last lesson, played with that option.
+    .ask = Now you: sow F. North cannot feed you, and the two seeds left lie in North’s row: North takes them and wins, 25–23.
+
+## The server's refusals, by their code (docs/api.md, "Errors"). `detail` is the server's
+## own English words.
+
+error-unreachable = The server cannot be reached: is sow serve still running? Try again once it is.
+error-unknown-game = There is no such game: it may have been deleted.
+error-unknown-match = There is no such match.
+error-no-such-move = The game has no such move.
+error-illegal-move = That move is not legal now; the legal moves are { $legal }.
+error-stale-ply = The game has moved on since this page last saw it: reload it.
+error-nothing-to-undo = There is no move to undo.
+error-nothing-to-redo = There is no move to redo.
+error-game-over = The game is over.
+error-round-not-over = The current round is not over.
+error-match-over = The match is over.
+error-round-closed = A later round of this match has started: this round can no longer change.
+error-changed-meanwhile = The game changed while the computer was thinking: reload it.
+error-round-taken = That round has already been started.
+error-in-match = A round of a match cannot be deleted alone: the score table needs it.
+error-unknown-player = { $detail }
+error-engine-busy = The computer is busy with other requests: try again.
+error-engine-no-answer = The computer did not answer in time.
+error-write-conflict = Another request changed this game at the same moment: reload it.
+error-not-live = This game is not played between two devices.
+error-bad-record = { $detail }
+error-bad-request = { $detail }
+error-forbidden = { $detail }
+error-not-found = { $detail }
+error-conflict = { $detail }
+error-too-large = The request is too large.
+error-unsupported-type = { $detail }
+error-unprocessable = { $detail }
+error-limited = { $detail }
+error-server = The server failed: { $detail }
+error-other = { $detail }
+error-status = { $status } { $text }
+
+## Play a friend (live.js)
+
+live-against = Play against
+live-against-here = the computer, or someone at this screen
+live-against-friend = a friend on another device
+live-friend = Play a friend on another device
+live-seat-choice = Your seat
+live-seat-south = South (moves first)
+live-seat-north = North
+live-clock = Clock
+live-clock-none = unlimited
+live-clock-choice = { $seconds ->
+        [0] { $minutes } min
+       *[other] { $minutes } + { $seconds }
+    }
+live-name = Your name (optional)
+live-lobby-post = List it in the lobby for anyone to accept
+live-invite = Invite a friend
+live-panel =
+    .aria-label = Live game
+seat-name = { $name } ({ $side })
+live-player = { $you ->
+        [yes] you
+       *[no] a friend
+    }
+live-seat = { $named ->
+        [yes] { $name }
+       *[no] { $taken ->
+            [yes] a friend
+           *[no] waiting for an opponent…
+        }
+    }{ $you ->
+        [yes] { " " }(you)
+       *[no] {""}
+    }
+live-result = { $outcome ->
+        [draw] a draw
+        [none] closed with no result
+       *[other] { $who } wins
+    }{ $score ->
+        [yes] { $outcome ->
+            [none] {""}
+           *[other] , { $first }–{ $second }
+        }
+       *[no] {""}
+    }: { $why }
+live-not-opened = Live game { $id } could not be opened: { $error }
+live-socket-error = { $detail }
+live-round-over = Round over: { $result }. The next round starts in a moment…
+live-waiting-seat = Waiting for an opponent to take the other seat.
+live-to-move = { $who } to move{ $seated ->
+        [yes] { " " }— waiting for their move.
+       *[no] .
+    }
+live-your-move = Your move: click a marked pit or type its letter.
+live-confirm-resign = { $match ->
+        [yes] Resign the match? (It ends with this round.)
+       *[no] Resign this game?
+    }
+live-resign = Resign
+live-draw = { $state ->
+        [theirs] Accept the draw
+        [mine] Draw offered
+       *[none] Offer a draw
+    }
+live-confirm-draw = Accept the draw? The game ends now, as a draw.
+live-takeback = { $state ->
+        [theirs] Accept the takeback
+        [mine] Takeback asked
+       *[none] Ask to take back
+    }
+    .title = Take back the last move, if your opponent agrees
+live-confirm-takeback = Accept the takeback? Your opponent’s last move is taken back.
+live-rematch = { $state ->
+        [theirs] Accept the rematch
+        [mine] Rematch asked
+       *[none] Rematch (colours swapped)
+    }
+live-decline = Decline
+live-go-rematch = { $seated ->
+        [yes] Play the rematch
+       *[no] Watch the rematch
+    }
+live-offer = { $mine ->
+        [yes] Your opponent
+       *[no] { $who }
+    } { $kind ->
+        [draw] offers a draw
+        [takeback] asks to take back the last move
+       *[rematch] asks for a rematch
+    }.
+live-match = Match, round { $round } of { $rounds }: rounds won { $south }–{ $north }, seeds { $southSeeds }–{ $northSeeds }{ $winner ->
+        [none] {""}
+        [draw] { " " }— a draw
+       *[other] { " " }— { $who } wins the match
+    }.
+live-watchers = { $count } watching · { $connected ->
+        [yes] live
+       *[no] reconnecting…
+    }
+live-link-invite = Invitation link (send it to your friend):
+live-link-mine = Your seat (to come back on any device; keep it to yourself):
+live-link-watch = Watch link:
+live-link-copied = { $label } copied.
+lobby-title = Lobby
+lobby-how = Open challenges: accept one to play its poster.
+lobby-empty = No open challenge now. Post one from New game → Play a friend.
+lobby-challenge = { $game } 2×{ $pits }, { $clock ->
+        [yes] { $minutes } + { $seconds }
+       *[no] no clock
+    } — { $named ->
+        [yes] { $name }
+       *[no] someone
+    } (you play { $open })
+lobby-open = Open
+lobby-accept = Accept
+lobby-not-accepted = That challenge could not be accepted: { $error }
