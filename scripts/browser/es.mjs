@@ -95,6 +95,11 @@ await check('the server’s refusal is said in Spanish, by its code', async () =
     try { await window.sowing.api('POST', `/games/${id}/moves`, { move: 'A', ply: 0 }); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; }
   }, view.id);
   equal(said, 'stale-ply: La partida ha avanzado desde la última vez que esta página la vio: vuelve a cargarla.', 'the refusal');
+  // North's pit on South's turn: 422, code illegal-move, with the legal moves listed.
+  const illegal = await page.evaluate(async (v) => {
+    try { await window.sowing.api('POST', `/games/${v.id}/moves`, { move: 'a', ply: v.ply }); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; }
+  }, { id: view.id, ply: view.ply });
+  assert(/^illegal-move: Esa jugada no se puede hacer ahora; las jugadas posibles son ([A-F], )*[A-F] y [A-F]\.$/.test(illegal), `the refusal: ${illegal}`);
   // A link to a game that is not there: followed on the page, then opened afresh.
   await page.goto(BASE + '/#game=987654');
   await page.waitForFunction(() => /987654/.test(document.querySelector('#status').textContent));
@@ -167,6 +172,8 @@ await check('the control switches to English and back, and the choice is remembe
   equal(await text('#btn-new'), 'New game', 'the header, in English at once');
   equal(await page.evaluate(() => document.documentElement.lang), 'en', 'the page’s language');
   assert(/^South to move: click a marked pit/.test(await text('#status')), `the status, redrawn: ${await text('#status')}`);
+  equal(await text('[data-store="south"] .store-label'), 'South took', 'the board’s words, in English at once');
+  await page.waitForFunction(() => /^(South|North) is about|^About level|^Unclear/.test(document.querySelector('#eval-words').textContent));
   equal(await page.evaluate(() => localStorage.getItem('sowing.lang')), 'en', 'kept in this browser');
   await page.reload();
   await page.waitForFunction(() => document.body.dataset.game && document.body.dataset.busy === '0');
@@ -174,6 +181,8 @@ await check('the control switches to English and back, and the choice is remembe
   await page.selectOption('#lang', 'es');
   equal(await text('#btn-new'), 'Partida nueva', 'back to Spanish');
   assert(/^Le toca a Sur/.test(await text('#status')), `the status: ${await text('#status')}`);
+  equal(await text('[data-store="north"] .store-label'), 'Norte lleva', 'the board’s words');
+  await page.waitForFunction(() => /^(Sur|Norte) va|^Más o menos|^Incierto/.test(document.querySelector('#eval-words').textContent));
 });
 
 await check('no page errors and no message missing', async () => {

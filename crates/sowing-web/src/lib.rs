@@ -44,7 +44,7 @@ pub use services::first_tables;
 pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Database;
 pub use transport::error::ERROR_CODES;
-pub use views::messages;
+pub use views::{messages, requests};
 
 /// The server's shared state: the games service (the database, the games in memory, the
 /// engines).
@@ -166,9 +166,9 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
     Server::new(args.addr, args.db)
         .cached_games(args.cache_games)
         .tables(tables)
-        .limits(limits::Limits {
+        .limits(limits::AbuseLimits {
             enabled: !args.no_limits,
-            ..limits::Limits::default()
+            ..limits::AbuseLimits::default()
         })
         .allowed_origins(args.allow_origins)
         .analysis_nodes(args.analysis_nodes)
@@ -188,7 +188,7 @@ pub struct Server {
     db: Database,
     cached_games: usize,
     tables: Option<Arc<sowing_engine::TableSet>>,
-    limits: limits::Limits,
+    limits: limits::AbuseLimits,
     allowed_origins: Vec<String>,
     analysis_nodes: u64,
 }
@@ -203,7 +203,7 @@ impl Server {
             db,
             cached_games: DEFAULT_CACHED_GAMES,
             tables: None,
-            limits: limits::Limits::default(),
+            limits: limits::AbuseLimits::default(),
             allowed_origins: Vec::new(),
             analysis_nodes: services::analysis::DEFAULT_NODES,
         }
@@ -231,7 +231,7 @@ impl Server {
     }
 
     /// Under these abuse limits.
-    pub fn limits(self, limits: limits::Limits) -> Server {
+    pub fn limits(self, limits: limits::AbuseLimits) -> Server {
         Server { limits, ..self }
     }
 
@@ -262,7 +262,7 @@ impl Server {
             .db
             .open()
             .map_err(|e| ServeError(format!("{shown}: {e}")))?;
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let cores = sowing_tables::threads::worker_threads(None);
         let app = Arc::new(
             Games::with_cache(store, cores, self.cached_games)
                 .with_tables(self.tables)

@@ -134,7 +134,7 @@ const ERRORS = {
   'unknown-game': () => T('error-unknown-game'),
   'unknown-match': () => T('error-unknown-match'),
   'no-such-move': () => T('error-no-such-move'),
-  'illegal-move': (d) => T('error-illegal-move', { legal: listed(d.legal || []) }),
+  'illegal-move': (d) => T('error-illegal-move', { legal: listed((d.legal || []).map(moveName)) }),
   'stale-ply': () => T('error-stale-ply'),
   'nothing-to-undo': () => T('error-nothing-to-undo'),
   'nothing-to-redo': () => T('error-nothing-to-redo'),
@@ -1827,6 +1827,7 @@ function relabel() {
     }
     showLessonWords();
   }
+  G = null; // the board's labels (the stores') are drawn with it
   if (S.view) { render(); refreshEval(); } else renderEmpty();
 }
 

@@ -8,7 +8,7 @@ mod common;
 use std::sync::Arc;
 
 use sowing::{Game, Rules, Side, Variant};
-use sowing_web::clock::Clock;
+use sowing_web::clock::LiveClock;
 use sowing_web::store::{
     moves_key, Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, Stamp, Store,
     StoreError,
@@ -252,7 +252,7 @@ fn open_challenge() -> LiveRow {
         names: [Some("Ana".into()), None],
         lobby: true,
         address: Some("192.0.2.1".into()),
-        clock: Some(Clock::new(60_000, 2_000)),
+        clock: Some(LiveClock::new(60_000, 2_000)),
         offers: Offers::default(),
         result: None,
         rematch: None,

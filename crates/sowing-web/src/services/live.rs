@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use sowing::{Game, Position, Rules, Side};
 
-use crate::clock::Clock;
+use crate::clock::LiveClock;
 use crate::matches;
 use crate::seats;
 use crate::services::games::{
@@ -29,7 +29,7 @@ pub struct NewLive {
     /// The creator's seat.
     pub seat: Side,
     /// The clock, or `None` for unlimited time.
-    pub clock: Option<Clock>,
+    pub clock: Option<LiveClock>,
     /// List it in the lobby as an open challenge (else: an invitation link).
     pub lobby: bool,
     /// The creator's name, if given.
@@ -806,7 +806,9 @@ fn follow_on(live: &LiveRow, swapped: bool, now: i64) -> LiveRow {
         seats.swap(0, 1);
         names.swap(0, 1);
     }
-    let clock = live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms));
+    let clock = live
+        .clock
+        .map(|c| LiveClock::new(c.base_ms, c.increment_ms));
     LiveRow::new(seats, names, clock, now)
 }
 

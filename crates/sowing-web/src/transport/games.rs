@@ -18,10 +18,11 @@ use crate::owners::PlayerKey;
 use crate::services::games::{EngineRequest, Games, HUMAN};
 use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{ClientAddr, JsonBody, PathParams, QueryParams};
-use crate::transport::new_game::{new_game_rules, NewGame};
+use crate::transport::new_game::new_game_rules;
 use crate::views::analysis::AnalysisView;
 use crate::views::catalog;
 use crate::views::games::{EngineReply, GameList, MoveAnswer, MoveReplay, Played, Undone, View};
+use crate::views::requests::{MoveRequest, NewGameRequest};
 
 type Shared = State<Arc<Games>>;
 
@@ -81,7 +82,7 @@ async fn create_game(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
     key: PlayerKey,
-    JsonBody(new): JsonBody<NewGame>,
+    JsonBody(new): JsonBody<NewGameRequest>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     may_create_plain(&games, address)?;
     let (rules, rounds) = new_game_rules(&new)?;
@@ -138,16 +139,6 @@ async fn delete_game(
 
 /// `POST /api/games/{id}/moves`.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoveBody {
-    #[serde(rename = "move")]
-    mv: String,
-    /// The number of moves the client saw; a mismatch is refused (409).
-    ply: Option<usize>,
-}
-
-/// `?brief=true` answers a move with the state alone.
-#[derive(Deserialize)]
 struct MoveQuery {
     #[serde(default)]
     brief: bool,
@@ -158,7 +149,7 @@ async fn play_move(
     PlayerKey(key): PlayerKey,
     PathParams(id): PathParams<String>,
     QueryParams(query): QueryParams<MoveQuery>,
-    JsonBody(body): JsonBody<MoveBody>,
+    JsonBody(body): JsonBody<MoveRequest>,
 ) -> ApiResult<Json<MoveAnswer>> {
     Ok(Json(
         games

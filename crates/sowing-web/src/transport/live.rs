@@ -18,16 +18,17 @@ use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
 use sowing::Side;
 
-use crate::clock::Clock;
+use crate::clock::LiveClock;
 use crate::limits::SocketPermit;
 use crate::services::games::{GameError, Games};
 use crate::services::live::{NewLive, Offer, Update};
 use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{ClientAddr, JsonBody, PathParams, SeatToken};
-use crate::transport::new_game::{new_game_rules, NewGame};
+use crate::transport::new_game::new_game_rules;
 use crate::views::games::{MoveReplay, View};
 use crate::views::live::{Challenge, LiveMoved, LiveStatus, LiveView, Seated};
 use crate::views::messages::{ClientMessage, ServerMessage};
+use crate::views::requests::{LiveMoveRequest, NewGameRequest, NewLiveRequest};
 
 type Shared = State<Arc<Games>>;
 
@@ -48,39 +49,13 @@ pub(crate) fn routes() -> Router<Arc<Games>> {
         .layer(DefaultBodyLimit::max(LIVE_BODY_LIMIT))
 }
 
-/// The largest live request body ([`crate::limits::Limits::body_bytes`]'s default).
+/// The largest live request body ([`crate::limits::AbuseLimits::body_bytes`]'s default).
 const LIVE_BODY_LIMIT: usize = 4096;
 
 /// The longest clock accepted: three hours a side; the shortest: a tenth of a second.
 const CLOCK_MS: std::ops::RangeInclusive<i64> = 100..=3 * 3600 * 1000;
 /// The largest increment: one minute.
 const INCREMENT_MS: std::ops::RangeInclusive<i64> = 0..=60_000;
-
-/// `POST /api/live`: a game for two seats.
-#[derive(Deserialize)]
-struct NewLiveBody {
-    game: String,
-    pits: Option<usize>,
-    /// The creator's seat, `south` (default) or `north`.
-    seat: Option<String>,
-    /// Null or absent: unlimited time.
-    clock: Option<ClockBody>,
-    /// List as an open challenge in the lobby instead of an invitation.
-    #[serde(default)]
-    lobby: bool,
-    name: Option<String>,
-    rounds: Option<u32>,
-    #[serde(flatten)]
-    options: serde_json::Map<String, serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClockBody {
-    base_ms: i64,
-    #[serde(default)]
-    increment_ms: i64,
-}
 
 /// Characters that are invisible or reorder the text around them (bidirectional controls,
 /// zero-width spaces and joiners, the byte-order mark): in a name they could make it pass
@@ -123,14 +98,14 @@ async fn create(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
     key: crate::owners::PlayerKey,
-    JsonBody(body): JsonBody<NewLiveBody>,
+    JsonBody(body): JsonBody<NewLiveRequest>,
 ) -> ApiResult<(StatusCode, Json<Seated>)> {
     if !games.limiter.may_create(address) {
         return Err(limited(
             "too many games created from your address: wait a minute and try again",
         ));
     }
-    let new = NewGame {
+    let new = NewGameRequest {
         game: body.game,
         pits: body.pits,
         options: body.options,
@@ -169,7 +144,7 @@ async fn create(
                     INCREMENT_MS.end()
                 )));
             }
-            Some(Clock::new(c.base_ms, c.increment_ms))
+            Some(LiveClock::new(c.base_ms, c.increment_ms))
         }
     };
     let name = check_name(body.name, games.limiter.limits().name_chars)?;
@@ -229,15 +204,6 @@ async fn accept(
     Ok(Json(games.accept(&id, name).await?))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LiveMoveBody {
-    #[serde(rename = "move")]
-    mv: String,
-    /// The number of moves the client saw: required, a mismatch is a 409.
-    ply: usize,
-}
-
 fn may_act(games: &Games, address: IpAddr) -> ApiResult<()> {
     if games.limiter.may_act(address) {
         Ok(())
@@ -253,7 +219,7 @@ async fn play(
     ClientAddr(address): ClientAddr,
     SeatToken(token): SeatToken,
     PathParams(id): PathParams<String>,
-    JsonBody(body): JsonBody<LiveMoveBody>,
+    JsonBody(body): JsonBody<LiveMoveRequest>,
 ) -> ApiResult<Json<LiveMoved>> {
     may_act(&games, address)?;
     Ok(Json(

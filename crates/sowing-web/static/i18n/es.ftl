@@ -389,7 +389,7 @@ table-value = { $pit }: { $kind ->
         [win] gana por { $margin }
        *[loss] pierde por { $margin }
     } con juego perfecto
-tables-not-built = Las tablas de finales no tienen la capa de { $seeds } semillas en el tablero (por defecto solo se construyen las que se alcanzan jugando desde la salida): añádela con sow tables build --layer { $seeds }
+tables-not-built = Las tablas de finales no tienen la capa de { $seeds } semillas en el tablero (por defecto solo se construyen las que se alcanzan jugando desde la salida): agrégala con sow tables build --layer { $seeds }
 
 ## Partidas guardadas, registros y claves
 
@@ -447,9 +447,9 @@ games-not-loaded = No se pudieron cargar los juegos: { $error }
 
 learn-title = Aprender { $game }
 learn-event = Aprender: { $lesson }
-lesson-press-watch = Pulsa «Ver el ejemplo» para ver la regla en juego y luego pruébala tú.
+lesson-press-watch = Presiona «Ver el ejemplo» para ver la regla en juego y luego pruébala tú.
 lesson-watching = Mira…
-lesson-watched = Ese fue el ejemplo. Pulsa «Pruébalo tú» para jugarlo desde la misma posición.
+lesson-watched = Ese fue el ejemplo. Presiona «Pruébalo tú» para jugarlo desde la misma posición.
 lesson-played = Jugaste { $move }. { $last ->
         [yes] Esas son todas las reglas de este juego: ¡empieza una partida!
        *[no] ¿Pasamos a la siguiente regla?
@@ -458,7 +458,7 @@ lesson-well-done = ¡Muy bien! { $last ->
         [yes] Esas son todas las reglas de este juego: ¡empieza una partida!
        *[no] ¿Pasamos a la siguiente regla?
     }
-lesson-not-that = Jugaste { $move }, no { $expected }. Pulsa «Pruébalo tú» para empezar otra vez.
+lesson-not-that = Jugaste { $move }, no { $expected }. Presiona «Pruébalo tú» para empezar otra vez.
 
 # Cada lección: su título, su explicación y lo que se pide probar.
 lesson-h2-sowing-and-relays =
@@ -484,7 +484,7 @@ lesson-h2-the-last-four-and-the-end =
 lesson-h2-passing =
     .title = Pasar
     .words = Un jugador que no tiene ningún hoyo que se pueda sembrar — con todos los hoyos de su fila vacíos — pasa, y solo entonces; el otro jugador vuelve a jugar.
-    .ask = Ahora tú: la fila de Sur está vacía, así que pulsa Pasar (o escribe p).
+    .ask = Ahora tú: la fila de Sur está vacía, así que presiona Pasar (o escribe p).
 lesson-h2-an-endless-sowing-is-refused =
     .title = Una siembra sin fin no vale
     .words = Los relevos pueden dar vueltas al tablero para siempre. Una jugada cuya siembra no ha terminado después de { 65536 } vueltas no está permitida, igual que sembrar un hoyo vacío; un jugador sin ninguna jugada permitida pasa. Estas jugadas son raras, pero pasan.
@@ -528,7 +528,7 @@ lesson-ayo-feeding =
 lesson-ayo-passing =
     .title = Pasar
     .words = Un jugador con su fila vacía — o cuyas jugadas sembrarían todas para siempre — pasa. Entonces juega el otro, y tiene que alimentar la fila vacía si puede.
-    .ask = Ahora tú: la fila de Sur está vacía, así que pulsa Pasar (o escribe p). Norte tendrá que alimentarte: solo f está marcado, porque c se quedaría en la fila de Norte.
+    .ask = Ahora tú: la fila de Sur está vacía, así que presiona Pasar (o escribe p). Norte tendrá que alimentarte: solo f está marcado, porque c se quedaría en la fila de Norte.
 lesson-ayo-the-end =
     .title = El final
     .words = Cuando el jugador al que le toca no puede alimentar una fila vacía, la partida termina, y las semillas que quedan en el tablero son para el jugador que hizo la última siembra (con la opción «para el dueño de cada fila», cada semilla es para el dueño de su fila). Una captura que deja el tablero vacío también la termina. Gana quien tenga más semillas en su almacén.
