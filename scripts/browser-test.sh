@@ -7,6 +7,7 @@
 #
 #   scripts/browser-test.sh                         # build and test
 #   SHOT=docs/screenshot.png scripts/browser-test.sh  # also take the README's screenshot
+#   SHOTS=/tmp/shots scripts/browser-test.sh           # and the analysis's, desktop and phone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -73,6 +74,8 @@ SOW_URL="$url" SOW_RESTART="$restart" node scripts/browser/live.mjs || status=$?
 SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
 # The page in Spanish, and the switch to English and back.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?
+# The analysis after the game: a short game finished, reviewed, shared, on a phone.
+SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/analysis.mjs || status=$?
 # A page on another origin tries to act on the server.
 SOW_URL="$url" node scripts/browser/attack.mjs || status=$?
 SOW_URL="$url" node scripts/browser/accounts.mjs || status=$?

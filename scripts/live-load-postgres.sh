@@ -34,4 +34,13 @@ for port in 8303 8304; do
   done
 done
 if [ $# -eq 0 ]; then set -- --games 1000 --think-ms 1000; fi
-target/release/sow-load "${urls[@]}" --db "$db" --live "$@"
+status=0
+target/release/sow-load "${urls[@]}" --db "$db" --live "$@" || status=$?
+# Each server's own share: from a move's request received to its row committed, by bucket.
+for port in 8303 8304; do
+  echo "server :$port, move received → stored (sowing_move_seconds, cumulative counts):"
+  curl -sf "http://127.0.0.1:$port/metrics" | grep '^sowing_move_seconds_bucket{kind="live"' |
+    sed -E 's/.*le="([^"]+)"} (.*)/  ≤ \1 s: \2/' | tr '\n' ' '
+  echo
+done
+exit $status

@@ -149,9 +149,7 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("creating {}", args.out.display()))?;
     let pairs = args.games.div_ceil(2).max(1);
     let total = 2 * pairs;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
+    let pool = sowing_tables::threads::thread_pool(args.threads)?;
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {

@@ -96,9 +96,7 @@ pub fn run(
         started.elapsed().as_secs_f64()
     );
     let tallies = Mutex::new(BTreeMap::<usize, Tally>::new());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()?;
+    let pool = sowing_tables::threads::thread_pool(Some(threads))?;
     pool.install(|| {
         samples.par_iter().enumerate().for_each(|(i, sample)| {
             // A fresh player for each position: nothing learnt from another.

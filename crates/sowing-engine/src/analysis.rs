@@ -249,11 +249,12 @@ impl Look {
             (None, None) => (self.score.seeds(), true, None),
         };
         Value {
+            // (+ 0.0: a value of 0 from North's side is 0, not −0.)
             south: if self.to_move == Side::South {
                 mine
             } else {
                 -mine
-            },
+            } + 0.0,
             proven,
             depth,
         }

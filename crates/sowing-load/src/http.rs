@@ -17,6 +17,11 @@ pub enum Key<'a> {
     Player(&'a str),
 }
 
+/// A request body of the server's own types (`sowing_web::requests`) as JSON.
+pub fn json_body(request: &impl serde::Serialize) -> Value {
+    serde_json::to_value(request).expect("a request body is plain data, always JSON")
+}
+
 /// A connection to one server, kept open across requests.
 pub struct Connection {
     reader: BufReader<TcpStream>,

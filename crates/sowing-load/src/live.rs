@@ -15,12 +15,12 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use sowing::{Game, Rules, Side, Variant};
 use sowing_engine::random::{legal_move, Rng};
+use sowing_web::requests::{ClockRequest, LiveMoveRequest, NewLiveRequest};
 use sowing_web::store::Database;
 
-use crate::http::{Connection, Key};
+use crate::http::{json_body, Connection, Key};
 use crate::socket::{LiveSocket, MoveMessage, ServerMessage, Snapshot};
 use crate::{play_all, variant_of, Target};
 
@@ -40,11 +40,15 @@ pub struct Plan {
 impl Plan {
     /// The body of `POST /api/live` for this game.
     pub fn create_body(&self, variant: &str) -> serde_json::Value {
-        let mut body = json!({"game": variant, "seat": "south"});
-        if let Some((base_ms, increment_ms)) = self.clock {
-            body["clock"] = json!({"base_ms": base_ms, "increment_ms": increment_ms});
-        }
-        body
+        json_body(&NewLiveRequest {
+            game: variant.to_owned(),
+            seat: Some("south".to_owned()),
+            clock: self.clock.map(|(base_ms, increment_ms)| ClockRequest {
+                base_ms: i64::try_from(base_ms).unwrap_or(i64::MAX),
+                increment_ms: i64::try_from(increment_ms).unwrap_or(i64::MAX),
+            }),
+            ..NewLiveRequest::default()
+        })
     }
 }
 
@@ -198,7 +202,10 @@ async fn seat(
                 }
                 s.sent[ply + 1] = Some(Instant::now());
             }
-            let body = json!({"move": name, "ply": ply});
+            let body = json_body(&LiveMoveRequest {
+                mv: name.clone(),
+                ply,
+            });
             let (status, answer) = tokio::time::timeout(
                 plan.timeout,
                 http.request("POST", &path, Some(&body), Some(Key::Seat(token))),

@@ -181,9 +181,9 @@ async fn own_server() -> Result<(SocketAddr, String), String> {
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let path = dir.join("load.db");
     let store = Store::open(&path).map_err(|e| e.to_string())?;
-    let limits = sowing_web::limits::Limits {
+    let limits = sowing_web::limits::AbuseLimits {
         enabled: false,
-        ..sowing_web::limits::Limits::default()
+        ..sowing_web::limits::AbuseLimits::default()
     };
     let app = Arc::new(sowing_web::App::new(store, 2).with_limits(limits));
     let listener =

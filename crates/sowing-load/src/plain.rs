@@ -4,11 +4,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use sowing_engine::random::Rng;
+use sowing_web::requests::{MoveRequest, NewGameRequest};
 use sowing_web::store::Database;
 
-use crate::http::{Connection, Key};
+use crate::http::{json_body, Connection, Key};
 use crate::{play_all, variant_of, Target};
 
 /// What one game's player saw.
@@ -37,7 +38,10 @@ async fn play_one(target: Arc<Target>, variant: String, seed: u64, max_moves: us
             .request(
                 "POST",
                 "/api/games",
-                Some(&json!({ "game": variant })),
+                Some(&json_body(&NewGameRequest {
+                    game: variant.to_owned(),
+                    ..NewGameRequest::default()
+                })),
                 None,
             )
             .await?;
@@ -63,7 +67,10 @@ async fn play_one(target: Arc<Target>, variant: String, seed: u64, max_moves: us
                 .pick(&legal)
                 .ok_or("no legal move in a game not over")?
                 .to_string();
-            let body = json!({ "move": mv, "ply": played.moves });
+            let body = json_body(&MoveRequest {
+                mv: mv.clone(),
+                ply: Some(played.moves),
+            });
             let start = Instant::now();
             let conn = &mut conns[played.moves % addrs.len()];
             let (status, answer) = conn

@@ -137,7 +137,7 @@ struct Slot {
 
 /// When to stop.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Limits {
+pub struct ProofLimits {
     /// Stop at this time.
     pub deadline: Option<Instant>,
     /// Stop after this many nodes.
@@ -169,7 +169,7 @@ pub struct Prover<'t> {
     path: Vec<Frame>,
     pending: Vec<Pending>,
     nodes: u64,
-    limits: Limits,
+    limits: ProofLimits,
     stopped: Option<Stop>,
     last_hook: Instant,
     hook: Option<Hook<'t>>,
@@ -198,7 +198,7 @@ impl<'t> Prover<'t> {
             path: Vec::new(),
             pending: Vec::new(),
             nodes: 0,
-            limits: Limits::default(),
+            limits: ProofLimits::default(),
             stopped: None,
             last_hook: Instant::now(),
             hook: None,
@@ -233,7 +233,7 @@ impl<'t> Prover<'t> {
     }
 
     /// Sets the limits (and clears a stop).
-    pub fn set_limits(&mut self, limits: Limits) {
+    pub fn set_limits(&mut self, limits: ProofLimits) {
         self.limits = limits;
         self.stopped = None;
     }

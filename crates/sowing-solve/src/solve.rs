@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use sowing::{Move, Position};
 
 use crate::certificate::{Certificate, Entry, Root};
-use crate::prove::{Bounds, Limits, Prover, Stop};
+use crate::prove::{Bounds, ProofLimits, Prover, Stop};
 use crate::{key_of, move_code, Key, Kind, SolveError};
 
 /// What a run is told.
@@ -184,7 +184,7 @@ pub fn solve(
     }
     crate::check_family(&family, position.seeds_on_board())?;
     let start_nodes = prover.nodes();
-    prover.set_limits(Limits {
+    prover.set_limits(ProofLimits {
         deadline: options.max_time.map(|d| Instant::now() + d),
         max_nodes: options.max_nodes.map(|n| start_nodes + n),
     });

@@ -80,11 +80,7 @@ impl Options {
 
     /// The worker threads these options ask for.
     pub(crate) fn thread_pool(&self) -> Result<rayon::ThreadPool, TablesError> {
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if let Some(threads) = self.threads {
-            pool = pool.num_threads(threads);
-        }
-        pool.build()
+        crate::threads::thread_pool(self.threads)
             .map_err(|e| TablesError::Unsupported(format!("cannot start the threads: {e}")))
     }
 }

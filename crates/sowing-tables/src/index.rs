@@ -107,7 +107,7 @@ pub struct Family {
 /// - Hoyito III, `final-four=fixed`: 0 = the last four go to the mover, 1 = to the opponent;
 /// - Ayoayo, `leftover=last-mover`: 0 = the opponent sowed last, 1 = the mover, 2 = nobody yet;
 /// - otherwise there is one state, 0.
-pub type State = usize;
+pub type RuleState = usize;
 
 impl Family {
     /// The family of a set of rules.
@@ -227,7 +227,7 @@ impl Family {
     }
 
     /// The rules of a stored position in `state`, South to move.
-    pub fn rules(&self, state: State) -> Rules {
+    pub fn rules(&self, state: RuleState) -> Rules {
         let mut rules = Rules::new(self.variant)
             .with_pits(self.pits_per_row)
             .expect("a family is made from valid rules");
@@ -242,7 +242,7 @@ impl Family {
     /// The position stored at `index` of layer `seeds`: South to move, nothing captured.
     pub fn position(&self, seeds: usize, index: u64) -> Position {
         let states = self.states() as u64;
-        let (board, state) = (index / states, (index % states) as State);
+        let (board, state) = (index / states, (index % states) as RuleState);
         let mut pits = [0u8; MAX_RING];
         let ring = self.pit_count();
         unrank(board, seeds, &mut pits[..ring]);

@@ -27,6 +27,7 @@
 pub mod build;
 pub mod file;
 mod index;
+pub mod threads;
 pub mod verify;
 
 use std::fmt;
@@ -34,7 +35,7 @@ use std::path::{Path, PathBuf};
 
 use sowing::{Move, Position, Rules};
 
-pub use index::{binomial, boards, rank, unrank, Family, State, MAX_LAYER_SEEDS};
+pub use index::{binomial, boards, rank, unrank, Family, RuleState, MAX_LAYER_SEEDS};
 
 /// Why tables could not be built, opened or probed.
 #[derive(Debug)]

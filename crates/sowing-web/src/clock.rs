@@ -10,7 +10,7 @@ use sowing::Side;
 
 /// The clock state of a live game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub struct LiveClock {
     /// Each side's time at the start, milliseconds.
     pub base_ms: i64,
     /// Added to the mover's time after each timed move, milliseconds.
@@ -22,10 +22,10 @@ pub struct Clock {
     pub running_since: Option<i64>,
 }
 
-impl Clock {
+impl LiveClock {
     /// A stopped clock giving both sides `base_ms`.
-    pub fn new(base_ms: i64, increment_ms: i64) -> Clock {
-        Clock {
+    pub fn new(base_ms: i64, increment_ms: i64) -> LiveClock {
+        LiveClock {
             base_ms,
             increment_ms,
             remaining_ms: [base_ms, base_ms],
@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn the_clock_starts_after_the_first_move_and_adds_the_increment_after_timed_moves() {
-        let mut clock = Clock::new(5_000, 1_000);
+        let mut clock = LiveClock::new(5_000, 1_000);
         assert_eq!(clock.left(Side::South, 99_000), [5_000, 5_000]);
         clock.after_move(Side::South, 100_000, true);
         // The first move was free: no increment for it.
@@ -128,7 +128,7 @@ mod tests {
 
     #[test]
     fn a_stopped_clock_keeps_its_times_and_a_game_over_stops_it() {
-        let mut clock = Clock::new(60_000, 0);
+        let mut clock = LiveClock::new(60_000, 0);
         clock.after_move(Side::South, 0, true);
         clock.after_move(Side::North, 10_000, false);
         assert_eq!(clock.running_since, None);

@@ -45,7 +45,7 @@ pub use services::first_tables;
 pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
 use store::Database;
 pub use transport::error::ERROR_CODES;
-pub use views::messages;
+pub use views::{messages, requests};
 
 /// The server's shared state: the games service (the database, the games in memory, the
 /// engines).
@@ -171,9 +171,9 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
     Server::new(args.addr, args.db)
         .cached_games(args.cache_games)
         .tables(tables)
-        .limits(limits::Limits {
+        .limits(limits::AbuseLimits {
             enabled: !args.no_limits,
-            ..limits::Limits::default()
+            ..limits::AbuseLimits::default()
         })
         .allowed_origins(args.allow_origins)
         .secure_cookies(args.secure_cookies)
@@ -194,7 +194,7 @@ pub struct Server {
     db: Database,
     cached_games: usize,
     tables: Option<Arc<sowing_engine::TableSet>>,
-    limits: limits::Limits,
+    limits: limits::AbuseLimits,
     allowed_origins: Vec<String>,
     secure_cookies: bool,
     analysis_nodes: u64,
@@ -210,7 +210,7 @@ impl Server {
             db,
             cached_games: DEFAULT_CACHED_GAMES,
             tables: None,
-            limits: limits::Limits::default(),
+            limits: limits::AbuseLimits::default(),
             allowed_origins: Vec::new(),
             secure_cookies: false,
             analysis_nodes: services::analysis::DEFAULT_NODES,
@@ -239,7 +239,7 @@ impl Server {
     }
 
     /// Under these abuse limits.
-    pub fn limits(self, limits: limits::Limits) -> Server {
+    pub fn limits(self, limits: limits::AbuseLimits) -> Server {
         Server { limits, ..self }
     }
 
@@ -278,7 +278,7 @@ impl Server {
             .db
             .open()
             .map_err(|e| ServeError(format!("{shown}: {e}")))?;
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let cores = sowing_tables::threads::worker_threads(None);
         let app = Arc::new(
             Games::with_cache(store, cores, self.cached_games)
                 .with_tables(self.tables)
@@ -377,6 +377,7 @@ const INDEX_HTML: &str = include_str!("../static/index.html");
 const APP_JS: &str = include_str!("../static/app.js");
 const LIVE_JS: &str = include_str!("../static/live.js");
 const ACCOUNT_JS: &str = include_str!("../static/account.js");
+const ANALYSIS_JS: &str = include_str!("../static/analysis.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 const ICON_SVG: &str = include_str!("../static/icon.svg");
 const I18N_JS: &str = include_str!("../static/i18n.js");
@@ -415,6 +416,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/account.js",
             get(|| async { asset("text/javascript; charset=utf-8", ACCOUNT_JS) }),
+        )
+        .route(
+            "/analysis.js",
+            get(|| async { asset("text/javascript; charset=utf-8", ANALYSIS_JS) }),
         )
         .route(
             "/i18n.js",

@@ -18,7 +18,7 @@ pub struct Rate {
 
 /// The numbers (docs/api.md, "Limits").
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct AbuseLimits {
     /// Off: no rate or socket limit (load tests on loopback); sizes still hold.
     pub enabled: bool,
     /// Live games created (and challenges accepted), per address.
@@ -50,9 +50,9 @@ pub struct Limits {
     pub open_for: Duration,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for AbuseLimits {
+    fn default() -> AbuseLimits {
+        AbuseLimits {
             enabled: true,
             create: Rate {
                 burst: 10,
@@ -135,7 +135,7 @@ impl MessageRate {
 
 /// Keeps the counts.
 pub struct Limiter {
-    limits: Limits,
+    limits: AbuseLimits,
     create: Mutex<HashMap<IpAddr, Bucket>>,
     create_plain: Mutex<HashMap<IpAddr, Bucket>>,
     act: Mutex<HashMap<IpAddr, Bucket>>,
@@ -176,7 +176,7 @@ fn take(map: &Mutex<HashMap<IpAddr, Bucket>>, rate: Rate, address: IpAddr, now: 
 
 impl Limiter {
     /// Counts under `limits`.
-    pub fn new(limits: Limits) -> Limiter {
+    pub fn new(limits: AbuseLimits) -> Limiter {
         Limiter {
             limits,
             create: Mutex::default(),
@@ -188,7 +188,7 @@ impl Limiter {
     }
 
     /// The numbers.
-    pub fn limits(&self) -> &Limits {
+    pub fn limits(&self) -> &AbuseLimits {
         &self.limits
     }
 
@@ -271,14 +271,14 @@ mod tests {
 
     #[test]
     fn a_socket_may_send_its_burst_then_is_held_back() {
-        let limiter = Limiter::new(Limits::default());
+        let limiter = Limiter::new(AbuseLimits::default());
         let mut rate = limiter.message_rate();
-        let burst = Limits::default().socket_messages.burst;
+        let burst = AbuseLimits::default().socket_messages.burst;
         assert!((0..burst).all(|_| rate.allows()));
         assert!(!rate.allows());
-        let mut unlimited = Limiter::new(Limits {
+        let mut unlimited = Limiter::new(AbuseLimits {
             enabled: false,
-            ..Limits::default()
+            ..AbuseLimits::default()
         })
         .message_rate();
         assert!((0..10 * burst).all(|_| unlimited.allows()));
@@ -286,9 +286,9 @@ mod tests {
 
     #[test]
     fn sockets_are_capped_per_address_and_given_back() {
-        let limiter = Limiter::new(Limits {
+        let limiter = Limiter::new(AbuseLimits {
             sockets_per_address: 2,
-            ..Limits::default()
+            ..AbuseLimits::default()
         });
         let a: IpAddr = "192.0.2.1".parse().unwrap();
         let first = limiter.socket(a).unwrap();

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use sowing::{End, Game, Move, Position, Side};
 
-use crate::clock::Clock;
+use crate::clock::LiveClock;
 
 mod postgres;
 mod sqlite;
@@ -188,7 +188,7 @@ pub struct LiveRow {
     /// The creator's address while the challenge is open (for the cap per address).
     pub address: Option<String>,
     /// The clock, or `None` for unlimited time.
-    pub clock: Option<Clock>,
+    pub clock: Option<LiveClock>,
     /// Standing offers.
     pub offers: Offers,
     /// The result when the game ended other than by the rules.
@@ -217,7 +217,7 @@ impl LiveRow {
     pub fn new(
         seats: [Option<[u8; 32]>; 2],
         names: [Option<String>; 2],
-        clock: Option<Clock>,
+        clock: Option<LiveClock>,
         now: i64,
     ) -> LiveRow {
         LiveRow {
@@ -679,7 +679,7 @@ const OPEN: &str = "lobby = ?1 AND outcome IS NULL AND (south_hash IS NULL OR no
 
 fn live_row(r: &Record) -> StoreResult<LiveRow> {
     let clock = match r.opt_int(7)? {
-        Some(base_ms) => Some(Clock {
+        Some(base_ms) => Some(LiveClock {
             base_ms,
             increment_ms: r.int(8)?,
             remaining_ms: [r.int(9)?, r.int(10)?],

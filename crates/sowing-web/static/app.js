@@ -599,6 +599,7 @@ function render() {
   renderSummary(v);
   renderMatch(v);
   if (LIVE()) LIVE().decorate(v);
+  if (window.sowingAnalysis) window.sowingAnalysis.decorate(v, ply);
   refreshTableValues();
 }
 
@@ -618,6 +619,7 @@ function renderEmpty() {
   $('viewing').hidden = true;
   setStatus('');
   delete document.body.dataset.game;
+  if (window.sowingAnalysis) window.sowingAnalysis.decorate(null, null);
 }
 
 // Undo goes back to a person's turn, taking back the computer's replies: with no move of a
@@ -739,10 +741,12 @@ function renderSummary(v) {
   box.innerHTML = `<div class="head"><h2>${escapeHtml(headline)}</h2><div class="final">${side('south', 0, south)}<span class="dash">–</span>${side('north', 1, north)}</div></div>
     <p class="why">${escapeHtml(why)}</p>
     <p class="summary-buttons">${next}<button type="button" id="btn-again"${next ? '' : ' class="primary"'}>${escapeHtml(T('summary-new', { leaves: m && !m.winner ? 'yes' : 'no' }))}</button>
+    ${window.sowingAnalysis ? window.sowingAnalysis.summaryButton() : ''}
     <button type="button" id="btn-review">${escapeHtml(T('summary-review'))}</button>
     <a class="button" href="/api/games/${v.id}/record" download>${escapeHtml(T('download'))}</a></p>`;
   $('btn-again').addEventListener('click', openNewGame);
   $('btn-review').addEventListener('click', () => lookAt(0));
+  if ($('btn-analysis')) $('btn-analysis').addEventListener('click', () => window.sowingAnalysis.open());
   if (next) $('btn-next-round').addEventListener('click', nextRound);
 }
 
@@ -1140,10 +1144,13 @@ async function load(id) {
   S.note = null;
   $('commentary').textContent = '';
   // A new entry in the browser's history, so that Back returns to the game before.
-  if (location.hash !== `#game=${v.id}`) history.pushState(null, '', `#game=${v.id}`);
+  // (The review's address, #game=ID&analysis, stays as it is.)
+  const shown = /^#game=(\d+)/.exec(location.hash);
+  if (!shown || Number(shown[1]) !== v.id) history.pushState(null, '', `#game=${v.id}`);
   localStorage.setItem('sowing.game', String(id));
   $('summary').hidden = true;
   afterChange();
+  if (window.sowingAnalysis) window.sowingAnalysis.fromAddress();
 }
 
 function nextRound() {
@@ -1392,6 +1399,7 @@ function savedRow(g, seatToken, dialog) {
   if (g.live) tr.dataset.live = '1';
   tr.innerHTML = `<td data-label="#">${g.id}</td><td data-label="${T.escaped('saved-game')}">${escapeHtml(name)}</td><td data-label="${T.escaped('saved-south')}">${who(g.south)}</td><td data-label="${T.escaped('saved-north')}">${who(g.north)}</td><td data-label="${T.escaped('saved-moves')}">${g.plies}</td><td data-label="${T.escaped('saved-result')}">${escapeHtml(result)}</td><td class="when" data-label="${T.escaped('saved-when')}">${escapeHtml(localTime(g.updated))}</td>
     <td class="row-buttons"><button type="button" class="open">${escapeHtml(T('saved-open', { over: over ? 'yes' : 'no' }))}</button>${
+  window.sowingAnalysis && g.plies > 0 && (over || !g.live) ? `<button type="button" class="analyse">${escapeHtml(window.sowingAnalysis.savedLabel())}</button>` : ''}${
   g.match || g.live ? '' : `<button type="button" class="delete" title="${escapeHtml(T.attr('saved-delete', 'title'))}">${escapeHtml(T('saved-delete'))}</button>`}</td>`;
   tr.querySelector('.open').addEventListener('click', async () => {
     dialog.close();
@@ -1402,6 +1410,18 @@ function savedRow(g, seatToken, dialog) {
     await load(g.id);
     if (over) lookAt(0);
   });
+  const analyse = tr.querySelector('.analyse');
+  if (analyse) {
+    analyse.addEventListener('click', async () => {
+      dialog.close();
+      if (g.live) {
+        location.hash = `#game=${g.id}&analysis`;
+        return;
+      }
+      await load(g.id);
+      window.sowingAnalysis.open();
+    });
+  }
   const del = tr.querySelector('.delete');
   if (del) del.addEventListener('click', () => deleteGame(g.id, tr));
   return tr;
@@ -1774,6 +1794,7 @@ function playPass() {
 function followAddress() {
   if (window.sowingLive && window.sowingLive.fromAddress()) return;
   const m = /#game=(\d+)/.exec(location.hash);
+  if (m && S.view && S.view.id === Number(m[1]) && window.sowingAnalysis) window.sowingAnalysis.fromAddress();
   if (!m || (S.view && S.view.id === Number(m[1]))) return;
   if (S.busy) { setTimeout(followAddress, 100); return; }
   load(Number(m[1])).catch((e) => {

@@ -880,9 +880,9 @@ fn rating_of(profile: &Value, game: &str, speed: &str) -> Value {
 #[tokio::test]
 async fn a_rated_game_moves_both_ratings_as_glicko_2_computes_once() {
     let router = router(Arc::new(App::new(common::store(), 2).with_limits(
-        sowing_web::limits::Limits {
+        sowing_web::limits::AbuseLimits {
             enabled: false,
-            ..sowing_web::limits::Limits::default()
+            ..sowing_web::limits::AbuseLimits::default()
         },
     )));
     let ana = sign_up(&router, "Ana", None).await;
@@ -1055,9 +1055,9 @@ async fn a_rated_game_moves_both_ratings_as_glicko_2_computes_once() {
 #[tokio::test]
 async fn a_resignation_rates_the_game_and_the_lobby_filters_challenges_by_rating() {
     let router = router(Arc::new(App::new(common::store(), 2).with_limits(
-        sowing_web::limits::Limits {
+        sowing_web::limits::AbuseLimits {
             enabled: false,
-            ..sowing_web::limits::Limits::default()
+            ..sowing_web::limits::AbuseLimits::default()
         },
     )));
     let ana = sign_up(&router, "Ana", None).await;

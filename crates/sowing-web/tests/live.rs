@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use sowing::{Game, Rules, Variant};
 use sowing_web::clock::{now_ms, TimeSource};
-use sowing_web::limits::{Limits, Rate};
+use sowing_web::limits::{AbuseLimits, Rate};
 use sowing_web::messages::{ClientMessage, ServerMessage};
 use sowing_web::store::Database;
 use sowing_web::{router, App};
@@ -624,7 +624,7 @@ async fn creating_is_rate_limited_per_address_and_the_lobby_capped() {
         }
     }
     // Three open challenges (the cap per address) plus invitations up to the burst of 10.
-    let defaults = Limits::default();
+    let defaults = AbuseLimits::default();
     assert_eq!(created, defaults.create.burst as usize - 2);
     let (_, lobby) = call(&router, Method::GET, "/api/lobby", None, None).await;
     assert_eq!(
@@ -637,8 +637,8 @@ async fn creating_is_rate_limited_per_address_and_the_lobby_capped() {
 async fn moves_and_offers_are_rate_limited_per_address() {
     // The default burst, refilled once an hour: how many are refused does not depend on how
     // fast this machine answers the requests (the refill itself: limits.rs's unit tests).
-    let defaults = Limits::default();
-    let limits = Limits {
+    let defaults = AbuseLimits::default();
+    let limits = AbuseLimits {
         act: Rate {
             every: Duration::from_secs(3600),
             ..defaults.act
@@ -679,7 +679,7 @@ async fn abandoned_games_and_untaken_challenges_are_closed_after_their_times() {
     .await;
     let open = seated["live"]["id"].as_i64().unwrap();
     let now = sowing_web::clock::now_ms();
-    let limits = Limits::default();
+    let limits = AbuseLimits::default();
     assert_eq!(app.close_stale(now).await.unwrap(), 0);
     let past_open = now + limits.open_for.as_millis() as i64 + 1000;
     assert_eq!(app.close_stale(past_open).await.unwrap(), 1);
@@ -739,9 +739,9 @@ async fn a_live_game_and_its_seats_survive_a_restart() {
 // ---------------------------------------------------------------- the socket
 /// A server without the per-address limits, for tests that play whole games.
 fn unlimited() -> Arc<App> {
-    Arc::new(App::new(common::store(), 1).with_limits(Limits {
+    Arc::new(App::new(common::store(), 1).with_limits(AbuseLimits {
         enabled: false,
-        ..Limits::default()
+        ..AbuseLimits::default()
     }))
 }
 
@@ -980,7 +980,8 @@ async fn live_results_show_in_the_games_list_as_a_one_screen_games_do() {
     }
     let (abandoned, _, _) = invite(&router, json!({})).await;
     let (going, _, _) = invite(&router, json!({})).await;
-    let later = sowing_web::clock::now_ms() + Limits::default().abandoned_after.as_millis() as i64;
+    let later =
+        sowing_web::clock::now_ms() + AbuseLimits::default().abandoned_after.as_millis() as i64;
     // Closes every game still going (the two others are over already).
     assert_eq!(app.close_stale(later + 1000).await.unwrap(), 2);
     let (going_on, _, _) = invite(&router, json!({})).await;
@@ -1245,7 +1246,7 @@ async fn sockets_are_capped_per_address() {
     let addr = serve(app.clone()).await;
     let router = router(app.clone());
     let (id, _, _) = invite(&router, json!({})).await;
-    let cap = Limits::default().sockets_per_address;
+    let cap = AbuseLimits::default().sockets_per_address;
     let mut sockets = Vec::new();
     for _ in 0..cap {
         sockets.push(watch(addr, id, None).await.0);

@@ -12,7 +12,7 @@ use std::time::Duration;
 use axum::http::{Method, StatusCode};
 use serde_json::json;
 use sowing::{Game, Rules, Variant};
-use sowing_web::clock::Clock;
+use sowing_web::clock::LiveClock;
 use sowing_web::store::{Change, LiveRow, NewGame, Notice, Offers, Store};
 use sowing_web::{router, App};
 
@@ -131,7 +131,7 @@ fn open_challenge() -> LiveRow {
         names: [Some("Ana".into()), None],
         lobby: true,
         address: Some("192.0.2.1".into()),
-        clock: Some(Clock::new(60_000, 2_000)),
+        clock: Some(LiveClock::new(60_000, 2_000)),
         offers: Offers::default(),
         result: None,
         rematch: None,

@@ -14,7 +14,7 @@ use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 
-use sowing_web::limits::{Limits, Rate};
+use sowing_web::limits::{AbuseLimits, Rate};
 use sowing_web::{router, App};
 use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
@@ -227,12 +227,12 @@ async fn a_body_that_is_not_declared_json_is_a_415() {
 async fn creating_games_against_the_computer_is_rate_limited() {
     // A rate that earns nothing back while the test runs, however slow the machine.
     let burst = 5;
-    let limits = Limits {
+    let limits = AbuseLimits {
         create_plain: Rate {
             burst,
             every: Duration::from_secs(3600),
         },
-        ..Limits::default()
+        ..AbuseLimits::default()
     };
     let router = router(Arc::new(App::new(common::store(), 2).with_limits(limits)));
     for _ in 0..burst {
@@ -311,12 +311,12 @@ async fn the_socket_route_answers_a_plain_get_in_json() {
 #[tokio::test]
 async fn a_socket_flooding_pings_is_closed() {
     let burst = 20;
-    let limits = Limits {
+    let limits = AbuseLimits {
         socket_messages: Rate {
             burst,
             every: Duration::from_secs(3600),
         },
-        ..Limits::default()
+        ..AbuseLimits::default()
     };
     let games = Arc::new(App::new(common::store(), 2).with_limits(limits));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -8,7 +8,7 @@ mod common;
 use std::sync::Arc;
 
 use sowing::{Game, Rules, Side, Variant};
-use sowing_web::clock::Clock;
+use sowing_web::clock::LiveClock;
 use sowing_web::store::{
     moves_key, Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, SessionEnd, Stamp,
     Store, StoreError,
@@ -254,7 +254,7 @@ fn open_challenge() -> LiveRow {
         names: [Some("Ana".into()), None],
         lobby: true,
         address: Some("192.0.2.1".into()),
-        clock: Some(Clock::new(60_000, 2_000)),
+        clock: Some(LiveClock::new(60_000, 2_000)),
         offers: Offers::default(),
         result: None,
         rematch: None,
@@ -520,7 +520,7 @@ fn a_rated_live_game_is_rated_once_in_the_write_that_ends_it(kind: Kind) {
         ..LiveRow::new(
             [Some([7; 32]), Some([8; 32])],
             [Some("Ana".into()), Some("Bea".into())],
-            Some(Clock::new(60_000, 0)),
+            Some(LiveClock::new(60_000, 0)),
             0,
         )
     };

@@ -21,6 +21,7 @@
 mod game;
 #[cfg(feature = "serde")]
 mod json;
+mod laps;
 mod moves;
 mod outcome;
 mod position;
@@ -29,7 +30,6 @@ mod repetition;
 mod rounds;
 mod rules;
 mod side;
-mod tables;
 mod text;
 
 pub use game::Game;

@@ -8,7 +8,7 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use crate::tables::{lap_kind, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS};
+use crate::laps::{lap_kind, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS};
 use crate::{
     BySide, Event, Illegal, Move, MoveList, Outcome, Pit, PlayError, PositionError, Report, Rules,
     Side, Variant,

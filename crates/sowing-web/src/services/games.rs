@@ -9,7 +9,7 @@ use std::time::Duration;
 use hashlink::LruCache;
 use sowing::{Game, Move, Record, Rules, Side};
 
-use crate::limits::{Limiter, Limits};
+use crate::limits::{AbuseLimits, Limiter};
 use crate::matches;
 use crate::ops::Ops;
 use crate::owners::Caller;
@@ -448,7 +448,7 @@ impl Games {
             }),
             engines: Engines::new(engine_threads),
             hub: Arc::new(Hub::default()),
-            limiter: Limiter::new(Limits::default()),
+            limiter: Limiter::new(AbuseLimits::default()),
             tables_building: std::sync::atomic::AtomicBool::new(false),
             ops: Ops::default(),
             allowed_origins: Vec::new(),
@@ -480,7 +480,7 @@ impl Games {
     }
 
     /// Sets the abuse limits of the live routes.
-    pub fn with_limits(mut self, limits: Limits) -> Games {
+    pub fn with_limits(mut self, limits: AbuseLimits) -> Games {
         self.limiter = Limiter::new(limits);
         self
     }

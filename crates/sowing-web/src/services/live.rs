@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use sowing::{Game, Position, Rules, Side};
 
-use crate::clock::Clock;
+use crate::clock::LiveClock;
 use crate::matches;
 use crate::ratings::{Rating, Speed};
 use crate::seats;
@@ -31,7 +31,7 @@ pub struct NewLive {
     /// The creator's seat.
     pub seat: Side,
     /// The clock, or `None` for unlimited time.
-    pub clock: Option<Clock>,
+    pub clock: Option<LiveClock>,
     /// List it in the lobby as an open challenge (else: an invitation link).
     pub lobby: bool,
     /// The creator's name, if given.
@@ -938,7 +938,9 @@ fn follow_on(live: &LiveRow, swapped: bool, now: i64) -> LiveRow {
         names.swap(0, 1);
         accounts.swap(0, 1);
     }
-    let clock = live.clock.map(|c| Clock::new(c.base_ms, c.increment_ms));
+    let clock = live
+        .clock
+        .map(|c| LiveClock::new(c.base_ms, c.increment_ms));
     LiveRow {
         accounts,
         rated: live.rated,

@@ -18,10 +18,11 @@ use crate::owners::{Caller, NewOwner, PlayerKey};
 use crate::services::games::{EngineRequest, Games, HUMAN};
 use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{ClientAddr, JsonBody, PathParams, QueryParams, Session};
-use crate::transport::new_game::{new_game_rules, NewGame};
+use crate::transport::new_game::new_game_rules;
 use crate::views::analysis::AnalysisView;
 use crate::views::catalog;
 use crate::views::games::{EngineReply, GameList, MoveAnswer, MoveReplay, Played, Undone, View};
+use crate::views::requests::{MoveRequest, NewGameRequest};
 
 type Shared = State<Arc<Games>>;
 
@@ -83,7 +84,7 @@ async fn create_game(
     ClientAddr(address): ClientAddr,
     key: PlayerKey,
     session: Session,
-    JsonBody(new): JsonBody<NewGame>,
+    JsonBody(new): JsonBody<NewGameRequest>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     may_create_plain(&games, address)?;
     let (rules, rounds) = new_game_rules(&new)?;
@@ -155,16 +156,6 @@ async fn delete_game(
 
 /// `POST /api/games/{id}/moves`.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoveBody {
-    #[serde(rename = "move")]
-    mv: String,
-    /// The number of moves the client saw; a mismatch is refused (409).
-    ply: Option<usize>,
-}
-
-/// `?brief=true` answers a move with the state alone.
-#[derive(Deserialize)]
 struct MoveQuery {
     #[serde(default)]
     brief: bool,
@@ -175,7 +166,7 @@ async fn play_move(
     who: Caller,
     PathParams(id): PathParams<String>,
     QueryParams(query): QueryParams<MoveQuery>,
-    JsonBody(body): JsonBody<MoveBody>,
+    JsonBody(body): JsonBody<MoveRequest>,
 ) -> ApiResult<Json<MoveAnswer>> {
     Ok(Json(
         games

@@ -18,7 +18,7 @@ use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
 use sowing::Side;
 
-use crate::clock::Clock;
+use crate::clock::LiveClock;
 use crate::limits::SocketPermit;
 use crate::services::games::{GameError, Games};
 use crate::services::live::{NewLive, Offer, Update};
@@ -26,10 +26,11 @@ use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{
     ClientAddr, JsonBody, PathParams, QueryParams, SeatToken, Session,
 };
-use crate::transport::new_game::{new_game_rules, NewGame};
+use crate::transport::new_game::new_game_rules;
 use crate::views::games::{MoveReplay, View};
 use crate::views::live::{Challenge, LiveMoved, LiveStatus, LiveView, Seated};
 use crate::views::messages::{ClientMessage, ServerMessage};
+use crate::views::requests::{LiveMoveRequest, NewGameRequest, NewLiveRequest};
 
 type Shared = State<Arc<Games>>;
 
@@ -51,42 +52,13 @@ pub(crate) fn routes() -> Router<Arc<Games>> {
         .layer(DefaultBodyLimit::max(LIVE_BODY_LIMIT))
 }
 
-/// The largest live request body ([`crate::limits::Limits::body_bytes`]'s default).
+/// The largest live request body ([`crate::limits::AbuseLimits::body_bytes`]'s default).
 const LIVE_BODY_LIMIT: usize = 4096;
 
 /// The longest clock accepted: three hours a side; the shortest: a tenth of a second.
 const CLOCK_MS: std::ops::RangeInclusive<i64> = 100..=3 * 3600 * 1000;
 /// The largest increment: one minute.
 const INCREMENT_MS: std::ops::RangeInclusive<i64> = 0..=60_000;
-
-/// `POST /api/live`: a game for two seats.
-#[derive(Deserialize)]
-struct NewLiveBody {
-    game: String,
-    pits: Option<usize>,
-    /// The creator's seat, `south` (default) or `north`.
-    seat: Option<String>,
-    /// Null or absent: unlimited time.
-    clock: Option<ClockBody>,
-    /// List as an open challenge in the lobby instead of an invitation.
-    #[serde(default)]
-    lobby: bool,
-    name: Option<String>,
-    rounds: Option<u32>,
-    /// A rated game (the creator signed in; single games only).
-    #[serde(default)]
-    rated: bool,
-    #[serde(flatten)]
-    options: serde_json::Map<String, serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClockBody {
-    base_ms: i64,
-    #[serde(default)]
-    increment_ms: i64,
-}
 
 /// Characters that are invisible or reorder the text around them (bidirectional controls,
 /// zero-width spaces and joiners, the byte-order mark): in a name they could make it pass
@@ -130,7 +102,7 @@ async fn create(
     ClientAddr(address): ClientAddr,
     key: crate::owners::PlayerKey,
     session: Session,
-    JsonBody(body): JsonBody<NewLiveBody>,
+    JsonBody(body): JsonBody<NewLiveRequest>,
 ) -> ApiResult<(StatusCode, Json<Seated>)> {
     if body.rated {
         if body.rounds.is_some() {
@@ -145,7 +117,7 @@ async fn create(
             "too many games created from your address: wait a minute and try again",
         ));
     }
-    let new = NewGame {
+    let new = NewGameRequest {
         game: body.game,
         pits: body.pits,
         options: body.options,
@@ -184,7 +156,7 @@ async fn create(
                     INCREMENT_MS.end()
                 )));
             }
-            Some(Clock::new(c.base_ms, c.increment_ms))
+            Some(LiveClock::new(c.base_ms, c.increment_ms))
         }
     };
     let name = check_name(body.name, games.limiter.limits().name_chars)?;
@@ -285,15 +257,6 @@ async fn claim(
     ))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LiveMoveBody {
-    #[serde(rename = "move")]
-    mv: String,
-    /// The number of moves the client saw: required, a mismatch is a 409.
-    ply: usize,
-}
-
 fn may_act(games: &Games, address: IpAddr) -> ApiResult<()> {
     if games.limiter.may_act(address) {
         Ok(())
@@ -309,7 +272,7 @@ async fn play(
     ClientAddr(address): ClientAddr,
     SeatToken(token): SeatToken,
     PathParams(id): PathParams<String>,
-    JsonBody(body): JsonBody<LiveMoveBody>,
+    JsonBody(body): JsonBody<LiveMoveRequest>,
 ) -> ApiResult<Json<LiveMoved>> {
     may_act(&games, address)?;
     Ok(Json(

@@ -8,3 +8,4 @@ pub(crate) mod engine;
 pub(crate) mod games;
 pub(crate) mod live;
 pub mod messages;
+pub mod requests;

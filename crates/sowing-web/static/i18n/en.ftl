@@ -762,3 +762,90 @@ account-from = from
 account-to = to
 account-claimed = Your account holds this seat: the game is rated once both players have signed in.
 account-claim-failed = Your account could not take this seat: { $detail }
+## The review after the game (analysis.js; docs/web.md, "Analysis")
+
+analysis-open = Review the game
+analysis-open-saved = Review
+analysis-title = Analysis
+analysis-close = Close the review
+analysis-asking = Asking the server for the analysis…
+analysis-queued = Waiting for the server to start the analysis…
+analysis-running = Analysing: position { $done } of { $total }.
+analysis-failed = The analysis could not be had: { $message }
+analysis-no-moves = There are no moves to analyse yet.
+analysis-outdated = The game has changed since: analysing it again…
+analysis-graph-how = The value of the game after each turn: above the line South is ahead, below it North is. Click a point to see that position.
+analysis-graph =
+    .aria-label = Evaluation graph
+analysis-point = Turn { $turn }, { $side ->
+        [south] South
+       *[north] North
+    }: { $value }
+analysis-start-point = The start: { $value }
+analysis-value-proven = { $who ->
+        [south] South wins by { $seeds } { $seeds ->
+            [one] seed
+           *[other] seeds
+        } with perfect play
+        [north] North wins by { $seeds } { $seeds ->
+            [one] seed
+           *[other] seeds
+        } with perfect play
+       *[level] a draw with perfect play
+    }
+analysis-value-estimate = { $who ->
+        [south] South ahead by about { $seeds } { $seeds ->
+            [one] seed
+           *[other] seeds
+        }
+        [north] North ahead by about { $seeds } { $seeds ->
+            [one] seed
+           *[other] seeds
+        }
+       *[level] about level
+    }
+analysis-class = { $class ->
+        [inaccuracy] inaccuracy
+        [mistake] mistake
+        [blunder] blunder
+       *[best] best
+    }
+analysis-forced = the only move
+analysis-lost-proven = gave up { $loss } { $loss ->
+        [one] seed
+       *[other] seeds
+    } against perfect play (proven)
+analysis-lost-estimate = gave up about { $loss } { $loss ->
+        [one] seed
+       *[other] seeds
+    } (estimated, depth { $depth })
+analysis-kept = { $proven ->
+        [yes] proven
+       *[no] estimated, depth { $depth }
+    }
+analysis-better = better: { $move }
+analysis-better-on-board = On the board: { $played } was played (red ring); { $best } was better (green ring).
+analysis-turn = Turn { $turn }, { $side ->
+        [south] South
+       *[north] North
+    }
+analysis-before-after = Before: { $before }. After: { $after }.
+analysis-accuracy = accuracy
+analysis-accuracy-value = { NUMBER($accuracy, minimumFractionDigits: 1, maximumFractionDigits: 1) } %
+analysis-no-accuracy = no choice to make
+analysis-counts = { $blunders } { $blunders ->
+        [one] blunder
+       *[other] blunders
+    }, { $mistakes } { $mistakes ->
+        [one] mistake
+       *[other] mistakes
+    }, { $inaccuracies } { $inaccuracies ->
+        [one] inaccuracy
+       *[other] inaccuracies
+    }
+analysis-average-loss = { NUMBER($loss, maximumFractionDigits: 2) } seeds lost a move on average
+analysis-nodes = { $nodes } nodes a position
+analysis-engine = Engine { $engine } ({ $limits }) above the endgame tables { $tables ->
+        [0] (this server has none for this game)
+       *[other] (exact up to { $tables } seeds on the board)
+    }.

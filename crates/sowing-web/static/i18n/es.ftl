@@ -771,3 +771,90 @@ account-from = de
 account-to = a
 account-claimed = Tu cuenta ocupa este asiento: la partida se puntúa cuando los dos jugadores hayan iniciado sesión.
 account-claim-failed = Tu cuenta no pudo ocupar este asiento: { $detail }
+## La revisión después de la partida (analysis.js; docs/web.md, "Analysis")
+
+analysis-open = Revisar la partida
+analysis-open-saved = Revisar
+analysis-title = Análisis
+analysis-close = Cerrar la revisión
+analysis-asking = Pidiéndole el análisis al servidor…
+analysis-queued = Esperando a que el servidor empiece el análisis…
+analysis-running = Analizando: posición { $done } de { $total }.
+analysis-failed = No se pudo obtener el análisis: { $message }
+analysis-no-moves = Todavía no hay jugadas que analizar.
+analysis-outdated = La partida cambió desde entonces: la estamos analizando de nuevo…
+analysis-graph-how = El valor de la partida después de cada turno: por encima de la línea va ganando Sur, por debajo Norte. Haz clic en un punto para ver esa posición.
+analysis-graph =
+    .aria-label = Gráfica de evaluación
+analysis-point = Turno { $turn }, { $side ->
+        [south] Sur
+       *[north] Norte
+    }: { $value }
+analysis-start-point = La salida: { $value }
+analysis-value-proven = { $who ->
+        [south] Sur gana por { $seeds } { $seeds ->
+            [one] semilla
+           *[other] semillas
+        } con el mejor juego
+        [north] Norte gana por { $seeds } { $seeds ->
+            [one] semilla
+           *[other] semillas
+        } con el mejor juego
+       *[level] empate con el mejor juego
+    }
+analysis-value-estimate = { $who ->
+        [south] Sur va unas { $seeds } { $seeds ->
+            [one] semilla
+           *[other] semillas
+        } por delante
+        [north] Norte va unas { $seeds } { $seeds ->
+            [one] semilla
+           *[other] semillas
+        } por delante
+       *[level] más o menos igualados
+    }
+analysis-class = { $class ->
+        [inaccuracy] imprecisión
+        [mistake] error
+        [blunder] error grave
+       *[best] la mejor
+    }
+analysis-forced = la única jugada
+analysis-lost-proven = perdió { $loss } { $loss ->
+        [one] semilla
+       *[other] semillas
+    } frente al mejor juego (demostrado)
+analysis-lost-estimate = perdió unas { $loss } { $loss ->
+        [one] semilla
+       *[other] semillas
+    } (estimado, profundidad { $depth })
+analysis-kept = { $proven ->
+        [yes] demostrado
+       *[no] estimado, profundidad { $depth }
+    }
+analysis-better = mejor: { $move }
+analysis-better-on-board = En el tablero: se jugó { $played } (anillo rojo); { $best } era mejor (anillo verde).
+analysis-turn = Turno { $turn }, { $side ->
+        [south] Sur
+       *[north] Norte
+    }
+analysis-before-after = Antes: { $before }. Después: { $after }.
+analysis-accuracy = de precisión
+analysis-accuracy-value = { NUMBER($accuracy, minimumFractionDigits: 1, maximumFractionDigits: 1) } %
+analysis-no-accuracy = no tuvo nada que elegir
+analysis-counts = { $blunders } { $blunders ->
+        [one] error grave
+       *[other] errores graves
+    }, { $mistakes } { $mistakes ->
+        [one] error
+       *[other] errores
+    }, { $inaccuracies } { $inaccuracies ->
+        [one] imprecisión
+       *[other] imprecisiones
+    }
+analysis-average-loss = { NUMBER($loss, maximumFractionDigits: 2) } semillas perdidas por jugada en promedio
+analysis-nodes = { $nodes } nodos por posición
+analysis-engine = Motor { $engine } ({ $limits }) por encima de las tablas de finales { $tables ->
+        [0] (este servidor no tiene para este juego)
+       *[other] (exactas hasta { $tables } semillas en el tablero)
+    }.

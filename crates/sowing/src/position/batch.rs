@@ -14,7 +14,7 @@ use std::cell::RefCell;
 
 use super::sow::{sow_short_lap, NoTrace};
 use super::Position;
-use crate::tables::MAX_PITS;
+use crate::laps::MAX_PITS;
 use crate::Rules;
 
 /// What a [`ColumnsSlot`] lends [`Position::sow_columns_batch`]: the position; `next[c]`,

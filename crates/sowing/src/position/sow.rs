@@ -3,7 +3,7 @@
 //! public entry points in `position.rs` play on a copy, so a refused move changes nothing.
 
 use super::Position;
-use crate::tables::{
+use crate::laps::{
     lap_kind, ring_slot, Lap, LAPS, LAST_SOWER_KEYS, MAX_PITS, NORTH_KEY, PIT_KEYS, RING_KEYS,
     ROW_BITS, ROW_MASKS,
 };
@@ -16,7 +16,7 @@ use crate::{
 const WORDS: usize = MAX_PITS / 8;
 
 /// Word `w` of a board-sized byte array, pit `8w` in the lowest byte (as in
-/// [`crate::tables::LAPS`]).
+/// [`crate::laps::LAPS`]).
 #[inline(always)]
 fn word(bytes: &[u8; MAX_PITS], w: usize) -> u64 {
     u64::from_le_bytes(bytes[8 * w..8 * w + 8].try_into().expect("8 bytes"))

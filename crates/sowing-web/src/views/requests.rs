@@ -1,0 +1,93 @@
+//! The JSON bodies of the API's requests (docs/api.md): what the server reads and what a
+//! client such as `sow-load` writes, one type each.
+
+use serde::{Deserialize, Serialize};
+
+/// `POST /api/games`: a new game or match; `POST /api/live` reads the same fields inside
+/// [`NewLiveRequest`].
+#[derive(Serialize, Deserialize, Clone, Debug, Default)]
+pub struct NewGameRequest {
+    /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
+    pub game: String,
+    /// Pits per row (default: the game's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pits: Option<usize>,
+    /// The rule options by JSON field (`casa_rows` …); any other field is refused when the
+    /// rules are made.
+    #[serde(flatten)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+    /// South's player: `human` (default) or a computer (`level:3` …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub south: Option<String>,
+    /// North's player, as `south`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub north: Option<String>,
+    /// Hoyito III only: play a match of this many rounds (H3.3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+}
+
+/// `POST /api/games/{id}/moves`: a move of a game at this screen.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The move's name (`A` … or `a` …, docs/notation.md).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The number of moves the client saw; a mismatch is refused (409).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<usize>,
+}
+
+/// `POST /api/live`: a game for two seats.
+#[derive(Serialize, Deserialize, Clone, Debug, Default)]
+pub struct NewLiveRequest {
+    /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
+    pub game: String,
+    /// Pits per row (default: the game's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pits: Option<usize>,
+    /// The creator's seat, `south` (default) or `north`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<String>,
+    /// Null or absent: unlimited time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockRequest>,
+    /// List as an open challenge in the lobby instead of an invitation.
+    #[serde(default)]
+    pub lobby: bool,
+    /// The creator's name, shown to the opponent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Hoyito III only: a match of this many rounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    /// A rated game (the creator signed in; single games only; docs/api.md, "Ratings").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The rule options by JSON field, as in [`NewGameRequest`].
+    #[serde(flatten)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A live game's time control.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRequest {
+    /// Each side's time at the start.
+    pub base_ms: i64,
+    /// Added after each move.
+    #[serde(default)]
+    pub increment_ms: i64,
+}
+
+/// `POST /api/live/{id}/moves`: a seat's move.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct LiveMoveRequest {
+    /// The move's name (`A` … or `a` …, docs/notation.md).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The number of moves the client saw: required, a mismatch is a 409.
+    pub ply: usize,
+}
