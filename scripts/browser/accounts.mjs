@@ -149,7 +149,9 @@ await check('the lobby filters challenges by rating range', async () => {
   await ana.check('#f-lobby');
   await ana.check('#f-rated');
   await ana.click('#btn-friend');
-  await ana.waitForFunction(() => document.body.dataset.live && document.body.dataset.liveConnected === '1');
+  // Her page leaves the rated game for the new challenge.
+  await ana.waitForFunction((previous) => document.body.dataset.live && document.body.dataset.live !== String(previous)
+    && document.body.dataset.liveConnected === '1', id);
   const challenge = Number(await ana.evaluate(() => document.body.dataset.live));
   // Bea's page lists the challenge once her range holds Ana's rating, and drops it once the
   // range is above it.
