@@ -130,26 +130,30 @@ await check('the review in Spanish: its words from the catalogue, numbers as the
   await p.context().close();
 });
 
-await check('the review fits a 390 px phone', async () => {
-  const p = await page({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-  await p.goto(`${BASE}/#game=${id}&analysis`);
-  await reviewed(p);
-  await p.tap('#review .hit[data-point="1"]');
-  await p.waitForFunction(() => document.querySelector('#board .pit.better'));
-  const fit = await p.evaluate(() => ({
-    page: document.documentElement.scrollWidth,
-    screen: window.innerWidth,
-    graph: document.querySelector('#review .review-graph').getBoundingClientRect().right,
-  }));
-  assert(fit.page <= fit.screen, `the page is ${fit.page} px wide on a ${fit.screen} px screen`);
-  assert(fit.graph <= fit.screen, `the graph ends at ${fit.graph} px`);
-  if (shots) {
-    await p.screenshot({ path: `${shots}/analysis-phone-full.png`, fullPage: true });
-    await p.$eval('#review', (e) => e.scrollIntoView());
-    await p.screenshot({ path: `${shots}/analysis-phone.png` });
-  }
-  await p.context().close();
-});
+// In both languages: the Spanish words are longer.
+for (const lang of ['en', 'es']) {
+  await check(`the review fits a 390 px phone (${lang})`, async () => {
+    const p = await page({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    await p.addInitScript((l) => localStorage.setItem('sowing.lang', l), lang);
+    await p.goto(`${BASE}/#game=${id}&analysis`);
+    await reviewed(p);
+    await p.tap('#review .hit[data-point="1"]');
+    await p.waitForFunction(() => document.querySelector('#board .pit.better'));
+    const fit = await p.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      screen: window.innerWidth,
+      graph: document.querySelector('#review .review-graph').getBoundingClientRect().right,
+    }));
+    assert(fit.page <= fit.screen, `the page is ${fit.page} px wide on a ${fit.screen} px screen`);
+    assert(fit.graph <= fit.screen, `the graph ends at ${fit.graph} px`);
+    if (shots) {
+      await p.screenshot({ path: `${shots}/analysis-phone-full${lang === 'en' ? '' : '-es'}.png`, fullPage: true });
+      await p.$eval('#review', (e) => e.scrollIntoView());
+      await p.screenshot({ path: `${shots}/analysis-phone${lang === 'en' ? '' : '-es'}.png` });
+    }
+    await p.context().close();
+  });
+}
 
 await check('no script errors', async () => equal(errors, [], 'page errors'));
 
