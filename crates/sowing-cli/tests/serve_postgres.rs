@@ -230,7 +230,7 @@ fn a_live_move_made_through_one_server_reaches_the_sockets_of_the_other() {
     let (_, view) = request(&one, "GET", &format!("/api/live/{id}"), None);
     assert_eq!(
         view["live"]["seats"]["north"],
-        json!({"name": "Ben", "taken": true}),
+        json!({"name": "Ben", "taken": true, "account": false, "rating": null}),
         "{view}"
     );
     // Each player on the other's server, a spectator on the second.
