@@ -11,7 +11,8 @@
 # BUILD is one of hoyito-ii-24, hoyito-iii-24, ayoayo-last-mover-20, ayoayo-holder-20,
 # hoyito-ii-2x12-12 (default: all of them, in that order). Hoyito builds only the layers play
 # from the start reaches (4, 8, …: docs/tables.md); BUILD-all (e.g. hoyito-iii-24-all) builds
-# every layer. The builder's own lines (per layer: positions, moves inside, rounds, times)
+# every layer; BUILD-disk (e.g. hoyito-iii-24-disk) solves every layer on disk (`--on-disk`, as
+# a layer too large for memory always is). The builder's own lines (per layer: positions, moves inside, rounds, times)
 # are kept in DIR/BUILD.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,10 +37,14 @@ held() {
 
 for build in "${builds[@]}"; do
   all=()
-  case $build in *-all) all=(--layers all); build=${build%-all} ;; esac
+  name=$build
+  case $build in *-disk) all=(--on-disk); build=${build%-disk} ;; esac
+  case $build in *-all) all+=(--layers all); build=${build%-all} ;; esac
   case $build in
     hoyito-ii-24) args=(--game hoyito-ii --max-seeds 24) ;;
     hoyito-iii-24) args=(--game hoyito-iii --max-seeds 24) ;;
+    hoyito-ii-28) args=(--game hoyito-ii --max-seeds 28) ;;
+    hoyito-iii-28) args=(--game hoyito-iii --max-seeds 28) ;;
     ayoayo-last-mover-20) args=(--game ayoayo --leftover last-mover --max-seeds 20) ;;
     ayoayo-holder-20) args=(--game ayoayo --leftover holder --max-seeds 20) ;;
     hoyito-ii-2x12-12) args=(--game hoyito-ii --pits 12 --max-seeds 12) ;;
@@ -49,11 +54,11 @@ for build in "${builds[@]}"; do
   held_before=$(held "$dir")
   before=$(cut -d' ' -f1-3 /proc/loadavg)
   /usr/bin/time -v -o "$report" "$sow" tables build "${args[@]}" "${all[@]}" --dir "$dir" \
-    --threads "$threads" 2> >(grep -v '\[' >"$dir/$build${all:+-all}.log")
+    --threads "$threads" 2> >(grep -v '\[' >"$dir/$name.log")
   after=$(cut -d' ' -f1-3 /proc/loadavg)
   positions=$(($(held "$dir") - held_before)) # built in this run
   disk=$(du -sb "$dir" | cut -f1)
-  awk -v build="$build${all:+-all}" -v positions="$positions" -v disk="$disk" -v before="$before" -v after="$after" -F': ' '
+  awk -v build="$name" -v positions="$positions" -v disk="$disk" -v before="$before" -v after="$after" -F': ' '
     /Elapsed \(wall clock\)/ { wall = $2 }
     /User time/ { user = $2 }
     /System time/ { sys = $2 }

@@ -9,8 +9,10 @@
 //!    row starts of every block of 64 positions (8 bytes a block).
 //! 3. **Reversal** in buckets of consecutive children, as many moves each as the memory
 //!    budget allows: for each bucket every range's children are read again and the parents
-//!    of the bucket's children placed in its rows, then written as one file. The children
-//!    are deleted once every bucket is written.
+//!    of the bucket's children placed in its rows, then written as one file. The last
+//!    bucket's pass deletes the children as it reads them (so the disk holds the moves about
+//!    once and a bucket, not twice; a kill then costs those ranges' expansion again); the
+//!    in-degrees and the list of buckets are written last, and mark the reversal done.
 //! 4. **Attractors** (the same [`Thresholds`] as in memory) with the predecessor rows read
 //!    from the bucket files by `pread` (the page cache is the system's, not the process's),
 //!    the frontier sorted so that the reads go forward through the files. Between two
@@ -46,12 +48,12 @@ pub struct OnDisk {
 }
 
 impl Default for OnDisk {
-    /// 16 million positions a range, 1.5 billion moves a bucket (6 GB), a checkpoint every
+    /// 16 million positions a range, 1.8 billion moves a bucket (7.2 GB), a checkpoint every
     /// 5 minutes at most.
     fn default() -> OnDisk {
         OnDisk {
             range: 1 << 24,
-            bucket_moves: 1_500_000_000,
+            bucket_moves: 1_800_000_000,
             checkpoint: Duration::from_secs(300),
         }
     }
@@ -104,47 +106,37 @@ pub(crate) fn solve_layer(
         .collect();
     let mut report = DiskReport::default();
 
-    bar.set_message(format!(
-        "{family} layer {seeds}: expanding to {}",
-        work.display()
-    ));
-    ranges.par_iter().enumerate().try_for_each(|(r, range)| {
-        if !expanded(&work, r, range) {
-            let expansion = expand(family, seeds, lower, range.clone())?;
-            let children: Vec<u8> = expansion
-                .children
-                .iter()
-                .flat_map(|c| c.to_le_bytes())
-                .collect();
-            write_file(&children_path(&work, r), &children).map_err(io)?;
-            drop(children);
-            let mut exits: Vec<u8> = expansion.exit.iter().map(|&e| e as u8).collect();
-            exits.extend_from_slice(&expansion.inner);
-            write_file(&exits_path(&work, r), &exits).map_err(io)?;
-        }
-        bar.inc(range.end - range.start);
-        Ok::<_, TablesError>(())
-    })?;
-    report.peak_disk = disk_use(&work);
-
-    bar.set_message(format!("{family} layer {seeds}: counting moves in"));
-    let index = RowIndex::count(&work, &ranges).map_err(io)?;
-    report.moves = index.total;
-    let buckets = index.buckets(settings.bucket_moves);
-    for (b, bucket) in buckets.iter().enumerate() {
-        bar.set_message(format!(
-            "{family} layer {seeds}: reversing the moves, bucket {} of {}",
-            b + 1,
-            buckets.len()
-        ));
-        if !reversed(&work, bucket, &index) {
-            index.reverse(&work, &ranges, bucket).map_err(io)?;
+    let (index, buckets) = match read_reversed(&work, count as usize).map_err(io)? {
+        Some(reversed) => reversed,
+        None => {
+            expand_ranges(family, seeds, lower, &work, &ranges, bar)?;
+            report.peak_disk = disk_use(&work);
+            bar.set_message(format!("{family} layer {seeds}: counting moves in"));
+            let index = RowIndex::count(&work, &ranges).map_err(io)?;
+            let buckets = index.buckets(settings.bucket_moves);
+            for (b, bucket) in buckets.iter().enumerate() {
+                bar.set_message(format!(
+                    "{family} layer {seeds}: reversing the moves, bucket {} of {}",
+                    b + 1,
+                    buckets.len()
+                ));
+                if !reversed(&work, bucket, &index) {
+                    report.peak_disk = report.peak_disk.max(disk_use(&work));
+                    // The last bucket's pass is the last to read the children: it deletes
+                    // them as it goes (a kill then costs those ranges' expansion again).
+                    let last = b + 1 == buckets.len();
+                    index.reverse(&work, &ranges, bucket, last).map_err(io)?;
+                }
+            }
             report.peak_disk = report.peak_disk.max(disk_use(&work));
+            write_reversed(&work, &index, &buckets).map_err(io)?;
+            for r in 0..ranges.len() {
+                remove(&children_path(&work, r)).map_err(io)?;
+            }
+            (index, buckets)
         }
-    }
-    for r in 0..ranges.len() {
-        remove(&children_path(&work, r)).map_err(io)?;
-    }
+    };
+    report.moves = index.total;
 
     let (exit, inner) = read_exits(&work, &ranges).map_err(io)?;
     let rows = OnDiskRows::open(&work, index, &buckets).map_err(io)?;
@@ -172,6 +164,39 @@ pub(crate) fn solve_layer(
     drop(rows);
     report.peak_disk = report.peak_disk.max(disk_use(&work));
     Ok((state.into_values(), report))
+}
+
+/// Expands every range not yet expanded into its two work files.
+fn expand_ranges(
+    family: &Family,
+    seeds: usize,
+    lower: &Tables,
+    work: &Path,
+    ranges: &[Range<u64>],
+    bar: &ProgressBar,
+) -> Result<(), TablesError> {
+    let io = |error| TablesError::io(work, error);
+    bar.set_message(format!(
+        "{family} layer {seeds}: expanding to {}",
+        work.display()
+    ));
+    ranges.par_iter().enumerate().try_for_each(|(r, range)| {
+        if !expanded(work, r, range) {
+            let expansion = expand(family, seeds, lower, range.clone())?;
+            let children: Vec<u8> = expansion
+                .children
+                .iter()
+                .flat_map(|c| c.to_le_bytes())
+                .collect();
+            write_file(&children_path(work, r), &children).map_err(io)?;
+            drop(children);
+            let mut exits: Vec<u8> = expansion.exit.iter().map(|&e| e as u8).collect();
+            exits.extend_from_slice(&expansion.inner);
+            write_file(&exits_path(work, r), &exits).map_err(io)?;
+        }
+        bar.inc(range.end - range.start);
+        Ok(())
+    })
 }
 
 /// Removes the work directory of a layer once its file is written.
@@ -212,6 +237,16 @@ fn exits_path(work: &Path, range: usize) -> PathBuf {
 
 fn bucket_path(work: &Path, bucket: &Range<u64>) -> PathBuf {
     work.join(format!("rows-{:010}-{:010}", bucket.start, bucket.end))
+}
+
+/// Written once every bucket is reversed: the buckets, a line each.
+fn reversed_path(work: &Path) -> PathBuf {
+    work.join("reversed")
+}
+
+/// The in-degrees, kept with the rows once the children are gone.
+fn degrees_path(work: &Path) -> PathBuf {
+    work.join("degrees")
 }
 
 fn checkpoint_path(work: &Path) -> PathBuf {
@@ -269,11 +304,50 @@ fn reversed(work: &Path, bucket: &Range<u64>, index: &RowIndex) -> bool {
     file_len(&bucket_path(work, bucket)) == Some(4 * moves)
 }
 
+/// Writes the in-degrees, then the list of buckets, which marks the reversal done.
+fn write_reversed(work: &Path, index: &RowIndex, buckets: &[Range<u64>]) -> io::Result<()> {
+    let degrees: Vec<u8> = index.degree.iter().flat_map(|d| d.to_le_bytes()).collect();
+    write_file(&degrees_path(work), &degrees)?;
+    let list: String = buckets
+        .iter()
+        .map(|b| format!("{} {}\n", b.start, b.end))
+        .collect();
+    write_file(&reversed_path(work), list.as_bytes())
+}
+
+/// The row index and the buckets of a reversal done by an earlier run, if there is one.
+fn read_reversed(work: &Path, count: usize) -> io::Result<Option<(RowIndex, Vec<Range<u64>>)>> {
+    let Ok(list) = fs::read_to_string(reversed_path(work)) else {
+        return Ok(None);
+    };
+    let buckets: Option<Vec<Range<u64>>> = list
+        .lines()
+        .map(|line| {
+            let (start, end) = line.split_once(' ')?;
+            Some(start.parse().ok()?..end.parse().ok()?)
+        })
+        .collect();
+    let bytes = fs::read(degrees_path(work))?;
+    match buckets {
+        Some(buckets) if bytes.len() == 2 * count => {
+            let degree = bytes
+                .chunks_exact(2)
+                .map(|d| u16::from_le_bytes([d[0], d[1]]))
+                .collect();
+            Ok(Some((RowIndex::new(degree), buckets)))
+        }
+        _ => Err(io::Error::other(
+            "the reversal's list or in-degrees are damaged",
+        )),
+    }
+}
+
 /// Every range's children, in parent order, read whole: `(first parent, move counts,
-/// children)`, given to `each` on all threads.
+/// children)`, given to `each` on all threads; with `consume`, each file is deleted once read.
 fn each_range(
     work: &Path,
     ranges: &[Range<u64>],
+    consume: bool,
     each: impl Fn(u64, &[u8], &[u32]) + Sync,
 ) -> io::Result<()> {
     ranges.par_iter().enumerate().try_for_each(|(r, range)| {
@@ -282,6 +356,9 @@ fn each_range(
         File::open(exits_path(work, r))?.read_to_end(&mut exits)?;
         let mut bytes = Vec::new();
         File::open(children_path(work, r))?.read_to_end(&mut bytes)?;
+        if consume {
+            remove(&children_path(work, r))?;
+        }
         let children: Vec<u32> = bytes
             .chunks_exact(4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -320,7 +397,7 @@ impl RowIndex {
         let count = ranges.last().map_or(0, |r| r.end) as usize;
         let degree: Vec<AtomicU16> = (0..count).map(|_| AtomicU16::new(0)).collect();
         let overflow = std::sync::atomic::AtomicBool::new(false);
-        each_range(work, ranges, |_, _, children| {
+        each_range(work, ranges, false, |_, _, children| {
             for &child in children {
                 if degree[child as usize].fetch_add(1, Ordering::Relaxed) == u16::MAX {
                     overflow.store(true, Ordering::Relaxed);
@@ -332,19 +409,25 @@ impl RowIndex {
                 "a position has more than 65,535 moves into it from its layer",
             ));
         }
-        let degree: Vec<u16> = degree.into_iter().map(AtomicU16::into_inner).collect();
-        let mut block = Vec::with_capacity(count / BLOCK + 2);
+        Ok(RowIndex::new(
+            degree.into_iter().map(AtomicU16::into_inner).collect(),
+        ))
+    }
+
+    /// The index of rows of these in-degrees.
+    fn new(degree: Vec<u16>) -> RowIndex {
+        let mut block = Vec::with_capacity(degree.len() / BLOCK + 2);
         let mut total = 0u64;
         for chunk in degree.chunks(BLOCK) {
             block.push(total);
             total += chunk.iter().map(|&d| u64::from(d)).sum::<u64>();
         }
         block.push(total);
-        Ok(RowIndex {
+        RowIndex {
             degree,
             block,
             total,
-        })
+        }
     }
 
     /// Where the row of position `w` starts, in the layer's predecessors (`w` may be the
@@ -384,16 +467,22 @@ impl RowIndex {
     }
 
     /// Writes the predecessor rows of the children of `bucket` to its file, read from every
-    /// range's children. Within a row the parents come in no fixed order, which the
+    /// range's children (deleted once read, with `consume`). Within a row the parents come in no fixed order, which the
     /// attractors do not depend on.
-    fn reverse(&self, work: &Path, ranges: &[Range<u64>], bucket: &Range<u64>) -> io::Result<()> {
+    fn reverse(
+        &self,
+        work: &Path,
+        ranges: &[Range<u64>],
+        bucket: &Range<u64>,
+        consume: bool,
+    ) -> io::Result<()> {
         let base = self.start(bucket.start as usize);
         let moves = (self.start(bucket.end as usize) - base) as usize;
         let next: Vec<AtomicU32> = (bucket.start..bucket.end)
             .map(|w| AtomicU32::new((self.start(w as usize) - base) as u32))
             .collect();
         let rows: Vec<AtomicU32> = (0..moves).map(|_| AtomicU32::new(0)).collect();
-        each_range(work, ranges, |first, inner, children| {
+        each_range(work, ranges, consume, |first, inner, children| {
             let mut children = children.iter();
             for (parent, &moves) in (first..).zip(inner) {
                 for _ in 0..moves {
