@@ -18,7 +18,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -514,16 +514,37 @@ fn attractors(graph: Predecessors) -> (Vec<u8>, u64) {
 }
 
 /// The attractors' state between two thresholds: what a solve keeps, and a checkpoint holds.
-/// A position's value byte is 0 while it is undecided (no decided value is 0: thresholds
-/// start at 1), `t` once its mover forces ≥ t, `−t` once it is held to ≤ −t.
+/// Each position has one cell of two bytes: its value byte (high), 0 while it is undecided
+/// (no decided value is 0: thresholds start at 1), `t` once its mover forces ≥ t, `−t` once
+/// it is held to ≤ −t; and its counter (low), its moves inside not yet known to lead to a
+/// position the mover loses at the current threshold (counters only go down, one a move,
+/// so the low byte never borrows from the high one). One cell, so that a predecessor visited
+/// costs one cache miss, not two: the attractors' time is those misses.
 pub(crate) struct Thresholds {
-    /// Each position's value byte.
-    pub(crate) value: Vec<AtomicU8>,
-    /// Each position's moves inside not yet known to lead to a position the mover loses at
-    /// the current threshold (counters only go down from one threshold to the next).
-    pub(crate) counter: Vec<AtomicU8>,
+    /// Each position's value and counter.
+    pub(crate) cell: Vec<AtomicU16>,
     /// The next threshold to run (0 once every one has run).
     pub(crate) next: i32,
+}
+
+/// A cell's value byte.
+#[inline]
+fn value_of(cell: u16) -> u8 {
+    (cell >> 8) as u8
+}
+
+/// Sets the value of an undecided cell: false when it was decided meanwhile.
+#[inline]
+fn decide(cell: &AtomicU16, value: u8) -> bool {
+    let mut now = cell.load(Ordering::Relaxed);
+    while value_of(now) == 0 {
+        let set = u16::from(value) << 8 | (now & 0xff);
+        match cell.compare_exchange_weak(now, set, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return true,
+            Err(seen) => now = seen,
+        }
+    }
+    false
 }
 
 impl Thresholds {
@@ -537,21 +558,26 @@ impl Thresholds {
             .max()
             .unwrap_or(0);
         Thresholds {
-            value: (0..exit.len()).map(|_| AtomicU8::new(0)).collect(),
-            counter: inner.into_iter().map(AtomicU8::new).collect(),
+            cell: inner
+                .into_iter()
+                .map(|moves| AtomicU16::new(u16::from(moves)))
+                .collect(),
             next: top,
         }
     }
 
     /// The values, once every threshold has run.
     pub(crate) fn into_values(self) -> Vec<u8> {
-        self.value.into_iter().map(AtomicU8::into_inner).collect()
+        self.cell
+            .into_iter()
+            .map(|cell| value_of(cell.into_inner()))
+            .collect()
     }
 
     /// Runs the thresholds from `self.next` down to 1, calling `after` once each is done.
     /// Each threshold grows its sets breadth first, every frontier on all threads: a
-    /// position joins once (a compare-and-swap from 0), and a counter reaches 0 once, so any
-    /// order gives the same sets. Returns the rounds run.
+    /// position joins once (a compare-and-swap from undecided), and a counter reaches 0 once,
+    /// so any order gives the same sets. Returns the rounds run.
     pub(crate) fn run<R: Rows>(
         &mut self,
         exit: &[i8],
@@ -569,29 +595,31 @@ impl Thresholds {
 
     /// One threshold, `self.next`: its rounds.
     fn threshold<R: Rows>(&self, exit: &[i8], rows: &R) -> std::io::Result<u64> {
-        let (value, counter) = (&self.value, &self.counter);
+        let cell = &self.cell;
         let t = self.next;
         let won = t as i8 as u8;
         let lost = (-t) as i8 as u8;
         // New members at this threshold: an exit worth exactly t wins; a position whose
-        // moves inside are all refuted and whose best exit is exactly −t loses.
+        // moves inside are all refuted and whose best exit is exactly −t loses. (Each cell is
+        // seen by one thread here.)
         let mut frontier: Vec<u32> = (0..exit.len())
             .into_par_iter()
             .with_min_len(SOLVE_CHUNK)
             .filter_map(|u| {
-                if value[u].load(Ordering::Relaxed) != 0 || exit[u] == NO_EXIT {
+                let now = cell[u].load(Ordering::Relaxed);
+                if value_of(now) != 0 || exit[u] == NO_EXIT {
                     return None;
                 }
                 let e = i32::from(exit[u]);
-                if e == t {
-                    value[u].store(won, Ordering::Relaxed);
-                    Some(u as u32)
-                } else if e == -t && counter[u].load(Ordering::Relaxed) == 0 {
-                    value[u].store(lost, Ordering::Relaxed);
-                    Some(u as u32)
+                let value = if e == t {
+                    won
+                } else if e == -t && now == 0 {
+                    lost
                 } else {
-                    None
-                }
+                    return None;
+                };
+                cell[u].store(u16::from(value) << 8 | now, Ordering::Relaxed);
+                Some(u as u32)
             })
             .collect();
         let mut rounds = 0;
@@ -605,27 +633,22 @@ impl Thresholds {
                 .map(|chunk| {
                     let mut joined = Vec::new();
                     rows.visit(chunk, &mut |w, row| {
-                        let w_lost = value[w as usize].load(Ordering::Relaxed) == lost;
+                        let w_lost = value_of(cell[w as usize].load(Ordering::Relaxed)) == lost;
                         for &u in row {
                             let u = u as usize;
-                            if value[u].load(Ordering::Relaxed) != 0 {
+                            if value_of(cell[u].load(Ordering::Relaxed)) != 0 {
                                 continue;
                             }
                             let join = if w_lost {
                                 // Moving to a lost position wins t for u's mover.
                                 Some(won)
                             } else {
-                                let left = counter[u].fetch_sub(1, Ordering::Relaxed) - 1;
+                                let left = (cell[u].fetch_sub(1, Ordering::Relaxed) & 0xff) - 1;
                                 (left == 0 && (exit[u] == NO_EXIT || i32::from(exit[u]) <= -t))
                                     .then_some(lost)
                             };
-                            if let Some(v) = join {
-                                if value[u]
-                                    .compare_exchange(0, v, Ordering::Relaxed, Ordering::Relaxed)
-                                    .is_ok()
-                                {
-                                    joined.push(u as u32);
-                                }
+                            if join.is_some_and(|v| decide(&cell[u], v)) {
+                                joined.push(u as u32);
                             }
                         }
                     })?;

@@ -27,7 +27,7 @@ use std::io::{self, Read, Write};
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
@@ -585,17 +585,19 @@ impl Rows for OnDiskRows {
     }
 }
 
-/// Writes the attractors' state: the next threshold (4 bytes), the values, the counters.
+/// Writes the attractors' state: the next threshold (4 bytes), then each position's cell
+/// (2 bytes: value and counter).
 fn write_checkpoint(work: &Path, state: &Thresholds) -> io::Result<()> {
     let path = checkpoint_path(work);
     let partial = path.with_extension("partial");
     let mut file = io::BufWriter::with_capacity(1 << 22, File::create(&partial)?);
     file.write_all(&state.next.to_le_bytes())?;
-    for bytes in [&state.value, &state.counter] {
-        for chunk in bytes.chunks(1 << 22) {
-            let plain: Vec<u8> = chunk.iter().map(|b| b.load(Ordering::Relaxed)).collect();
-            file.write_all(&plain)?;
-        }
+    for chunk in state.cell.chunks(1 << 21) {
+        let bytes: Vec<u8> = chunk
+            .iter()
+            .flat_map(|c| c.load(Ordering::Relaxed).to_le_bytes())
+            .collect();
+        file.write_all(&bytes)?;
     }
     file.into_inner().map_err(io::IntoInnerError::into_error)?;
     fs::rename(partial, path)
@@ -610,17 +612,19 @@ fn read_checkpoint(work: &Path, count: usize) -> io::Result<Option<Thresholds>> 
     let mut file = io::BufReader::with_capacity(1 << 22, File::open(path)?);
     let mut next = [0u8; 4];
     file.read_exact(&mut next)?;
-    let mut read = || -> io::Result<Vec<AtomicU8>> {
-        let mut bytes = vec![0u8; count];
-        file.read_exact(&mut bytes)?;
-        // In place: the same layout.
-        Ok(bytes.into_iter().map(AtomicU8::new).collect())
-    };
-    let value = read()?;
-    let counter = read()?;
+    let mut cell = Vec::with_capacity(count);
+    let mut bytes = vec![0u8; 1 << 22];
+    while cell.len() < count {
+        let take = (2 * (count - cell.len())).min(bytes.len());
+        file.read_exact(&mut bytes[..take])?;
+        cell.extend(
+            bytes[..take]
+                .chunks_exact(2)
+                .map(|c| AtomicU16::new(u16::from_le_bytes([c[0], c[1]]))),
+        );
+    }
     Ok(Some(Thresholds {
-        value,
-        counter,
+        cell,
         next: i32::from_le_bytes(next),
     }))
 }
