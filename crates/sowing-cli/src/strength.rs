@@ -26,10 +26,26 @@ struct Sample {
     values: Vec<(sowing::Move, i32)>,
 }
 
+/// Which positions to measure: how many, from how many seeds on the board up, and the seed
+/// of the self-play games they come from.
+pub struct Draw {
+    /// Positions to measure.
+    pub count: usize,
+    /// The fewest seeds on the board.
+    pub min_seeds: usize,
+    /// Seed of the self-play games.
+    pub seed: u64,
+}
+
 /// Positions inside `tables` with a real choice (two legal moves whose values differ),
 /// taken from self-play games: each game contributes the positions it reaches inside the
 /// tables, without their history (so the tables' values are exact), no position twice.
-fn samples(tables: &Tables, rules: Rules, count: usize, seed: u64) -> Vec<Sample> {
+fn samples(tables: &Tables, rules: Rules, draw: &Draw) -> Vec<Sample> {
+    let Draw {
+        count,
+        min_seeds,
+        seed,
+    } = *draw;
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut rng = Rng::new(seed);
@@ -43,7 +59,8 @@ fn samples(tables: &Tables, rules: Rules, count: usize, seed: u64) -> Vec<Sample
         let before = out.len();
         while !game.is_over() && game.moves().len() < 600 && out.len() < count {
             let pos = *game.position();
-            if tables.built(pos.seeds_on_board()) && seen.insert(pos.hash()) {
+            let seeds = pos.seeds_on_board();
+            if seeds >= min_seeds && tables.built(seeds) && seen.insert(pos.hash()) {
                 if let Ok(probe) = tables.probe(&pos) {
                     if probe.moves.iter().any(|m| m.1 != probe.value) {
                         out.push(Sample {
@@ -72,20 +89,19 @@ struct Tally {
 }
 
 /// Measures `spec` (with `tables_for_player`, used only if its settings ask for tables) on
-/// `count` positions and prints the table.
-#[allow(clippy::too_many_arguments)]
+/// the positions of `draw` and prints the table.
 pub fn run(
     tables: &Tables,
     rules: Rules,
     spec: &PlayerSpec,
     tables_for_player: Option<Arc<TableSet>>,
     limits: &sowing_engine::Limits,
-    count: usize,
-    seed: u64,
+    draw: Draw,
     threads: usize,
 ) -> Result<()> {
     let started = std::time::Instant::now();
-    let samples = samples(tables, rules, count, seed);
+    let samples = samples(tables, rules, &draw);
+    let seed = draw.seed;
     if samples.is_empty() {
         bail!("no self-play position with a real choice inside the tables");
     }

@@ -154,6 +154,13 @@ struct ErrorsArgs {
     /// The player measured.
     #[arg(long, default_value = "search")]
     player: String,
+    /// The tables the player may use (with `tables=on` in its settings; default: --dir), e.g.
+    /// tables to 20 seeds, measured in positions above them against tables to 28.
+    #[arg(long, value_name = "DIR")]
+    player_tables: Option<PathBuf>,
+    /// Only positions with at least this many seeds on the board.
+    #[arg(long, default_value_t = 0)]
+    min_seeds: usize,
     #[command(flatten)]
     limits: LimitOptions,
     /// Positions to measure.
@@ -176,15 +183,18 @@ fn run_errors(args: ErrorsArgs) -> Result<()> {
         bail!("no tables of {} in {}", Family::of(rules), dir.display());
     }
     let spec: sowing_engine::PlayerSpec = args.player.parse()?;
-    let set = sowing_engine::TableSet::resolve(Some(&dir))?;
+    let set = sowing_engine::TableSet::resolve(Some(args.player_tables.as_ref().unwrap_or(&dir)))?;
     crate::strength::run(
         &tables,
         rules,
         &spec,
         set,
         &args.limits.limits(100),
-        args.positions,
-        args.seed,
+        crate::strength::Draw {
+            count: args.positions,
+            min_seeds: args.min_seeds,
+            seed: args.seed,
+        },
         args.threads,
     )
 }
