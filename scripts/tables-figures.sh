@@ -66,7 +66,7 @@ for build in "${builds[@]}"; do
     /Percent of CPU this job got/ { cpu = $2 }
     END {
       cores = user + sys
-      printf "%s: %d positions built, wall %s, CPU %.1f s (user %.1f + system %.1f), peak RSS %.2f GiB, disk (all of DIR) %.2f GiB, %.2f million positions per core-second, CPU this job got %s, load average before %s, after %s\n",
+      printf "%s: %.0f positions built, wall %s, CPU %.1f s (user %.1f + system %.1f), peak RSS %.2f GiB, disk (all of DIR) %.2f GiB, %.2f million positions per core-second, CPU this job got %s, load average before %s, after %s\n",
         build, positions, wall, cores, user, sys, rss / 1048576, disk / 1073741824, (cores > 0 ? positions / cores / 1e6 : 0), cpu, before, after
     }' "$report"
   rm -f "$report"
