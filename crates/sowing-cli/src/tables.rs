@@ -2,11 +2,12 @@
 //! (crate `sowing-tables`, docs/tables.md).
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use sowing::{FinalFour, Position, Rules};
+use sowing_tables::build::OnDisk;
 use sowing_tables::{build, verify, Family, Tables};
 
 use crate::options::{GameOptions, LimitOptions};
@@ -81,6 +82,19 @@ struct BuildArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Solve every layer through work files on disk (a layer too large for memory always
+    /// is): resumable after a kill at any point.
+    #[arg(long)]
+    on_disk: bool,
+    /// On disk: the least time between two checkpoints of a layer's solve.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    checkpoint_secs: u64,
+    /// On disk: positions expanded into one pair of work files.
+    #[arg(long, hide = true, default_value_t = OnDisk::default().range)]
+    range_positions: u64,
+    /// On disk: moves reversed in memory at once (4 bytes each).
+    #[arg(long, hide = true, default_value_t = OnDisk::default().bucket_moves)]
+    bucket_moves: u64,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -197,6 +211,12 @@ fn run_build(args: BuildArgs) -> Result<()> {
             LayersArg::All => build::Layers::All,
         },
         extra: args.layer.clone(),
+        on_disk: args.on_disk,
+        disk: OnDisk {
+            range: args.range_positions.max(1),
+            bucket_moves: args.bucket_moves.max(1),
+            checkpoint: Duration::from_secs(args.checkpoint_secs),
+        },
     };
     if let Some(zero) = args.layer.iter().find(|&&n| n == 0) {
         bail!("--layer {zero}: an empty board has no layer (layers start at 1)");

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use sowing::Position;
-use sowing_tables::{build, file, Family};
+use sowing_tables::{build, file, split, Family};
 
 use crate::game::Game;
 use crate::{rules_from, size, ParseError, RuleArgs, TablesError};
@@ -103,6 +103,25 @@ pub struct Tables {
 }
 
 impl Tables {
+    /// Checks that positions `start .. end` of layer `seeds` can be expanded over these
+    /// tables; returns the layer's length.
+    fn checked_range(&self, seeds: usize, start: u64, end: u64) -> PyResult<u64> {
+        if seeds == 0 {
+            return Err(TablesError::new_err(
+                "layer 0 (an empty board) has no positions",
+            ));
+        }
+        // The layers its exits land in (every fourth below, in Hoyito) must be built.
+        self.inner.check_below(seeds).map_err(error)?;
+        let count = self.inner.family().layer_len(seeds);
+        if start > end || end > count {
+            return Err(TablesError::new_err(format!(
+                "{start}..{end} is not a range of layer {seeds} ({count} positions)"
+            )));
+        }
+        Ok(count)
+    }
+
     /// The most seeds on the board of a position in the tables.
     pub(crate) fn max_seeds_of(&self) -> usize {
         self.inner.max_seeds()
@@ -163,19 +182,7 @@ impl Tables {
         Bound<'py, PyBytes>,
     )> {
         let family = self.inner.family();
-        if seeds == 0 {
-            return Err(TablesError::new_err(
-                "layer 0 (an empty board) has no positions",
-            ));
-        }
-        // The layers its exits land in (every fourth below, in Hoyito) must be built.
-        self.inner.check_below(seeds).map_err(error)?;
-        if start > end || end > family.layer_len(seeds) {
-            return Err(TablesError::new_err(format!(
-                "{start}..{end} is not a range of layer {seeds} ({} positions)",
-                family.layer_len(seeds)
-            )));
-        }
+        self.checked_range(seeds, start, end)?;
         let expansion = py
             .detach(|| build::expand(&family, seeds, &self.inner, start..end))
             .map_err(error)?;
@@ -190,6 +197,46 @@ impl Tables {
             PyBytes::new(py, &expansion.inner),
             PyBytes::new(py, &children),
         ))
+    }
+
+    /// As `expand`, cut for a solve split into shards at `bounds` (from 0 to the layer's
+    /// length): one part a shard, as bytes for its `TablesShard.receive` (empty when the
+    /// range holds nothing for it): the range's positions it owns, and the moves whose
+    /// child it owns.
+    fn expand_parts<'py>(
+        &self,
+        py: Python<'py>,
+        seeds: usize,
+        start: u64,
+        end: u64,
+        bounds: Vec<u64>,
+    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let count = self.checked_range(seeds, start, end)?;
+        if bounds.first() != Some(&0)
+            || bounds.last() != Some(&count)
+            || bounds.windows(2).any(|w| w[0] > w[1])
+        {
+            return Err(TablesError::new_err(format!(
+                "{bounds:?} are not increasing bounds from 0 to {count}, the length of layer {seeds}"
+            )));
+        }
+        let family = self.inner.family();
+        let parts = py
+            .detach(|| {
+                let expansion = build::expand(&family, seeds, &self.inner, start..end)?;
+                Ok(split::route(&bounds, &expansion)
+                    .iter()
+                    .map(|part| {
+                        if part.is_empty() {
+                            Vec::new()
+                        } else {
+                            part.to_bytes()
+                        }
+                    })
+                    .collect::<Vec<_>>())
+            })
+            .map_err(error)?;
+        Ok(parts.iter().map(|bytes| PyBytes::new(py, bytes)).collect())
     }
 
     /// The largest layer built (0: none). Layers below it may be missing: in Hoyito only

@@ -3,6 +3,7 @@ same report and records as `sow match`, `tables build` the same files as `sow ta
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -93,3 +94,32 @@ def test_tables_build_writes_the_files_of_sow_tables_build(flags, max_seeds, lay
     # A second run keeps every layer.
     assert distributed.main(arguments) == 0
     assert capsys.readouterr().out.count("on disk, checked and kept") == len(files)
+
+
+@pytest.mark.parametrize(
+    "flags, max_seeds, shards",
+    [(["--game", "hoyito-iii"], 12, 3),
+     (["--game", "hoyito-ii", "--layers", "all"], 7, 2),
+     (["--game", "ayoayo", "--leftover", "holder"], 6, 1)],
+)
+def test_split_solve_writes_the_files_of_sow_tables_build(flags, max_seeds, shards, sow,
+                                                          tmp_path, capsys):
+    ours, theirs, stats = tmp_path / "ray", tmp_path / "sow", tmp_path / "stats.jsonl"
+    arguments = ["tables", "build", *flags, "--max-seeds", str(max_seeds), "--shards",
+                 str(shards), "--stats", str(stats), "--dir", str(ours)]
+    assert distributed.main(arguments) == 0
+    printed = capsys.readouterr().out
+    assert f"layer {max_seeds}: " in printed and f"{shards} shards" in printed
+    subprocess.run([sow, "tables", "build", *flags, "--max-seeds", str(max_seeds),
+                    "--dir", str(theirs)], check=True, capture_output=True)
+    files = sorted(p.relative_to(theirs) for p in theirs.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(ours) for p in ours.rglob("*") if p.is_file())
+    for name in files:
+        assert (ours / name).read_bytes() == (theirs / name).read_bytes(), name
+    layers = [json.loads(line) for line in stats.read_text().splitlines()]
+    assert [layer["seeds"] for layer in layers] == [int(p.stem.split("-")[1]) for p in files]
+    top = layers[-1]
+    assert top["rounds"] and top["shards"] == shards
+    # Messages travel between shards only when there are several.
+    assert (sum(messages for messages, _ in top["rounds"]) > 0) == (shards > 1)
+    assert len(top["shard_peaks"]) == shards

@@ -24,6 +24,10 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+pub mod on_disk;
+
+pub use on_disk::OnDisk;
+
 use crate::file::{self, Values};
 use crate::{move_value, Family, Tables, TablesError, MAX_LAYER_SEEDS};
 use sowing::Rules;
@@ -62,6 +66,10 @@ pub struct Options {
     /// Layers built as well, each with the layers its exits land in (`sow tables build
     /// --layer N`): e.g. layer 13 of Hoyito needs 9, 5 and 1.
     pub extra: Vec<usize>,
+    /// Solve every layer on disk ([`on_disk`]), not only those too large for memory.
+    pub on_disk: bool,
+    /// How a layer is solved on disk.
+    pub disk: OnDisk,
 }
 
 impl Options {
@@ -270,26 +278,52 @@ impl Predecessors {
         }
         let (exit, inner) = gather(&mut expansions, count);
         let buckets = count.div_ceil(1 << BUCKET_BITS);
-        let mut cursor: Vec<u32> = (0..buckets).map(|b| start[b << BUCKET_BITS]).collect();
         // Zeroed allocations: pages become resident as the buckets fill up.
         let mut predecessors = vec![0u32; edges];
         let mut low = vec![0u16; edges];
+        // The buckets in as many contiguous groups as threads, each group with its own
+        // slices of the arrays and its own cursors: every thread reads each range's moves and
+        // places those whose child falls in its group, so the placement runs on all threads
+        // without sharing a cursor, and the rows come out as on one thread.
+        let threads = rayon::current_num_threads().clamp(1, buckets.max(1));
+        let mut groups = Vec::with_capacity(threads);
+        let (mut rest_p, mut rest_l) = (&mut predecessors[..], &mut low[..]);
+        for g in 0..threads {
+            let first = buckets * g / threads;
+            let last = buckets * (g + 1) / threads;
+            let base = start[first << BUCKET_BITS];
+            let len = (start[(last << BUCKET_BITS).min(count)] - base) as usize;
+            let (p, tail_p) = std::mem::take(&mut rest_p).split_at_mut(len);
+            let (l, tail_l) = std::mem::take(&mut rest_l).split_at_mut(len);
+            rest_p = tail_p;
+            rest_l = tail_l;
+            let cursor: Vec<u32> = (first..last)
+                .map(|b| start[b << BUCKET_BITS] - base)
+                .collect();
+            groups.push((first..last, cursor, p, l));
+        }
         for expansion in expansions {
-            let mut children = expansion.children.iter();
-            for (offset, &moves) in expansion.inner.iter().enumerate() {
-                let parent = expansion.start as u32 + offset as u32;
-                for _ in 0..moves {
-                    let child = *children.next().expect("one child a move inside");
-                    let bucket = (child >> BUCKET_BITS) as usize;
-                    let at = cursor[bucket] as usize;
-                    cursor[bucket] += 1;
-                    predecessors[at] = parent;
-                    low[at] = child as u16;
-                }
-            }
+            groups
+                .par_iter_mut()
+                .for_each(|(group, cursor, predecessors, low)| {
+                    let mut children = expansion.children.iter();
+                    for (offset, &moves) in expansion.inner.iter().enumerate() {
+                        let parent = expansion.start as u32 + offset as u32;
+                        for _ in 0..moves {
+                            let child = *children.next().expect("one child a move inside");
+                            let bucket = (child >> BUCKET_BITS) as usize;
+                            if group.contains(&bucket) {
+                                let at = &mut cursor[bucket - group.start];
+                                predecessors[*at as usize] = parent;
+                                low[*at as usize] = child as u16;
+                                *at += 1;
+                            }
+                        }
+                    }
+                });
             // `expansion` (its children) is freed here.
         }
-        drop(cursor);
+        drop(groups);
         // Each bucket's edges into rows, by child (a stable counting sort: within a row the
         // parents stay in increasing order), the buckets in parallel.
         let mut slices = Vec::with_capacity(buckets);
@@ -425,11 +459,39 @@ fn gather(expansions: &mut [Expansion], count: usize) -> (Vec<i8>, Vec<u8>) {
 /// Positions handled together by one task of the parallel steps.
 const SOLVE_CHUNK: usize = 1 << 14;
 
-/// The threshold attractors over one layer (see the module docs). A position's value byte is
-/// 0 while it is undecided (no decided value is 0: thresholds start at 1), `t` once its
-/// mover forces ≥ t, `−t` once it is held to ≤ −t. Each threshold grows its sets breadth
-/// first, every frontier on all threads: a position joins once (a compare-and-swap from 0),
-/// and a counter reaches 0 once, so any order gives the same sets.
+/// Where the attractors find the positions that move to a position that joins a set.
+pub(crate) trait Rows: Sync {
+    /// Whether a frontier should be sorted before it is visited (rows read from a file come
+    /// in file order then).
+    const SORTED: bool;
+
+    /// Calls `visit(w, row)` for every `w` of `members`, `row` being the positions with a move
+    /// inside the layer to `w`.
+    fn visit(&self, members: &[u32], visit: &mut dyn FnMut(u32, &[u32])) -> std::io::Result<()>;
+}
+
+/// The rows of [`Predecessors`], in memory.
+struct InMemory {
+    start: Vec<u32>,
+    predecessors: Vec<u32>,
+}
+
+impl Rows for InMemory {
+    const SORTED: bool = false;
+
+    fn visit(&self, members: &[u32], visit: &mut dyn FnMut(u32, &[u32])) -> std::io::Result<()> {
+        for &w in members {
+            let w_ = w as usize;
+            visit(
+                w,
+                &self.predecessors[self.start[w_] as usize..self.start[w_ + 1] as usize],
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The threshold attractors over one layer (see the module docs), from its reversed moves.
 ///
 /// Returns the values and the rounds run (frontiers expanded, over every threshold): the
 /// messages a solve split across workers would exchange (docs/tables.md, "The whole game").
@@ -440,25 +502,80 @@ fn attractors(graph: Predecessors) -> (Vec<u8>, u64) {
         start,
         predecessors,
     } = graph;
-    let predecessors_of = |w: usize| &predecessors[start[w] as usize..start[w + 1] as usize];
-    let count = exit.len();
-    let value: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(0)).collect();
-    // Moves inside not yet known to lead to a position the mover loses at this threshold
-    // (the counts of moves inside, in their own memory).
-    let counter: Vec<AtomicU8> = inner.into_iter().map(AtomicU8::new).collect();
-    let top = exit
-        .par_iter()
-        .filter(|&&e| e != NO_EXIT)
-        .map(|&e| i32::from(e).abs())
-        .max()
-        .unwrap_or(0);
-    let mut rounds = 0u64;
-    for t in (1..=top).rev() {
+    let rows = InMemory {
+        start,
+        predecessors,
+    };
+    let mut state = Thresholds::new(&exit, inner);
+    let rounds = state
+        .run(&exit, &rows, |_| Ok(()))
+        .expect("rows in memory are read without error");
+    (state.into_values(), rounds)
+}
+
+/// The attractors' state between two thresholds: what a solve keeps, and a checkpoint holds.
+/// A position's value byte is 0 while it is undecided (no decided value is 0: thresholds
+/// start at 1), `t` once its mover forces ≥ t, `−t` once it is held to ≤ −t.
+pub(crate) struct Thresholds {
+    /// Each position's value byte.
+    pub(crate) value: Vec<AtomicU8>,
+    /// Each position's moves inside not yet known to lead to a position the mover loses at
+    /// the current threshold (counters only go down from one threshold to the next).
+    pub(crate) counter: Vec<AtomicU8>,
+    /// The next threshold to run (0 once every one has run).
+    pub(crate) next: i32,
+}
+
+impl Thresholds {
+    /// The state before the first threshold: every position undecided, every counter its
+    /// number of moves inside, the first threshold the largest exit.
+    pub(crate) fn new(exit: &[i8], inner: Vec<u8>) -> Thresholds {
+        let top = exit
+            .par_iter()
+            .filter(|&&e| e != NO_EXIT)
+            .map(|&e| i32::from(e).abs())
+            .max()
+            .unwrap_or(0);
+        Thresholds {
+            value: (0..exit.len()).map(|_| AtomicU8::new(0)).collect(),
+            counter: inner.into_iter().map(AtomicU8::new).collect(),
+            next: top,
+        }
+    }
+
+    /// The values, once every threshold has run.
+    pub(crate) fn into_values(self) -> Vec<u8> {
+        self.value.into_iter().map(AtomicU8::into_inner).collect()
+    }
+
+    /// Runs the thresholds from `self.next` down to 1, calling `after` once each is done.
+    /// Each threshold grows its sets breadth first, every frontier on all threads: a
+    /// position joins once (a compare-and-swap from 0), and a counter reaches 0 once, so any
+    /// order gives the same sets. Returns the rounds run.
+    pub(crate) fn run<R: Rows>(
+        &mut self,
+        exit: &[i8],
+        rows: &R,
+        mut after: impl FnMut(&Thresholds) -> std::io::Result<()>,
+    ) -> std::io::Result<u64> {
+        let mut rounds = 0u64;
+        while self.next >= 1 {
+            rounds += self.threshold(exit, rows)?;
+            self.next -= 1;
+            after(self)?;
+        }
+        Ok(rounds)
+    }
+
+    /// One threshold, `self.next`: its rounds.
+    fn threshold<R: Rows>(&self, exit: &[i8], rows: &R) -> std::io::Result<u64> {
+        let (value, counter) = (&self.value, &self.counter);
+        let t = self.next;
         let won = t as i8 as u8;
         let lost = (-t) as i8 as u8;
         // New members at this threshold: an exit worth exactly t wins; a position whose
         // moves inside are all refuted and whose best exit is exactly −t loses.
-        let mut frontier: Vec<u32> = (0..count)
+        let mut frontier: Vec<u32> = (0..exit.len())
             .into_par_iter()
             .with_min_len(SOLVE_CHUNK)
             .filter_map(|u| {
@@ -477,15 +594,19 @@ fn attractors(graph: Predecessors) -> (Vec<u8>, u64) {
                 }
             })
             .collect();
+        let mut rounds = 0;
         while !frontier.is_empty() {
             rounds += 1;
-            frontier = frontier
+            if R::SORTED {
+                frontier.par_sort_unstable();
+            }
+            let joined: Vec<Vec<u32>> = frontier
                 .par_chunks(SOLVE_CHUNK / 16)
-                .flat_map_iter(|chunk| {
+                .map(|chunk| {
                     let mut joined = Vec::new();
-                    for &w in chunk {
+                    rows.visit(chunk, &mut |w, row| {
                         let w_lost = value[w as usize].load(Ordering::Relaxed) == lost;
-                        for &u in predecessors_of(w as usize) {
+                        for &u in row {
                             let u = u as usize;
                             if value[u].load(Ordering::Relaxed) != 0 {
                                 continue;
@@ -507,18 +628,14 @@ fn attractors(graph: Predecessors) -> (Vec<u8>, u64) {
                                 }
                             }
                         }
-                    }
-                    joined
+                    })?;
+                    Ok(joined)
                 })
-                .collect();
+                .collect::<std::io::Result<_>>()?;
+            frontier = joined.concat();
         }
+        Ok(rounds)
     }
-    drop(counter);
-    drop(predecessors);
-    (
-        value.into_iter().map(AtomicU8::into_inner).collect(),
-        rounds,
-    )
 }
 
 /// The layers a build to `max_seeds` computes, from 1 seed up: those of `layers` up to
@@ -536,13 +653,13 @@ pub fn plan(family: &Family, max_seeds: usize, layers: Layers, extra: &[usize]) 
     wanted
 }
 
-/// The positions of the planned layers, and what each layer's build holds at its peak,
-/// checked before anything is computed: a request the format or the memory cannot serve is
-/// refused at once, not after hours of the smaller layers.
+/// The sizes of the planned layers, checked before anything is computed: a request the
+/// format cannot serve is refused at once, not after hours of the smaller layers. (A layer
+/// too large for memory is solved on disk.)
 ///
 /// # Errors
-/// When a layer has more seeds than the format stores, more positions than 32-bit indices
-/// reach, or more moves inside it than the builder can index.
+/// When a layer has more seeds than the format stores or more positions than 32-bit indices
+/// reach.
 pub fn check_plan(family: &Family, plan: &[usize]) -> Result<(), TablesError> {
     let Some(&top) = plan.last() else {
         return Ok(());
@@ -561,32 +678,21 @@ pub fn check_plan(family: &Family, plan: &[usize]) -> Result<(), TablesError> {
             family.layer_len(seeds)
         )));
     }
-    let total = meminfo("MemTotal:");
-    for &seeds in plan {
-        let positions = family.layer_len(seeds);
-        let moves = positions * MOVES_INSIDE_ESTIMATE;
-        // The expansion alone: 4 bytes a move inside and 2 a position.
-        let held = 4 * moves + 2 * positions;
-        if moves >= u64::from(u32::MAX) || total.is_some_and(|total| held > total) {
-            return Err(TablesError::Unsupported(format!(
-                "layer {seeds} of {family} has {positions} positions, about {moves} moves \
-                 inside it ({MOVES_INSIDE_ESTIMATE} a position): this builder holds a layer's \
-                 moves in memory (about {:.1} GiB here{}) and counts them with 32-bit offsets \
-                 (at most {}), so it cannot build it; build a smaller --max-seeds",
-                held as f64 / f64::from(1 << 30),
-                total.map_or(String::new(), |t| format!(
-                    ", of {:.1} GiB",
-                    t as f64 / f64::from(1 << 30)
-                )),
-                u32::MAX
-            )));
-        }
-    }
     Ok(())
 }
 
+/// Whether layer `seeds` can be solved in memory: its expansion (4 bytes a move inside and 2
+/// a position) fits in the system's memory and its moves are counted by 32-bit offsets;
+/// else it is solved on disk ([`on_disk`]).
+fn fits_in_memory(family: &Family, seeds: usize) -> bool {
+    let positions = family.layer_len(seeds);
+    let moves = positions * MOVES_INSIDE_ESTIMATE;
+    let held = 4 * moves + 2 * positions;
+    moves < u64::from(u32::MAX) && meminfo("MemTotal:").is_none_or(|total| held <= total)
+}
+
 /// Moves inside a layer a position, about (the 2×6 Hoyito layers 20 and 24 have 3.0–3.1),
-/// to refuse before any work a layer whose moves could not be held or counted.
+/// to send to disk before any work a layer whose moves could not be held or counted.
 const MOVES_INSIDE_ESTIMATE: u64 = 3;
 
 /// Builds (or completes) the tables of the family of `rules` up to `max_seeds` seeds on the
@@ -627,6 +733,7 @@ pub fn build(
         let lower = Tables::from_layers(dir, family, std::mem::take(&mut layers));
         let values = pool.install(|| build_layer(dir, &family, seeds, &lower, options))?;
         file::write_layer(dir, &family, seeds, &values)?;
+        on_disk::finish(dir, &family, seeds)?;
         report.elapsed += started.elapsed();
         report.positions += values.len() as u64;
         report.built.push(seeds);
@@ -665,6 +772,22 @@ fn build_layer(
     } else {
         ProgressBar::hidden()
     };
+    if options.on_disk || !fits_in_memory(family, seeds) {
+        let (values, disk) = on_disk::solve_layer(dir, family, seeds, lower, &options.disk, &bar)?;
+        bar.finish_and_clear();
+        if options.progress {
+            eprintln!(
+                "{family} layer {seeds}: {count} positions, {} moves inside ({:.2} a position), \
+                 {} rounds, on disk (peak {:.2} GB of work files); in {:.1} s",
+                disk.moves,
+                disk.moves as f64 / count.max(1) as f64,
+                disk.rounds,
+                disk.peak_disk as f64 / 1e9,
+                bar.elapsed().as_secs_f64()
+            );
+        }
+        return Ok(values);
+    }
     let chunk = (count / 64).clamp(CHUNK, MAX_CHUNK);
     let chunks: Vec<Range<u64>> = (0..count.div_ceil(chunk))
         .map(|c| c * chunk..((c + 1) * chunk).min(count))

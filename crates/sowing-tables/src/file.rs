@@ -30,6 +30,11 @@ pub fn scratch_path(dir: &Path, family: &Family, seeds: usize) -> PathBuf {
 
 /// The header of a layer of `family` with `seeds` seeds whose values are `values`.
 pub fn header(family: &Family, seeds: usize, values: &[u8]) -> [u8; HEADER_LEN] {
+    header_of(family, seeds, values.len() as u64, crc32fast::hash(values))
+}
+
+/// The header of a layer of `count` values whose checksum (CRC-32) is `crc`.
+fn header_of(family: &Family, seeds: usize, count: u64, crc: u32) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[0..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -38,8 +43,8 @@ pub fn header(family: &Family, seeds: usize, values: &[u8]) -> [u8; HEADER_LEN] 
     h[14..17].copy_from_slice(&family.option_codes());
     h[17] = family.states() as u8;
     h[20..24].copy_from_slice(&(seeds as u32).to_le_bytes());
-    h[24..32].copy_from_slice(&(values.len() as u64).to_le_bytes());
-    h[32..36].copy_from_slice(&crc32fast::hash(values).to_le_bytes());
+    h[24..32].copy_from_slice(&count.to_le_bytes());
+    h[32..36].copy_from_slice(&crc.to_le_bytes());
     let crc = crc32fast::hash(&h[..60]);
     h[60..64].copy_from_slice(&crc.to_le_bytes());
     h
@@ -55,14 +60,34 @@ pub fn write_layer(
     seeds: usize,
     values: &[u8],
 ) -> Result<PathBuf, TablesError> {
+    write_layer_parts(dir, family, seeds, &[values])
+}
+
+/// [`write_layer`] from the values in consecutive parts (the ranges of a solve split across
+/// workers), without joining them in memory.
+///
+/// # Errors
+/// When the directory or file cannot be written.
+pub fn write_layer_parts(
+    dir: &Path,
+    family: &Family,
+    seeds: usize,
+    parts: &[&[u8]],
+) -> Result<PathBuf, TablesError> {
     let path = layer_path(dir, family, seeds);
     let parent = path.parent().expect("a layer path has a directory");
     fs::create_dir_all(parent).map_err(|e| TablesError::io(parent, e))?;
     let temporary = path.with_extension("sowt.partial");
+    let mut hasher = crc32fast::Hasher::new();
+    parts.iter().for_each(|part| hasher.update(part));
+    let crc = hasher.finalize();
+    let count = parts.iter().map(|part| part.len() as u64).sum();
     let write = || -> std::io::Result<()> {
         let mut file = File::create(&temporary)?;
-        file.write_all(&header(family, seeds, values))?;
-        file.write_all(values)?;
+        file.write_all(&header_of(family, seeds, count, crc))?;
+        for part in parts {
+            file.write_all(part)?;
+        }
         file.sync_all()?;
         fs::rename(&temporary, &path)
     };

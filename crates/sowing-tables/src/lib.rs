@@ -27,6 +27,7 @@
 pub mod build;
 pub mod file;
 mod index;
+pub mod split;
 pub mod threads;
 pub mod verify;
 

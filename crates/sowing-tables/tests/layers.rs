@@ -198,11 +198,11 @@ fn expanding_a_layer_without_the_layers_below_it_is_an_error() {
 fn a_layer_too_large_for_this_builder_is_refused_before_any_work() {
     let dir = Scratch::new("too-large");
     let rules = Rules::new(Variant::HoyitoIII);
-    // Layer 28 of 2×6: 1,676,056,044 positions, about 5 billion moves inside.
-    let error = build::build(&dir.0, rules, 28, &Options::quiet()).unwrap_err();
+    // Layer 32 of 2×6: 5,752,004,349 positions, more than 32-bit indices reach.
+    let error = build::build(&dir.0, rules, 32, &Options::quiet()).unwrap_err();
     let message = error.to_string();
     assert!(
-        matches!(error, TablesError::Unsupported(_)) && message.contains("layer 28"),
+        matches!(error, TablesError::Unsupported(_)) && message.contains("layer 32"),
         "{message}"
     );
     assert!(!dir.0.exists(), "nothing was built");

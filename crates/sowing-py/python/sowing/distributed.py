@@ -28,12 +28,23 @@ writes its file before the next layer starts::
 
 The workers read the lower layers from ``--dir``, so on a cluster of several machines it
 must be a directory they all see (a network file system) at the same path.
+
+With ``--split-solve`` (or ``--shards N``) no process holds a whole layer: N Ray actors
+(default: one a CPU of the cluster), each a shard owning a rank range of the layer, take
+from the expansion tasks the moves that lead into their range, reversed; then each
+threshold runs in rounds, each a barrier, in which every shard applies the batches of
+messages the others sent it in the round before ("this predecessor of yours wins", "one
+of its moves is refuted") and sends the next; the driver passes the batches on by
+reference and writes the file from the shards' ranges — the same bytes again::
+
+    python -m sowing.distributed tables build --game hoyito-iii --max-seeds 24 --shards 4 --dir D
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
 import time
@@ -126,16 +137,122 @@ def match(args: argparse.Namespace, out: Any = None) -> None:
 _lower: dict[tuple[Any, ...], Any] = {}
 
 
-def _expand(rules: tuple[Any, ...], directory: str, seeds: int, start: int, end: int) -> tuple[bytes, bytes, bytes]:
-    """Expands positions ``start .. end`` of layer ``seeds`` (a Ray task). The worker keeps
-    the lower layers open between the tasks of a layer."""
+def _lower_tables(rules: tuple[Any, ...], directory: str, seeds: int) -> Any:
+    """The layers below ``seeds``, kept open by the worker between the tasks of a layer."""
     key = (rules[0], rules[1], tuple(sorted(rules[2].items())), directory, seeds - 1)
     tables = _lower.get(key)
     if tables is None:
         _lower.clear()
         tables = _lower[key] = _sowing.Tables(
             rules[0], rules[1], dir=directory, max_seeds=seeds - 1, **_options(rules))
-    return tables.expand(seeds, start, end)
+    return tables
+
+
+def _expand(rules: tuple[Any, ...], directory: str, seeds: int, start: int, end: int) -> tuple[bytes, bytes, bytes]:
+    """Expands positions ``start .. end`` of layer ``seeds`` (a Ray task)."""
+    return _lower_tables(rules, directory, seeds).expand(seeds, start, end)
+
+
+def _peak_rss() -> int:
+    """This process's peak resident memory in bytes (``VmHWM``; 0 where Linux's /proc is
+    missing)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _expand_to_shards(rules: tuple[Any, ...], directory: str, seeds: int, start: int, end: int,
+                      bounds: list[int], shards: list[Any]) -> int:
+    """Expands positions ``start .. end`` of layer ``seeds`` and sends each shard its part
+    (a Ray task); returns once every shard has it, with the worker's peak memory."""
+    import ray
+
+    parts = _lower_tables(rules, directory, seeds).expand_parts(seeds, start, end, bounds)
+    ray.get([shard.receive.remote(part) for shard, part in zip(shards, parts) if part])
+    return _peak_rss()
+
+
+class _ShardActor:
+    """One shard of a layer's split solve (a Ray actor): the layer's rank range
+    ``bounds[index] .. bounds[index + 1]``, its positions' values and counters and the
+    predecessor rows of its positions (``sowing.TablesShard``). ``begin`` and ``step``
+    return one batch of messages a shard and, last, this shard's tally ``(messages, bytes,
+    pending)``: ``shards + 1`` values, which the driver passes on by reference."""
+
+    def __init__(self) -> None:
+        self.shard: Any = None
+
+    def open(self, bounds: list[int], index: int) -> None:
+        self.shard = _sowing.TablesShard(bounds, index)
+
+    def receive(self, part: bytes) -> None:
+        self.shard.receive(part)
+
+    def seal(self) -> int:
+        return self.shard.seal()
+
+    def begin(self, threshold: int) -> tuple[Any, ...]:
+        return self._outbox(self.shard.begin(threshold))
+
+    def step(self, *inbox: bytes) -> tuple[Any, ...]:
+        return self._outbox(self.shard.step(list(inbox)))
+
+    def _outbox(self, batches: list[bytes]) -> tuple[Any, ...]:
+        messages = sum((len(b) - 4) // 4 for b in batches if b)
+        return (*batches, (messages, sum(len(b) for b in batches), self.shard.pending))
+
+    def values(self) -> tuple[bytes, int]:
+        """The range's values (the shard is then dropped) and this worker's peak memory."""
+        values = self.shard.values()
+        self.shard = None
+        return values, _peak_rss()
+
+
+def _even_bounds(count: int, shards: int) -> list[int]:
+    """``shards`` ranges of about equal length over ``count`` positions (as the tables
+    crate's ``split::even_bounds``)."""
+    return [count * k // shards for k in range(shards + 1)]
+
+
+def _split_solve(rules: tuple[Any, ...], directory: str, seeds: int, count: int,
+                 actors: list[Any], ranges: int) -> dict[str, Any]:
+    """Builds layer ``seeds`` with its solve split across ``actors``: the expansion's
+    ranges as tasks that send each move to its child's owner, then every threshold in
+    rounds, each a barrier: every shard applies the batches sent to it in the round before
+    and sends the next. Writes the layer's file; returns its figures."""
+    import ray
+
+    n = len(actors)
+    bounds = _even_bounds(count, n)
+    ray.get([actor.open.remote(bounds, k) for k, actor in enumerate(actors)])
+    started_at = time.perf_counter()
+    task = ray.remote(_expand_to_shards)
+    cuts = [count * k // ranges for k in range(ranges + 1)]
+    spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+    expansion_peaks = ray.get([task.remote(rules, directory, seeds, a, b, bounds, actors)
+                               for a, b in spans])
+    top = max(ray.get([actor.seal.remote() for actor in actors]))
+    expanded_at = time.perf_counter()
+    rounds: list[tuple[int, int]] = []  # (messages, bytes) between shards, a round
+    for threshold in range(top, 0, -1):
+        mail = [actor.begin.options(num_returns=n + 1).remote(threshold) for actor in actors]
+        while True:
+            tallies = ray.get([out[n] for out in mail])
+            messages, size = sum(t[0] for t in tallies), sum(t[1] for t in tallies)
+            if messages == 0 and not any(t[2] for t in tallies):
+                break
+            rounds.append((messages, size))
+            mail = [actors[to].step.options(num_returns=n + 1).remote(*[out[to] for out in mail])
+                    for to in range(n)]
+    results = ray.get([actor.values.remote() for actor in actors])
+    path = _sowing.tables_write_layer(rules, seeds, [values for values, _ in results], directory)
+    return dict(path=path, tasks=len(spans), rounds=rounds,
+                expand_seconds=expanded_at - started_at,
+                solve_seconds=time.perf_counter() - expanded_at,
+                shard_peaks=[peak for _, peak in results],
+                expansion_peak=max(expansion_peaks, default=0))
 
 
 @contextlib.contextmanager
@@ -167,9 +284,16 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
     rules = _rules(args)
     options = _options(rules)
     directory = str(_sowing.tables_dir(args.dir))
+    if args.shards is not None and args.shards < 1:
+        raise _sowing.SowingError(f"--shards {args.shards}: at least one shard")
     with _cluster(args):
         task = ray.remote(_expand)
-        ranges = args.ranges or 4 * int(ray.cluster_resources().get("CPU", 1))
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        ranges = args.ranges or 4 * cpus
+        actors = []
+        if args.split_solve or args.shards:
+            shard = ray.remote(_ShardActor).options(scheduling_strategy="SPREAD")
+            actors = [shard.remote() for _ in range(args.shards or cpus)]
         plan = _sowing.tables_plan(args.game, args.pits, max_seeds=args.max_seeds,
                                    layers=args.layers, extra=args.layer or [], **options)
         for seeds in plan:
@@ -178,6 +302,19 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
                 print(f"layer {seeds}: on disk, checked and kept", file=out)
                 continue
             count = present.layer_len(seeds)
+            if actors:
+                # By default ranges of at most 2**21 positions: each task's parts (8 bytes
+                # a move) stay small while they wait for their shards.
+                spans = args.ranges or max(ranges, -(-count // (1 << 21)))
+                figures = _split_solve(rules, directory, seeds, count, actors, spans)
+                _print_split(seeds, count, len(actors), figures, out)
+                if args.stats:
+                    with open(args.stats, "a") as stats:
+                        stats.write(json.dumps(dict(seeds=seeds, positions=count,
+                                                    shards=len(actors),
+                                                    **{k: v for k, v in figures.items()
+                                                       if k != "path"})) + "\n")
+                continue
             bounds = [count * k // ranges for k in range(ranges + 1)]
             spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a] or [(0, 0)]
             started_at = time.perf_counter()
@@ -187,6 +324,21 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
             seconds = time.perf_counter() - started_at
             print(f"layer {seeds}: {count:,} positions in {len(spans)} tasks, "
                   f"{seconds:.1f} s: {path}", file=out, flush=True)
+
+
+def _print_split(seeds: int, count: int, shards: int, figures: dict[str, Any], out: Any) -> None:
+    """The line of a layer built with its solve split across shards."""
+    rounds = figures["rounds"]
+    messages, size = sum(r[0] for r in rounds), sum(r[1] for r in rounds)
+    busiest = max((r[1] for r in rounds), default=0)
+    gib = 1 << 30
+    peaks = ", ".join(f"{p / gib:.2f}" for p in figures["shard_peaks"])
+    print(f"layer {seeds}: {count:,} positions in {figures['tasks']} tasks and {shards} shards, "
+          f"{len(rounds)} rounds, {messages:,} messages between shards ({size / 1e6:.1f} MB, "
+          f"at most {busiest / 1e6:.1f} MB a round); expanded in "
+          f"{figures['expand_seconds']:.1f} s, solved in {figures['solve_seconds']:.1f} s; "
+          f"peak RSS of the shards {peaks} GiB, of the expansion workers "
+          f"{figures['expansion_peak'] / gib:.2f} GiB: {figures['path']}", file=out, flush=True)
 
 
 def _game_arguments(command: argparse.ArgumentParser) -> None:
@@ -255,6 +407,14 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--layer", type=int, action="append",
                    help="build this layer too, with the layers below it that it needs")
     b.add_argument("--ranges", type=int, help="tasks a layer (default: 4 a CPU of the cluster)")
+    b.add_argument("--split-solve", action="store_true",
+                   help="solve each layer split across Ray actors (shards), each owning a "
+                   "rank range, so that no worker holds the whole layer")
+    b.add_argument("--shards", type=int,
+                   help="shards of --split-solve (implies it; default: the cluster's CPUs)")
+    b.add_argument("--stats", help="with --split-solve: append each layer's figures (the "
+                   "messages and bytes of every round, peak memory) to this file, a JSON "
+                   "object a line")
     _cluster_arguments(b)
     return top
 

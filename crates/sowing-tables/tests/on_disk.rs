@@ -1,0 +1,91 @@
+//! A layer solved on disk (`build::on_disk`: work files, buckets, checkpoints) gives the same
+//! files, byte for byte, as the same layer solved in memory. (A build killed in the middle
+//! of a layer and resumed: `crates/sowing-cli/tests/tables.rs`.)
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sowing::{FinalFour, Leftover, Rules, Side, Variant};
+use sowing_tables::build::{self, Layers, OnDisk, Options};
+use sowing_tables::{file, Family};
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!(
+            "sowing-tables-on-disk-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn bytes(dir: &Path, family: &Family, seeds: usize) -> Vec<u8> {
+    std::fs::read(file::layer_path(dir, family, seeds)).unwrap()
+}
+
+/// Builds `rules` to `seeds` in memory and on disk (small ranges and buckets, so that a layer
+/// has several of each, and a checkpoint after every threshold) and compares every layer.
+fn same_files(name: &str, rules: Rules, seeds: usize, layers: Layers) {
+    let (memory, disk) = (Scratch::new(&format!("{name}-memory")), Scratch::new(name));
+    let options = Options {
+        layers,
+        ..Options::quiet()
+    };
+    let report = build::build(&memory.0, rules, seeds, &options).unwrap();
+    let on_disk = Options {
+        on_disk: true,
+        disk: OnDisk {
+            range: 20_000,
+            bucket_moves: 200_000,
+            checkpoint: Duration::ZERO,
+        },
+        ..options
+    };
+    let again = build::build(&disk.0, rules, seeds, &on_disk).unwrap();
+    assert_eq!(report.built, again.built);
+    let family = Family::of(rules);
+    for &layer in &report.built {
+        assert!(
+            bytes(&memory.0, &family, layer) == bytes(&disk.0, &family, layer),
+            "{family}, layer {layer}: the files differ"
+        );
+        assert!(
+            !build::on_disk::work_dir(&disk.0, &family, layer).exists(),
+            "the work files of layer {layer} are removed"
+        );
+    }
+}
+
+#[test]
+fn hoyito_ii_on_disk_equals_in_memory() {
+    same_files(
+        "hoyito-ii",
+        Rules::new(Variant::HoyitoII),
+        12,
+        Layers::Reachable,
+    );
+}
+
+#[test]
+fn hoyito_iii_with_a_fixed_final_four_on_disk_equals_in_memory() {
+    let mut rules = Rules::new(Variant::HoyitoIII);
+    rules.final_four = FinalFour::To(Side::North);
+    same_files("hoyito-iii", rules, 8, Layers::All);
+}
+
+#[test]
+fn ayoayo_on_disk_equals_in_memory() {
+    let mut rules = Rules::new(Variant::Ayoayo);
+    same_files("ayoayo", rules, 6, Layers::All);
+    rules.leftover = Leftover::Holder;
+    same_files("ayoayo-holder", rules, 6, Layers::All);
+}
