@@ -353,6 +353,10 @@ impl Shard {
             self.received.push(positions);
         }
         let first = range.start;
+        // Grown by exactly the part, never doubled: the allocator moves a large vector's
+        // pages rather than copying them, and the capacity (what a cap on the worker's
+        // memory counts) stays the moves held.
+        self.moves.reserve_exact(part.children.len());
         self.moves.extend(
             part.children
                 .iter()

@@ -296,7 +296,7 @@ impl<'a> NewGame<'a> {
 
 /// A change someone (maybe another server) committed: the game and its new move count and
 /// version, as PostgreSQL's `NOTIFY` carries it. Version -1: the game was deleted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
     /// The game.
     pub game: i64,
@@ -304,10 +304,110 @@ pub struct Change {
     pub plies: usize,
     /// Its version now ([`GameRow::version`]).
     pub version: i64,
+    /// For a move or a change of a live game's row: the change itself, so that a server
+    /// whose copy is at the version before can follow it without reading the game
+    /// ([`Change::follow`]). `None` for other writes.
+    pub step: Option<Box<Step>>,
+}
+
+/// A write to a live game as its notice carries it: a move (or none) and what it left in
+/// the rows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The move played, by its name (`A`, `pass` …); `None` when only the live row changed.
+    pub mv: Option<String>,
+    /// The live row now, at its new version.
+    pub live: LiveRow,
+    /// The game row's new [`GameRow::updated`].
+    pub updated: String,
+}
+
+impl Change {
+    /// A copy of the game at the version just before this change (its row, the game, its
+    /// live row), brought to this change's version as the writer left the rows: what
+    /// reading the game again would give. `None` when the copy is not at the version
+    /// before, or the change carries no step, or its move does not play on the copy: read
+    /// the game again.
+    pub fn follow(
+        &self,
+        row: GameRow,
+        mut game: Game,
+        live: Option<&LiveRow>,
+    ) -> Option<(GameRow, Game, LiveRow)> {
+        let step = self.step.as_ref()?;
+        if row.id != self.game || row.version + 1 != self.version || live.is_none() {
+            return None;
+        }
+        if let Some(mv) = &step.mv {
+            let mv = game.parse_move(mv).ok()?;
+            game.play(mv).ok()?;
+        }
+        if game.moves().len() != self.plies {
+            return None;
+        }
+        let stamp = Stamp {
+            version: self.version,
+            updated: step.updated.clone(),
+        };
+        Some((row.stamped(&game, stamp), game, step.live.clone()))
+    }
+}
+
+impl Step {
+    /// The step as the text of a notice: JSON, the live row by the codec of its table
+    /// (`live` holds its columns in the order of [`LIVE_COLUMNS`]; a hash is an array of
+    /// bytes).
+    fn to_text(&self) -> String {
+        use serde_json::Value as Json;
+        let live: Vec<Json> = live_record(&self.live)
+            .0
+            .into_iter()
+            .map(|value| match value {
+                Value::Null => Json::Null,
+                Value::Int(n) => n.into(),
+                Value::Real(x) => x.into(),
+                Value::Text(text) => text.into(),
+                Value::Blob(bytes) => bytes.into(),
+                Value::Bool(b) => b.into(),
+            })
+            .collect();
+        serde_json::json!({"mv": self.mv, "updated": self.updated, "live": live}).to_string()
+    }
+
+    /// The step a notice's text holds ([`Step::to_text`]), `None` if it holds none.
+    fn from_text(text: &str) -> Option<Step> {
+        use serde_json::Value as Json;
+        let json: Json = serde_json::from_str(text).ok()?;
+        let values = json
+            .get("live")?
+            .as_array()?
+            .iter()
+            .map(|value| match value {
+                Json::Null => Some(Value::Null),
+                Json::Bool(b) => Some(Value::Bool(*b)),
+                Json::Number(n) => n.as_i64().map(Value::Int).or(n.as_f64().map(Value::Real)),
+                Json::String(text) => Some(Value::Text(text.clone())),
+                Json::Array(bytes) => bytes
+                    .iter()
+                    .map(|b| b.as_u64().and_then(|b| u8::try_from(b).ok()))
+                    .collect::<Option<Vec<u8>>>()
+                    .map(Value::Blob),
+                Json::Object(_) => None,
+            })
+            .collect::<Option<Vec<Value>>>()?;
+        Some(Step {
+            mv: match json.get("mv")? {
+                Json::Null => None,
+                mv => Some(mv.as_str()?.to_owned()),
+            },
+            live: live_row(&Record(values)).ok()?,
+            updated: json.get("updated")?.as_str()?.to_owned(),
+        })
+    }
 }
 
 /// What a store's listener hears ([`Store::listen`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
     /// From now on every change committed reaches the listener (it connected, or connected
     /// again after a loss: changes in between were missed).
@@ -748,6 +848,15 @@ fn live_values(id: i64, live: &LiveRow) -> Vec<Value> {
     .into()
 }
 
+/// The live row's values in the order of `LIVE_COLUMNS`, as [`live_row`] reads them.
+fn live_record(live: &LiveRow) -> Record {
+    let mut values = live_values(live.game_id, live);
+    // `live_values` puts the version second; the columns have it after `takebacks`.
+    let version = values.remove(1);
+    values.insert(19, version);
+    Record(values)
+}
+
 /// The game row's summary of its moves: how many, the result, how it ended.
 #[derive(Clone, Copy, Debug)]
 struct Summary {
@@ -954,8 +1063,25 @@ impl Write {
                 game,
                 plies,
                 version,
+                step: None,
             }),
             at: now.clone(),
+        };
+        // A live game's change as its notice carries it: the live row written, at its new
+        // version.
+        let stepped = |applied: Applied, mv: Option<&String>, live: &LiveRow| Applied {
+            change: applied.change.map(|change| Change {
+                step: Some(Box::new(Step {
+                    mv: mv.cloned(),
+                    live: LiveRow {
+                        version: live.version + 1,
+                        ..live.clone()
+                    },
+                    updated: now.clone(),
+                })),
+                ..change
+            }),
+            ..applied
         };
         match self {
             Write::Match { rounds } => {
@@ -1049,9 +1175,17 @@ impl Write {
                 insert_move(sql, *id, *ply, mv)?;
                 if let Some(live) = live {
                     put_live(sql, live)?;
-                    accounts::settle_rating(sql, *id)?;
+                    // Only a rated game's move that ends it can rate it: the other moves
+                    // need not read the rows back (a query less per move).
+                    if live.rated && (summary.result.is_some() || live.result.is_some()) {
+                        accounts::settle_rating(sql, *id)?;
+                    }
                 }
-                Ok(change(*id, summary.plies, version))
+                let applied = change(*id, summary.plies, version);
+                Ok(match live {
+                    Some(live) => stepped(applied, Some(mv), live),
+                    None => applied,
+                })
             }
             Write::Truncate {
                 id,
@@ -1090,7 +1224,8 @@ impl Write {
                         &values![live.game_id, &now],
                     )?
                     .ok_or_else(|| changed_meanwhile(live.game_id))?;
-                Ok(change(live.game_id, row.size(0)?, row.int(1)?))
+                let applied = change(live.game_id, row.size(0)?, row.int(1)?);
+                Ok(stepped(applied, None, live))
             }
             Write::Account(write) => write.apply(sql, &now),
             Write::Delete { id } => {
@@ -1764,5 +1899,55 @@ mod tests {
         assert_eq!(r.opt_text(2), Ok(None));
         assert!(r.text(2).is_err());
         assert!(r.opt_hash(0).is_err());
+    }
+
+    #[test]
+    fn a_step_reads_back_from_its_text() {
+        let live = LiveRow {
+            game_id: 12,
+            seats: [Some([7; 32]), Some([255; 32])],
+            names: [Some("Ana 'o\\ \"Ñ\"".into()), None],
+            lobby: true,
+            address: Some("192.0.2.1".into()),
+            clock: Some(LiveClock {
+                base_ms: 60_000,
+                increment_ms: 2_000,
+                remaining_ms: [59_000, -3],
+                running_since: Some(1_796_150_820_000),
+            }),
+            offers: Offers {
+                draw: Some(Side::North),
+                takeback: None,
+                rematch: Some(Side::South),
+            },
+            result: Some(LiveResult {
+                outcome: "south".into(),
+                reason: "resigned".into(),
+            }),
+            rematch: Some(13),
+            takebacks: 2,
+            version: 9,
+            created_ms: 1_000,
+            touched_ms: 2_000,
+            accounts: [Some(4), None],
+            rated: true,
+        };
+        assert_eq!(live_row(&live_record(&live)), Ok(live.clone()));
+        for mv in [Some("pass".to_owned()), None] {
+            let step = Step {
+                mv,
+                live: live.clone(),
+                updated: "2026-12-04 18:47:00".into(),
+            };
+            assert_eq!(Step::from_text(&step.to_text()), Some(step));
+        }
+        for bad in [
+            "",
+            "{}",
+            "12 7 3",
+            r#"{"mv": 1, "updated": "x", "live": []}"#,
+        ] {
+            assert_eq!(Step::from_text(bad), None, "{bad:?}");
+        }
     }
 }

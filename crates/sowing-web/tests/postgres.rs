@@ -13,7 +13,7 @@ use axum::http::{Method, StatusCode};
 use serde_json::json;
 use sowing::{Game, Rules, Variant};
 use sowing_web::clock::LiveClock;
-use sowing_web::store::{Change, LiveRow, NewGame, Notice, Offers, Store};
+use sowing_web::store::{Change, LiveRow, NewGame, Notice, Offers, Step, Store};
 use sowing_web::{router, App};
 
 /// A fresh database on the server of `SOWING_TEST_POSTGRES`: its URL.
@@ -165,20 +165,90 @@ fn each_live_write_is_announced_with_the_games_new_version() {
     let heard: Vec<Change> = (0..2)
         .map(|_| rx.recv_timeout(Duration::from_secs(10)).unwrap())
         .collect();
+    let step = Step {
+        mv: None,
+        live: b.live_row(id).unwrap().unwrap(),
+        updated: b.game_row(id).unwrap().unwrap().updated,
+    };
+    assert_eq!(step.live.names[1].as_deref(), Some("Ben"));
     assert_eq!(
         heard,
         vec![
             Change {
                 game: id,
                 plies: 0,
-                version: 0
+                version: 0,
+                step: None,
             },
             Change {
                 game: id,
                 plies: 0,
-                version: 1
+                version: 1,
+                step: Some(Box::new(step)),
             }
         ]
+    );
+}
+
+/// A copy of the game read before a live write, brought forward by the write's notice
+/// alone, is what reading the game after it gives: for a move, a change of the live row
+/// (an offer), and the move that ends the game; a copy not at the version before is not.
+#[test]
+#[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
+fn a_live_writes_notice_brings_a_copy_at_the_version_before_to_the_stored_game() {
+    let (a, b) = two_stores();
+    let (tx, rx) = mpsc::channel();
+    b.listen(move |notice| {
+        if let Notice::Change(change) = notice {
+            let _ = tx.send(change);
+        }
+    })
+    .unwrap();
+    let mut game = Game::new(Rules::new(Variant::Ayoayo));
+    let mut live = open_challenge();
+    // A name that needs escaping in SQL and JSON.
+    live.names[1] = Some("Bea 'o\\ \"x\" Ñ".into());
+    live.seats[1] = Some([9; 32]);
+    let id = a.create_game(&NewGame::live(&game, &live)).unwrap();
+    assert!(rx
+        .recv_timeout(Duration::from_secs(10))
+        .unwrap()
+        .step
+        .is_none());
+    let mut live = a.live_row(id).unwrap().unwrap();
+    let mut plies = 0;
+    while !game.is_over() {
+        let before = b.load_with_live(id).unwrap().unwrap();
+        if plies == 3 {
+            live.offers.draw = Some(game.position().to_move());
+            a.update_live(&live).unwrap();
+        } else {
+            game.play(game.legal_moves()[0]).unwrap();
+            live.touched_ms += 1;
+            a.append_live_move(&game, &live).unwrap();
+        }
+        live.version += 1;
+        plies += 1;
+        let change = rx.recv_timeout(Duration::from_secs(10)).expect("a notice");
+        let after = b.load_with_live(id).unwrap().unwrap();
+        let (row, followed, live_after) = change
+            .follow(before.0.clone(), before.1.clone(), before.2.as_ref())
+            .expect("the copy at the version before follows the notice");
+        assert_eq!(row, after.0);
+        assert_eq!(followed.moves(), after.1.moves());
+        assert_eq!(Some(&live_after), after.2.as_ref());
+        assert_eq!(live_after, live);
+        assert!(
+            change
+                .follow(after.0.clone(), after.1.clone(), after.2.as_ref())
+                .is_none(),
+            "a copy already at the change's version does not follow it again"
+        );
+    }
+    let stored = b.game_row(id).unwrap().unwrap();
+    assert_eq!(
+        (stored.plies, stored.result.is_some()),
+        (game.moves().len(), true)
     );
 }
 

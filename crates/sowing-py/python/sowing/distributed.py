@@ -153,25 +153,31 @@ def _expand(rules: tuple[Any, ...], directory: str, seeds: int, start: int, end:
     return _lower_tables(rules, directory, seeds).expand(seeds, start, end)
 
 
-def _peak_rss() -> int:
-    """This process's peak resident memory in bytes (``VmHWM``; 0 where Linux's /proc is
-    missing)."""
+def _usage() -> tuple[str, int, float]:
+    """This worker process (host and process id), its peak resident memory in bytes
+    (``VmHWM``; 0 where Linux's /proc is missing) and its CPU time so far (user and
+    system, seconds)."""
+    import resource
+    import socket
+
+    peak = 0
     with contextlib.suppress(OSError):
         for line in Path("/proc/self/status").read_text().splitlines():
             if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    return 0
+                peak = int(line.split()[1]) * 1024
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return f"{socket.gethostname()}:{os.getpid()}", peak, usage.ru_utime + usage.ru_stime
 
 
 def _expand_to_shards(rules: tuple[Any, ...], directory: str, seeds: int, start: int, end: int,
-                      bounds: list[int], shards: list[Any]) -> int:
+                      bounds: list[int], shards: list[Any]) -> tuple[str, int, float]:
     """Expands positions ``start .. end`` of layer ``seeds`` and sends each shard its part
-    (a Ray task); returns once every shard has it, with the worker's peak memory."""
+    (a Ray task); returns once every shard has it, with the worker's ``_usage``."""
     import ray
 
     parts = _lower_tables(rules, directory, seeds).expand_parts(seeds, start, end, bounds)
     ray.get([shard.receive.remote(part) for shard, part in zip(shards, parts) if part])
-    return _peak_rss()
+    return _usage()
 
 
 class _ShardActor:
@@ -181,8 +187,15 @@ class _ShardActor:
     return one batch of messages a shard and, last, this shard's tally ``(messages, bytes,
     pending)``: ``shards + 1`` values, which the driver passes on by reference."""
 
-    def __init__(self) -> None:
+    def __init__(self, memory: Optional[int] = None) -> None:
+        """``memory``: a cap in bytes on this worker's private memory (``RLIMIT_DATA``: its
+        heap and anonymous mappings, not the object store's shared pages), so that a shard
+        that needs more fails at once rather than crowd the machine."""
         self.shard: Any = None
+        if memory is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
 
     def open(self, bounds: list[int], index: int) -> None:
         self.shard = _sowing.TablesShard(bounds, index)
@@ -203,11 +216,11 @@ class _ShardActor:
         messages = sum((len(b) - 4) // 4 for b in batches if b)
         return (*batches, (messages, sum(len(b) for b in batches), self.shard.pending))
 
-    def values(self) -> tuple[bytes, int]:
-        """The range's values (the shard is then dropped) and this worker's peak memory."""
+    def values(self) -> tuple[bytes, tuple[str, int, float]]:
+        """The range's values (the shard is then dropped) and this worker's ``_usage``."""
         values = self.shard.values()
         self.shard = None
-        return values, _peak_rss()
+        return values, _usage()
 
 
 def _even_bounds(count: int, shards: int) -> list[int]:
@@ -231,8 +244,8 @@ def _split_solve(rules: tuple[Any, ...], directory: str, seeds: int, count: int,
     task = ray.remote(_expand_to_shards)
     cuts = [count * k // ranges for k in range(ranges + 1)]
     spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
-    expansion_peaks = ray.get([task.remote(rules, directory, seeds, a, b, bounds, actors)
-                               for a, b in spans])
+    expansion = ray.get([task.remote(rules, directory, seeds, a, b, bounds, actors)
+                         for a, b in spans])
     top = max(ray.get([actor.seal.remote() for actor in actors]))
     expanded_at = time.perf_counter()
     rounds: list[tuple[int, int]] = []  # (messages, bytes) between shards, a round
@@ -248,11 +261,14 @@ def _split_solve(rules: tuple[Any, ...], directory: str, seeds: int, count: int,
                     for to in range(n)]
     results = ray.get([actor.values.remote() for actor in actors])
     path = _sowing.tables_write_layer(rules, seeds, [values for values, _ in results], directory)
+    # Each worker's peak memory and CPU time so far, by process (a task's worker runs many).
+    workers = {name: ("expansion", peak, cpu) for name, peak, cpu in expansion}
+    workers.update({name: ("shard", peak, cpu) for _, (name, peak, cpu) in results})
     return dict(path=path, tasks=len(spans), rounds=rounds,
                 expand_seconds=expanded_at - started_at,
                 solve_seconds=time.perf_counter() - expanded_at,
-                shard_peaks=[peak for _, peak in results],
-                expansion_peak=max(expansion_peaks, default=0))
+                shard_peaks=[peak for _, (_, peak, _) in results],
+                expansion_peak=max(peak for _, peak, _ in expansion), workers=workers)
 
 
 @contextlib.contextmanager
@@ -291,9 +307,11 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         ranges = args.ranges or 4 * cpus
         actors = []
+        workers: dict[str, tuple[str, int, float]] = {}  # by process: role, peak, CPU so far
         if args.split_solve or args.shards:
             shard = ray.remote(_ShardActor).options(scheduling_strategy="SPREAD")
-            actors = [shard.remote() for _ in range(args.shards or cpus)]
+            memory = None if args.shard_memory is None else int(args.shard_memory * (1 << 30))
+            actors = [shard.remote(memory) for _ in range(args.shards or cpus)]
         plan = _sowing.tables_plan(args.game, args.pits, max_seeds=args.max_seeds,
                                    layers=args.layers, extra=args.layer or [], **options)
         for seeds in plan:
@@ -308,6 +326,7 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
                 spans = args.ranges or max(ranges, -(-count // (1 << 21)))
                 figures = _split_solve(rules, directory, seeds, count, actors, spans)
                 _print_split(seeds, count, len(actors), figures, out)
+                workers.update(figures.pop("workers"))
                 if args.stats:
                     with open(args.stats, "a") as stats:
                         stats.write(json.dumps(dict(seeds=seeds, positions=count,
@@ -324,6 +343,21 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
             seconds = time.perf_counter() - started_at
             print(f"layer {seeds}: {count:,} positions in {len(spans)} tasks, "
                   f"{seconds:.1f} s: {path}", file=out, flush=True)
+        if workers:
+            _print_workers(workers, out)
+
+
+def _print_workers(workers: dict[str, tuple[str, int, float]], out: Any) -> None:
+    """The peak memory and CPU time of the processes of a split build, by role."""
+    gib = 1 << 30
+    _, driver_peak, driver_cpu = _usage()
+    for role in ("shard", "expansion"):
+        mine = [(peak, cpu) for r, peak, cpu in workers.values() if r == role]
+        peaks = ", ".join(f"{peak / gib:.2f}" for peak, _ in mine)
+        print(f"{len(mine)} {role} workers: peak RSS {peaks} GiB, CPU "
+              f"{sum(cpu for _, cpu in mine):.1f} s", file=out)
+    print(f"driver: peak RSS {driver_peak / gib:.2f} GiB, CPU {driver_cpu:.1f} s", file=out,
+          flush=True)
 
 
 def _print_split(seeds: int, count: int, shards: int, figures: dict[str, Any], out: Any) -> None:
@@ -412,6 +446,9 @@ def parser() -> argparse.ArgumentParser:
                    "rank range, so that no worker holds the whole layer")
     b.add_argument("--shards", type=int,
                    help="shards of --split-solve (implies it; default: the cluster's CPUs)")
+    b.add_argument("--shard-memory", type=float, metavar="GIB",
+                   help="with --split-solve: cap each shard's private memory (RLIMIT_DATA) "
+                   "at this many GiB; a shard that needs more stops the build")
     b.add_argument("--stats", help="with --split-solve: append each layer's figures (the "
                    "messages and bytes of every round, peak memory) to this file, a JSON "
                    "object a line")

@@ -16,7 +16,9 @@ use crate::owners::Caller;
 use crate::services::analysis::{Analyses, QueueError, Standing};
 use crate::services::engines::{EngineError, Engines};
 use crate::services::hub::Hub;
-use crate::store::{GameRow, LiveRow, NewGame, Notice, Stamp, Store, StoreError, StoreResult};
+use crate::store::{
+    Change, GameRow, LiveRow, NewGame, Notice, Stamp, Store, StoreError, StoreResult,
+};
 use crate::views::analysis::{AnalysisView, Progress};
 use crate::views::games::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
@@ -183,6 +185,17 @@ impl Loaded {
         Ok(store
             .load_with_live(id)?
             .map(|(row, game, live)| Loaded { row, game, live }))
+    }
+
+    /// The copy after another server's `change`, when it is at the version just before
+    /// it and the change carries what it did ([`Change::follow`]).
+    fn follow(self, change: &Change) -> Option<Loaded> {
+        let (row, game, live) = change.follow(self.row, self.game, self.live.as_ref())?;
+        Some(Loaded {
+            row,
+            game,
+            live: Some(live),
+        })
     }
 
     /// The copy after our own write, which left the game's row as `stamp` says. Another
@@ -474,7 +487,7 @@ impl Games {
         let hub = self.hub.clone();
         self.store.listen(move |notice| match notice {
             Notice::Hearing => hub.set_hearing(true),
-            Notice::Change(change) => hub.publish(change.game, change.version),
+            Notice::Change(change) => hub.publish_change(change),
             Notice::Lost => hub.set_hearing(false),
         })
     }
@@ -619,7 +632,12 @@ impl Games {
                     }
                 };
                 if stale {
-                    *guard = None;
+                    // Another server's move or live row, as its notice carried it, if that
+                    // is all the copy is missing; else the game is read again.
+                    *guard = guard.take().and_then(|loaded| {
+                        let change = self.hub.heard(id, loaded.row.version + 1)?;
+                        loaded.follow(&change)
+                    });
                 }
             }
         }

@@ -1,8 +1,9 @@
 //! The hub that tells live sockets a game changed. After a write commits, the service
 //! publishes "game G is at version V"; every socket subscribed to G wakes and reads what
-//! it is missing from the service (never from the notice itself, which carries only a
-//! version). With a shared store (PostgreSQL) the changes of every server arrive here too,
-//! from the store's `LISTEN`.
+//! it is missing from the service. With a shared store (PostgreSQL) the changes of every
+//! server arrive here too, from the store's `LISTEN`; the newest one heard of each game is
+//! kept, so that a copy at the version before can follow it without reading the game
+//! ([`Hub::heard`]).
 //!
 //! While the hub hears every change ([`Hub::set_hearing`]), it also knows the newest version
 //! of each game with sockets here: a copy in memory at that version is current (a newer
@@ -15,6 +16,8 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
 
+use crate::store::Change;
+
 /// The sockets of one game: a channel whose value is the newest version published.
 struct Channel {
     tx: watch::Sender<u64>,
@@ -22,6 +25,8 @@ struct Channel {
     sockets: usize,
     /// The newest version heard while hearing every change, if any.
     newest: Option<i64>,
+    /// The change to `newest` when another server's notice carried it.
+    heard: Option<Change>,
 }
 
 /// Publish and subscribe by game id.
@@ -78,7 +83,19 @@ impl Hub {
     /// from the store: wakes its sockets here, unless they already heard of that version
     /// (the store's echo of this process's own write).
     pub fn publish(&self, game: i64, version: i64) {
-        if let Some(channel) = self.lock().get_mut(&game) {
+        self.publish_change(Change {
+            game,
+            plies: 0,
+            version,
+            step: None,
+        });
+    }
+
+    /// [`Hub::publish`] of a change the store announced, kept with its step (if any) for
+    /// [`Hub::heard`].
+    pub fn publish_change(&self, change: Change) {
+        let version = change.version;
+        if let Some(channel) = self.lock().get_mut(&change.game) {
             if version < 0 {
                 channel.newest = None;
             } else if channel.newest.is_some_and(|newest| newest >= version) {
@@ -86,6 +103,7 @@ impl Hub {
             } else {
                 channel.newest = Some(version);
             }
+            channel.heard = change.step.is_some().then_some(change);
             channel.tx.send_replace(version.max(0) as u64);
         }
     }
@@ -99,6 +117,7 @@ impl Hub {
             .store(hearing, std::sync::atomic::Ordering::SeqCst);
         for channel in channels.values_mut() {
             channel.newest = None;
+            channel.heard = None;
             channel.tx.send_modify(|_| {});
         }
     }
@@ -114,6 +133,17 @@ impl Hub {
         channels.get(&game).and_then(|c| c.newest)
     }
 
+    /// The change that brought `game` to its newest version ([`Hub::newest`]), when it is
+    /// `version` and its notice carried the step.
+    pub fn heard(&self, game: i64, version: i64) -> Option<Change> {
+        let channels = self.lock();
+        let channel = channels.get(&game)?;
+        channel
+            .heard
+            .clone()
+            .filter(|change| channel.newest == Some(version) && change.version == version)
+    }
+
     /// Subscribes a socket (a spectator's, or a seat's) to `game`; the others are told, for
     /// the spectator count.
     pub fn subscribe(self: &Arc<Hub>, game: i64, spectator: bool) -> Subscription {
@@ -123,6 +153,7 @@ impl Hub {
             spectators: 0,
             sockets: 0,
             newest: None,
+            heard: None,
         });
         channel.sockets += 1;
         if spectator {
