@@ -3,35 +3,12 @@
 //! of a build of every layer; a position in a layer not built is a clear error, never a
 //! value; `extra` adds a layer with the ones below it that it needs.
 
-use std::path::{Path, PathBuf};
-
 use sowing::{FinalFour, Leftover, Position, Rules, Side, Variant};
 use sowing_tables::build::{self, Layers, Options};
 use sowing_tables::{file, Family, Tables, TablesError};
 
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "sowing-tables-layers-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn bytes(dir: &Path, family: &Family, seeds: usize) -> Vec<u8> {
-    std::fs::read(file::layer_path(dir, family, seeds)).unwrap()
-}
+mod common;
+use common::{bytes, Scratch};
 
 fn hoyito_iii_fixed() -> Rules {
     let mut rules = Rules::new(Variant::HoyitoIII);
@@ -93,14 +70,14 @@ fn ayoayo_reaches_every_layer() {
         build::plan(&family, 6, Layers::Reachable, &[]),
         vec![1, 2, 3, 4, 5, 6]
     );
-    let dir = Scratch::new("ayo");
+    let dir = Scratch::new("layers-ayo");
     let report = build::build(&dir.0, rules, 4, &Options::quiet()).unwrap();
     assert_eq!(report.built, vec![1, 2, 3, 4]);
 }
 
 #[test]
 fn a_position_in_a_layer_not_built_is_a_clear_error() {
-    let dir = Scratch::new("probe");
+    let dir = Scratch::new("layers-probe");
     let rules = Rules::new(Variant::HoyitoII);
     build::build(&dir.0, rules, 8, &Options::quiet()).unwrap();
     let tables = Tables::open(&dir.0, rules).unwrap();
@@ -158,7 +135,10 @@ fn an_extra_layer_comes_with_the_layers_it_needs_and_the_values_of_a_full_build(
         build::plan(&family, 0, Layers::Reachable, &[13]),
         vec![1, 5, 9, 13]
     );
-    let (some, all) = (Scratch::new("extra-some"), Scratch::new("extra-all"));
+    let (some, all) = (
+        Scratch::new("layers-extra-some"),
+        Scratch::new("layers-extra-all"),
+    );
     let options = Options {
         extra: vec![7],
         ..Options::quiet()
@@ -180,7 +160,7 @@ fn an_extra_layer_comes_with_the_layers_it_needs_and_the_values_of_a_full_build(
 
 #[test]
 fn expanding_a_layer_without_the_layers_below_it_is_an_error() {
-    let dir = Scratch::new("expand");
+    let dir = Scratch::new("layers-expand");
     let rules = Rules::new(Variant::HoyitoII);
     let family = Family::of(rules);
     build::build(&dir.0, rules, 4, &Options::quiet()).unwrap();
@@ -196,7 +176,7 @@ fn expanding_a_layer_without_the_layers_below_it_is_an_error() {
 
 #[test]
 fn a_layer_too_large_for_this_builder_is_refused_before_any_work() {
-    let dir = Scratch::new("too-large");
+    let dir = Scratch::new("layers-too-large");
     let rules = Rules::new(Variant::HoyitoIII);
     // Layer 32 of 2×6: 5,752,004,349 positions, more than 32-bit indices reach.
     let error = build::build(&dir.0, rules, 32, &Options::quiet()).unwrap_err();

@@ -2,40 +2,22 @@
 //! files, byte for byte, as the same layer solved in memory. (A build killed in the middle
 //! of a layer and resumed: `crates/sowing-cli/tests/tables.rs`.)
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use sowing::{FinalFour, Leftover, Rules, Side, Variant};
 use sowing_tables::build::{self, Layers, OnDisk, Options};
-use sowing_tables::{file, Family};
+use sowing_tables::Family;
 
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "sowing-tables-on-disk-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn bytes(dir: &Path, family: &Family, seeds: usize) -> Vec<u8> {
-    std::fs::read(file::layer_path(dir, family, seeds)).unwrap()
-}
+mod common;
+use common::{bytes, Scratch};
 
 /// Builds `rules` to `seeds` in memory and on disk (small ranges and buckets, so that a layer
 /// has several of each, and a checkpoint after every threshold) and compares every layer.
 fn same_files(name: &str, rules: Rules, seeds: usize, layers: Layers) {
-    let (memory, disk) = (Scratch::new(&format!("{name}-memory")), Scratch::new(name));
+    let (memory, disk) = (
+        Scratch::new(&format!("on-disk-{name}-memory")),
+        Scratch::new(&format!("on-disk-{name}")),
+    );
     let options = Options {
         layers,
         ..Options::quiet()

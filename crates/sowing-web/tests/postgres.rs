@@ -28,6 +28,19 @@ fn two_stores() -> (Store, Store) {
     (Store::connect(&url).unwrap(), Store::connect(&url).unwrap())
 }
 
+/// The changes `store` hears announced from now on.
+fn changes_heard(store: &Store) -> mpsc::Receiver<Change> {
+    let (tx, rx) = mpsc::channel();
+    store
+        .listen(move |notice| {
+            if let Notice::Change(change) = notice {
+                let _ = tx.send(change);
+            }
+        })
+        .unwrap();
+    rx
+}
+
 #[test]
 #[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
 fn every_commit_is_announced_to_every_listener() {
@@ -148,13 +161,7 @@ fn open_challenge() -> LiveRow {
 #[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
 fn each_live_write_is_announced_with_the_games_new_version() {
     let (a, b) = two_stores();
-    let (tx, rx) = mpsc::channel();
-    b.listen(move |notice| {
-        if let Notice::Change(change) = notice {
-            let _ = tx.send(change);
-        }
-    })
-    .unwrap();
+    let rx = changes_heard(&b);
     let game = Game::new(Rules::new(Variant::Ayoayo));
     let id = a
         .create_game(&NewGame::live(&game, &open_challenge()))
@@ -197,13 +204,7 @@ fn each_live_write_is_announced_with_the_games_new_version() {
 #[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
 fn a_live_writes_notice_brings_a_copy_at_the_version_before_to_the_stored_game() {
     let (a, b) = two_stores();
-    let (tx, rx) = mpsc::channel();
-    b.listen(move |notice| {
-        if let Notice::Change(change) = notice {
-            let _ = tx.send(change);
-        }
-    })
-    .unwrap();
+    let rx = changes_heard(&b);
     let mut game = Game::new(Rules::new(Variant::Ayoayo));
     let mut live = open_challenge();
     // A name that needs escaping in SQL and JSON.

@@ -262,6 +262,19 @@ fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::rename(&partial, path)
 }
 
+/// As [`write_file`], the bytes given by `write` through a buffer (a layer's arrays are
+/// written without a second copy of them in memory).
+fn write_streamed(
+    path: &Path,
+    write: impl FnOnce(&mut io::BufWriter<File>) -> io::Result<()>,
+) -> io::Result<()> {
+    let partial = path.with_extension("partial");
+    let mut file = io::BufWriter::with_capacity(1 << 22, File::create(&partial)?);
+    write(&mut file)?;
+    file.into_inner().map_err(io::IntoInnerError::into_error)?;
+    fs::rename(partial, path)
+}
+
 fn remove(path: &Path) -> io::Result<()> {
     match fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
@@ -306,8 +319,12 @@ fn reversed(work: &Path, bucket: &Range<u64>, index: &RowIndex) -> bool {
 
 /// Writes the in-degrees, then the list of buckets, which marks the reversal done.
 fn write_reversed(work: &Path, index: &RowIndex, buckets: &[Range<u64>]) -> io::Result<()> {
-    let degrees: Vec<u8> = index.degree.iter().flat_map(|d| d.to_le_bytes()).collect();
-    write_file(&degrees_path(work), &degrees)?;
+    write_streamed(&degrees_path(work), |file| {
+        index
+            .degree
+            .iter()
+            .try_for_each(|d| file.write_all(&d.to_le_bytes()))
+    })?;
     let list: String = buckets
         .iter()
         .map(|b| format!("{} {}\n", b.start, b.end))
@@ -496,18 +513,10 @@ impl RowIndex {
             }
         })?;
         drop(next);
-        let path = bucket_path(work, bucket);
-        let partial = path.with_extension("partial");
-        let mut file = io::BufWriter::with_capacity(1 << 22, File::create(&partial)?);
-        for chunk in rows.chunks(1 << 20) {
-            let bytes: Vec<u8> = chunk
-                .iter()
-                .flat_map(|p| p.load(Ordering::Relaxed).to_le_bytes())
-                .collect();
-            file.write_all(&bytes)?;
-        }
-        file.into_inner().map_err(io::IntoInnerError::into_error)?;
-        fs::rename(partial, path)
+        write_streamed(&bucket_path(work, bucket), |file| {
+            rows.iter()
+                .try_for_each(|p| file.write_all(&p.load(Ordering::Relaxed).to_le_bytes()))
+        })
     }
 }
 
@@ -588,19 +597,13 @@ impl Rows for OnDiskRows {
 /// Writes the attractors' state: the next threshold (4 bytes), then each position's cell
 /// (2 bytes: value and counter).
 fn write_checkpoint(work: &Path, state: &Thresholds) -> io::Result<()> {
-    let path = checkpoint_path(work);
-    let partial = path.with_extension("partial");
-    let mut file = io::BufWriter::with_capacity(1 << 22, File::create(&partial)?);
-    file.write_all(&state.next.to_le_bytes())?;
-    for chunk in state.cell.chunks(1 << 21) {
-        let bytes: Vec<u8> = chunk
+    write_streamed(&checkpoint_path(work), |file| {
+        file.write_all(&state.next.to_le_bytes())?;
+        state
+            .cell
             .iter()
-            .flat_map(|c| c.load(Ordering::Relaxed).to_le_bytes())
-            .collect();
-        file.write_all(&bytes)?;
-    }
-    file.into_inner().map_err(io::IntoInnerError::into_error)?;
-    fs::rename(partial, path)
+            .try_for_each(|c| file.write_all(&c.load(Ordering::Relaxed).to_le_bytes()))
+    })
 }
 
 /// The attractors' state a previous run left, if any (and whole).
