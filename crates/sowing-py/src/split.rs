@@ -41,16 +41,21 @@ impl TablesShard {
 
 #[pymethods]
 impl TablesShard {
+    /// With `scratch`, the moves into the shard's range are kept in a file in that
+    /// directory until `seal` (removed then, or when the shard is dropped).
     #[new]
-    fn new(bounds: Vec<u64>, index: usize) -> PyResult<TablesShard> {
+    #[pyo3(signature = (bounds, index, scratch=None))]
+    fn new(bounds: Vec<u64>, index: usize, scratch: Option<PathBuf>) -> PyResult<TablesShard> {
         if index + 1 >= bounds.len() || bounds[0] != 0 || bounds.windows(2).any(|w| w[0] > w[1]) {
             return Err(TablesError::new_err(format!(
                 "shard {index} of the bounds {bounds:?}: not a shard of increasing bounds from 0"
             )));
         }
-        Ok(TablesShard {
-            inner: Some(Shard::new(&bounds, index)),
-        })
+        let shard = match scratch {
+            Some(dir) => Shard::spilling(&bounds, index, &dir).map_err(error)?,
+            None => Shard::new(&bounds, index),
+        };
+        Ok(TablesShard { inner: Some(shard) })
     }
 
     /// Takes this shard's part of an expanded range (bytes of `Tables.expand_parts`).

@@ -97,17 +97,24 @@ def test_tables_build_writes_the_files_of_sow_tables_build(flags, max_seeds, lay
 
 
 @pytest.mark.parametrize(
-    "flags, max_seeds, shards",
-    [(["--game", "hoyito-iii"], 12, 3),
-     (["--game", "hoyito-ii", "--layers", "all"], 7, 2),
-     (["--game", "ayoayo", "--leftover", "holder"], 6, 1)],
+    "flags, max_seeds, shards, moves",
+    [(["--game", "hoyito-iii"], 12, 3, "scratch"),
+     (["--game", "hoyito-ii", "--layers", "all"], 7, 2, "memory"),
+     (["--game", "ayoayo", "--leftover", "holder"], 6, 1, "default")],
 )
-def test_split_solve_writes_the_files_of_sow_tables_build(flags, max_seeds, shards, sow,
+def test_split_solve_writes_the_files_of_sow_tables_build(flags, max_seeds, shards, moves, sow,
                                                           tmp_path, capsys):
+    """The shards keep their moves in a given scratch directory (emptied after), in
+    memory, or in the workers' temporary directory."""
     ours, theirs, stats = tmp_path / "ray", tmp_path / "sow", tmp_path / "stats.jsonl"
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    where = {"scratch": ["--shard-scratch", str(scratch)],
+             "memory": ["--shard-moves-in-memory"], "default": []}[moves]
     arguments = ["tables", "build", *flags, "--max-seeds", str(max_seeds), "--shards",
-                 str(shards), "--stats", str(stats), "--dir", str(ours)]
+                 str(shards), "--stats", str(stats), "--dir", str(ours), *where]
     assert distributed.main(arguments) == 0
+    assert list(scratch.iterdir()) == []
     printed = capsys.readouterr().out
     assert f"layer {max_seeds}: " in printed and f"{shards} shards" in printed
     subprocess.run([sow, "tables", "build", *flags, "--max-seeds", str(max_seeds),

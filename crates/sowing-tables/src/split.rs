@@ -9,7 +9,8 @@
 //! 1. **Moves.** Each expanded range is cut by [`route`] into one [`Part`] a shard: the
 //!    exits and counts of the positions it owns, and the moves (parent, child) whose child it
 //!    owns, from any range. [`Shard::receive`] takes them in any order; [`Shard::seal`]
-//!    reverses the moves into rows.
+//!    reverses the moves into rows. A shard made by [`Shard::spilling`] keeps its moves in a
+//!    scratch file until then, so that its memory holds 4 bytes a move, never 8.
 //! 2. **Thresholds**, from the largest exit down to 1: [`Shard::begin`] adds the shard's new
 //!    members (an exit worth exactly t wins; a refuted position whose exit is −t loses), and
 //!    returns their messages; then rounds of [`Shard::step`], each applying the messages of
@@ -25,7 +26,9 @@
 //! are the same byte for byte. [`solve`] runs every shard in one process, the reference of
 //! the Ray build in `sowing.distributed`.
 
+use std::io::{BufWriter, Read, Seek, Write};
 use std::ops::Range;
+use std::path::Path;
 
 use rayon::prelude::*;
 
@@ -216,6 +219,23 @@ impl Messages {
     }
 }
 
+fn too_many(moves: u64) -> TablesError {
+    TablesError::Unsupported(format!(
+        "{moves} moves into one shard: more than 32-bit offsets count; use more shards"
+    ))
+}
+
+/// A shard's moves in until [`Shard::seal`], in a scratch file: appended as they come
+/// (8 bytes each, `local child << 32 | parent`) while the in-degrees are counted in memory,
+/// so that the seal can place each parent straight into its row. The file is removed when
+/// the spill is dropped, however the shard ends.
+struct Spill {
+    file: BufWriter<tempfile::NamedTempFile>,
+    /// Moves in of each owned position (and one more slot, for the rows' end).
+    degrees: Vec<u32>,
+    moves: u64,
+}
+
 /// A shard's moves in, reversed: the parents of local position `w` are
 /// `parent(start[w]) .. parent(start[w + 1])`, two parents a 64-bit word (the words of the
 /// received moves, packed in place, so that reversing needs no second copy of the moves).
@@ -229,10 +249,7 @@ impl Rows {
     /// Sorts `moves` (`local child << 32 | parent`) into rows, in place.
     fn of(mut moves: Vec<u64>, len: usize) -> Result<Rows, TablesError> {
         if moves.len() >= u32::MAX as usize {
-            return Err(TablesError::Unsupported(format!(
-                "{} moves into one shard: more than 32-bit offsets count; use more shards",
-                moves.len()
-            )));
+            return Err(too_many(moves.len() as u64));
         }
         moves.shrink_to_fit();
         moves.par_sort_unstable();
@@ -261,6 +278,49 @@ impl Rows {
         })
     }
 
+    /// Places the moves of `spill` into rows: each parent straight into its row, counted
+    /// from the row's end (the in-degrees summed), so that the rows take 4 bytes a move and
+    /// the moves are read once from the file.
+    fn of_spill(spill: &mut Spill, len: usize) -> Result<Rows, TablesError> {
+        let moves = usize::try_from(spill.moves)
+            .ok()
+            .filter(|&m| m < u32::MAX as usize)
+            .ok_or_else(|| too_many(spill.moves))?;
+        let path = spill.file.get_ref().path().to_path_buf();
+        let io = |error| TablesError::Io {
+            path: path.clone(),
+            error,
+        };
+        // start[w] = the end of w's row; each parent placed takes it down by one, to the
+        // row's start once the row is full.
+        let mut start = std::mem::take(&mut spill.degrees);
+        let mut sum = 0u32;
+        for s in &mut start[..len] {
+            sum += *s;
+            *s = sum;
+        }
+        start[len] = sum;
+        let mut packed = vec![0u64; moves.div_ceil(2)];
+        spill.file.flush().map_err(io)?;
+        let mut file = spill.file.get_mut().as_file();
+        file.rewind().map_err(io)?;
+        let mut chunk = vec![0u8; 1 << 20];
+        let mut left = moves * 8;
+        while left > 0 {
+            let bytes = &mut chunk[..left.min(1 << 20)];
+            file.read_exact(bytes).map_err(io)?;
+            for m in bytes.chunks_exact(8) {
+                let m = u64::from_le_bytes(m.try_into().expect("8 bytes"));
+                let end = &mut start[(m >> 32) as usize];
+                *end -= 1;
+                let i = *end as usize;
+                packed[i / 2] |= (m & u64::from(u32::MAX)) << (32 * (i % 2));
+            }
+            left -= bytes.len();
+        }
+        Ok(Rows { start, packed })
+    }
+
     fn row(&self, w: usize) -> impl Iterator<Item = u32> + '_ {
         (self.start[w] as usize..self.start[w + 1] as usize)
             .map(|i| (self.packed[i / 2] >> (32 * (i % 2))) as u32)
@@ -279,8 +339,9 @@ pub struct Shard {
     value: Vec<u8>,
     /// The ranges of positions received, to check they tile the shard.
     received: Vec<Range<u64>>,
-    /// Moves in, before [`Shard::seal`]: `local child << 32 | parent`.
+    /// Moves in, before [`Shard::seal`]: `local child << 32 | parent`, unless spilled.
     moves: Vec<u64>,
+    spill: Option<Spill>,
     rows: Rows,
     /// The threshold being computed (0 before the first).
     threshold: i32,
@@ -311,11 +372,39 @@ impl Shard {
             value: Vec::new(),
             received: Vec::new(),
             moves: Vec::new(),
+            spill: None,
             rows: Rows::default(),
             threshold: 0,
             queue: Vec::new(),
             own: Messages::default(),
         }
+    }
+
+    /// As [`Shard::new`], keeping the moves in in a new scratch file in `dir` until
+    /// [`Shard::seal`] (removed then, or when the shard is dropped): 4 bytes a move in
+    /// memory at the seal rather than 8, for 8 bytes a move on disk.
+    ///
+    /// # Errors
+    /// When the file cannot be made.
+    ///
+    /// # Panics
+    /// As [`Shard::new`].
+    pub fn spilling(bounds: &[u64], me: usize, dir: &Path) -> Result<Shard, TablesError> {
+        let mut shard = Shard::new(bounds, me);
+        let file = tempfile::Builder::new()
+            .prefix(&format!("shard-{me}-"))
+            .suffix(".moves")
+            .tempfile_in(dir)
+            .map_err(|error| TablesError::Io {
+                path: dir.to_path_buf(),
+                error,
+            })?;
+        shard.spill = Some(Spill {
+            file: BufWriter::with_capacity(1 << 20, file),
+            degrees: vec![0; shard.exit.len() + 1],
+            moves: 0,
+        });
+        Ok(shard)
     }
 
     /// The indices this shard owns.
@@ -353,6 +442,21 @@ impl Shard {
             self.received.push(positions);
         }
         let first = range.start;
+        if let Some(spill) = &mut self.spill {
+            for (&c, &p) in part.children.iter().zip(&part.parents) {
+                let w = u64::from(c) - first;
+                spill.degrees[w as usize] += 1;
+                spill
+                    .file
+                    .write_all(&(w << 32 | u64::from(p)).to_le_bytes())
+                    .map_err(|error| TablesError::Io {
+                        path: spill.file.get_ref().path().to_path_buf(),
+                        error,
+                    })?;
+            }
+            spill.moves += part.children.len() as u64;
+            return Ok(());
+        }
         // Grown by exactly the part, never doubled: the allocator moves a large vector's
         // pages rather than copying them, and the capacity (what a cap on the worker's
         // memory counts) stays the moves held.
@@ -389,7 +493,10 @@ impl Shard {
             )));
         }
         let len = self.exit.len();
-        self.rows = Rows::of(std::mem::take(&mut self.moves), len)?;
+        self.rows = match self.spill.take() {
+            Some(mut spill) => Rows::of_spill(&mut spill, len)?,
+            None => Rows::of(std::mem::take(&mut self.moves), len)?,
+        };
         self.value = vec![0; len];
         Ok(self
             .exit
@@ -535,21 +642,26 @@ pub fn run_thresholds(shards: &mut [Shard], top: i32) -> SplitReport {
 }
 
 /// Solves a layer from its expanded ranges (in order, covering it) with `shards` shards in
-/// this process. Returns the values of each shard's range, in order: concatenated, those of
+/// this process, their moves in kept in scratch files in `scratch` when given
+/// ([`Shard::spilling`]). Returns the values of each shard's range, in order: concatenated, those of
 /// [`build::solve`](crate::build::solve), byte for byte (and the file of
 /// [`file::write_layer_parts`](crate::file::write_layer_parts)).
 ///
 /// # Errors
-/// As [`Shard::seal`].
+/// As [`Shard::spilling`] and [`Shard::seal`].
 pub fn solve(
     expansions: &[Expansion],
     shards: usize,
+    scratch: Option<&Path>,
 ) -> Result<(Vec<Vec<u8>>, SplitReport), TablesError> {
     let count: u64 = expansions.iter().map(|e| e.exit.len() as u64).sum();
     let bounds = even_bounds(count, shards);
-    let mut shards: Vec<Shard> = (0..bounds.len() - 1)
-        .map(|k| Shard::new(&bounds, k))
-        .collect();
+    let mut shards = (0..bounds.len() - 1)
+        .map(|k| match scratch {
+            Some(dir) => Shard::spilling(&bounds, k, dir),
+            None => Ok(Shard::new(&bounds, k)),
+        })
+        .collect::<Result<Vec<Shard>, _>>()?;
     for expansion in expansions {
         for (shard, part) in shards.iter_mut().zip(route(&bounds, expansion)) {
             shard.receive(&part)?;

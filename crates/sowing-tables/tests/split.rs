@@ -1,6 +1,6 @@
 //! The solve split across shards (`split::solve`), its ranges written by
 //! `file::write_layer_parts`, gives the layer files of `build::build`, byte for byte, with
-//! 1, 2 and 3 shards.
+//! 1, 2 and 3 shards, their moves in held in memory or in scratch files.
 
 use std::path::PathBuf;
 
@@ -16,7 +16,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 }
 
 /// Builds `rules` to `max_seeds` (every layer), then solves each of `layers` again split
-/// into 1, 2 and 3 shards, from its expansion in ranges of `chunk` positions (which straddle
+/// into 1, 2 and 3 shards, their moves in memory and in scratch files, from its expansion in ranges of `chunk` positions (which straddle
 /// the shards' bounds), and compares the files.
 fn split_solves_write_the_same_files(
     name: &str,
@@ -38,8 +38,15 @@ fn split_solves_write_the_same_files(
             })
             .collect();
         let expected = std::fs::read(file::layer_path(&dir, &family, seeds)).unwrap();
-        for shards in 1..=3 {
-            let (values, report) = split::solve(&expansions, shards).unwrap();
+        let spills = dir.join("spills");
+        std::fs::create_dir_all(&spills).unwrap();
+        for (shards, scratch) in (1..=3).flat_map(|n| [(n, None), (n, Some(spills.as_path()))]) {
+            let (values, report) = split::solve(&expansions, shards, scratch).unwrap();
+            assert_eq!(
+                std::fs::read_dir(&spills).unwrap().count(),
+                0,
+                "the scratch files are removed"
+            );
             assert!(report.rounds > 0, "layer {seeds}: rounds were run");
             assert_eq!(
                 shards == 1,
@@ -52,7 +59,7 @@ fn split_solves_write_the_same_files(
             let path = file::write_layer_parts(&other, &family, seeds, &parts).unwrap();
             assert!(
                 std::fs::read(path).unwrap() == expected,
-                "{name}: layer {seeds} split into {shards} shards differs"
+                "{name}: layer {seeds} split into {shards} shards (scratch {scratch:?}) differs"
             );
         }
     }

@@ -187,18 +187,24 @@ class _ShardActor:
     return one batch of messages a shard and, last, this shard's tally ``(messages, bytes,
     pending)``: ``shards + 1`` values, which the driver passes on by reference."""
 
-    def __init__(self, memory: Optional[int] = None) -> None:
+    def __init__(self, memory: Optional[int] = None, scratch: Optional[str] = "") -> None:
         """``memory``: a cap in bytes on this worker's private memory (``RLIMIT_DATA``: its
         heap and anonymous mappings, not the object store's shared pages), so that a shard
-        that needs more fails at once rather than crowd the machine."""
+        that needs more fails at once rather than crowd the machine. ``scratch``: the
+        directory where the shard keeps its moves in until sealed (8 bytes a move on disk,
+        so that its memory holds 4 at the seal, not 8): "" for this worker's temporary
+        directory, None to keep them in memory."""
+        import tempfile
+
         self.shard: Any = None
+        self.scratch = tempfile.gettempdir() if scratch == "" else scratch
         if memory is not None:
             import resource
 
             resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
 
     def open(self, bounds: list[int], index: int) -> None:
-        self.shard = _sowing.TablesShard(bounds, index)
+        self.shard = _sowing.TablesShard(bounds, index, scratch=self.scratch)
 
     def receive(self, part: bytes) -> None:
         self.shard.receive(part)
@@ -311,7 +317,8 @@ def tables_build(args: argparse.Namespace, out: Any = None) -> None:
         if args.split_solve or args.shards:
             shard = ray.remote(_ShardActor).options(scheduling_strategy="SPREAD")
             memory = None if args.shard_memory is None else int(args.shard_memory * (1 << 30))
-            actors = [shard.remote(memory) for _ in range(args.shards or cpus)]
+            scratch = None if args.shard_moves_in_memory else args.shard_scratch
+            actors = [shard.remote(memory, scratch) for _ in range(args.shards or cpus)]
         plan = _sowing.tables_plan(args.game, args.pits, max_seeds=args.max_seeds,
                                    layers=args.layers, extra=args.layer or [], **options)
         for seeds in plan:
@@ -449,6 +456,13 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--shard-memory", type=float, metavar="GIB",
                    help="with --split-solve: cap each shard's private memory (RLIMIT_DATA) "
                    "at this many GiB; a shard that needs more stops the build")
+    b.add_argument("--shard-scratch", metavar="DIR", default="",
+                   help="with --split-solve: where each shard keeps the moves into its range "
+                   "until the solve (8 bytes a move, removed after; default: the worker's "
+                   "temporary directory)")
+    b.add_argument("--shard-moves-in-memory", action="store_true",
+                   help="with --split-solve: keep each shard's moves in memory instead (8 "
+                   "bytes a move at the peak rather than 4)")
     b.add_argument("--stats", help="with --split-solve: append each layer's figures (the "
                    "messages and bytes of every round, peak memory) to this file, a JSON "
                    "object a line")
