@@ -32,7 +32,7 @@ mkdir -p "$dir"
 
 # Positions in the layer files under $1: one byte each after a 64-byte header.
 held() {
-  find "$1" -name 'layer-*.sowt' -printf '%s\n' | awk '{ n += $1 - 64 } END { printf "%d\n", n }'
+  find "$1" -name 'layer-*.sowt' -printf '%s\n' | awk '{ n += $1 - 64 } END { printf "%.0f\n", n }'
 }
 
 for build in "${builds[@]}"; do
