@@ -51,10 +51,7 @@ impl TablesShard {
                 "shard {index} of the bounds {bounds:?}: not a shard of increasing bounds from 0"
             )));
         }
-        let shard = match scratch {
-            Some(dir) => Shard::spilling(&bounds, index, &dir).map_err(error)?,
-            None => Shard::new(&bounds, index),
-        };
+        let shard = Shard::spilling(&bounds, index, scratch.as_deref()).map_err(error)?;
         Ok(TablesShard { inner: Some(shard) })
     }
 

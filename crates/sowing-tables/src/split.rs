@@ -236,6 +236,15 @@ struct Spill {
     moves: u64,
 }
 
+impl Spill {
+    fn io(&self, error: std::io::Error) -> TablesError {
+        TablesError::Io {
+            path: self.file.get_ref().path().to_path_buf(),
+            error,
+        }
+    }
+}
+
 /// A shard's moves in, reversed: the parents of local position `w` are
 /// `parent(start[w]) .. parent(start[w + 1])`, two parents a 64-bit word (the words of the
 /// received moves, packed in place, so that reversing needs no second copy of the moves).
@@ -286,11 +295,6 @@ impl Rows {
             .ok()
             .filter(|&m| m < u32::MAX as usize)
             .ok_or_else(|| too_many(spill.moves))?;
-        let path = spill.file.get_ref().path().to_path_buf();
-        let io = |error| TablesError::Io {
-            path: path.clone(),
-            error,
-        };
         // start[w] = the end of w's row; each parent placed takes it down by one, to the
         // row's start once the row is full.
         let mut start = std::mem::take(&mut spill.degrees);
@@ -301,14 +305,14 @@ impl Rows {
         }
         start[len] = sum;
         let mut packed = vec![0u64; moves.div_ceil(2)];
-        spill.file.flush().map_err(io)?;
-        let mut file = spill.file.get_mut().as_file();
-        file.rewind().map_err(io)?;
+        spill.file.flush().map_err(|e| spill.io(e))?;
+        let mut file = spill.file.get_ref().as_file();
+        file.rewind().map_err(|e| spill.io(e))?;
         let mut chunk = vec![0u8; 1 << 20];
         let mut left = moves * 8;
         while left > 0 {
             let bytes = &mut chunk[..left.min(1 << 20)];
-            file.read_exact(bytes).map_err(io)?;
+            file.read_exact(bytes).map_err(|e| spill.io(e))?;
             for m in bytes.chunks_exact(8) {
                 let m = u64::from_le_bytes(m.try_into().expect("8 bytes"));
                 let end = &mut start[(m >> 32) as usize];
@@ -380,17 +384,24 @@ impl Shard {
         }
     }
 
-    /// As [`Shard::new`], keeping the moves in in a new scratch file in `dir` until
-    /// [`Shard::seal`] (removed then, or when the shard is dropped): 4 bytes a move in
-    /// memory at the seal rather than 8, for 8 bytes a move on disk.
+    /// As [`Shard::new`], keeping the moves in in a new scratch file in `scratch`, when
+    /// given, until [`Shard::seal`] (removed then, or when the shard is dropped): 4 bytes a
+    /// move in memory at the seal rather than 8, for 8 bytes a move on disk.
     ///
     /// # Errors
     /// When the file cannot be made.
     ///
     /// # Panics
     /// As [`Shard::new`].
-    pub fn spilling(bounds: &[u64], me: usize, dir: &Path) -> Result<Shard, TablesError> {
+    pub fn spilling(
+        bounds: &[u64],
+        me: usize,
+        scratch: Option<&Path>,
+    ) -> Result<Shard, TablesError> {
         let mut shard = Shard::new(bounds, me);
+        let Some(dir) = scratch else {
+            return Ok(shard);
+        };
         let file = tempfile::Builder::new()
             .prefix(&format!("shard-{me}-"))
             .suffix(".moves")
@@ -446,13 +457,8 @@ impl Shard {
             for (&c, &p) in part.children.iter().zip(&part.parents) {
                 let w = u64::from(c) - first;
                 spill.degrees[w as usize] += 1;
-                spill
-                    .file
-                    .write_all(&(w << 32 | u64::from(p)).to_le_bytes())
-                    .map_err(|error| TablesError::Io {
-                        path: spill.file.get_ref().path().to_path_buf(),
-                        error,
-                    })?;
+                let bytes = (w << 32 | u64::from(p)).to_le_bytes();
+                spill.file.write_all(&bytes).map_err(|e| spill.io(e))?;
             }
             spill.moves += part.children.len() as u64;
             return Ok(());
@@ -657,10 +663,7 @@ pub fn solve(
     let count: u64 = expansions.iter().map(|e| e.exit.len() as u64).sum();
     let bounds = even_bounds(count, shards);
     let mut shards = (0..bounds.len() - 1)
-        .map(|k| match scratch {
-            Some(dir) => Shard::spilling(&bounds, k, dir),
-            None => Ok(Shard::new(&bounds, k)),
-        })
+        .map(|k| Shard::spilling(&bounds, k, scratch))
         .collect::<Result<Vec<Shard>, _>>()?;
     for expansion in expansions {
         for (shard, part) in shards.iter_mut().zip(route(&bounds, expansion)) {
