@@ -51,7 +51,7 @@ impl TablesShard {
                 "shard {index} of the bounds {bounds:?}: not a shard of increasing bounds from 0"
             )));
         }
-        let shard = Shard::spilling(&bounds, index, scratch.as_deref()).map_err(error)?;
+        let shard = Shard::with_scratch(&bounds, index, scratch.as_deref()).map_err(error)?;
         Ok(TablesShard { inner: Some(shard) })
     }
 

@@ -9,8 +9,8 @@
 //! 1. **Moves.** Each expanded range is cut by [`route`] into one [`Part`] a shard: the
 //!    exits and counts of the positions it owns, and the moves (parent, child) whose child it
 //!    owns, from any range. [`Shard::receive`] takes them in any order; [`Shard::seal`]
-//!    reverses the moves into rows. A shard made by [`Shard::spilling`] keeps its moves in a
-//!    scratch file until then, so that its memory holds 4 bytes a move, never 8.
+//!    reverses the moves into rows. A shard given a scratch directory ([`Shard::with_scratch`])
+//!    keeps its moves in a file there until then, so that its memory holds 4 bytes a move, never 8.
 //! 2. **Thresholds**, from the largest exit down to 1: [`Shard::begin`] adds the shard's new
 //!    members (an exit worth exactly t wins; a refuted position whose exit is −t loses), and
 //!    returns their messages; then rounds of [`Shard::step`], each applying the messages of
@@ -384,16 +384,16 @@ impl Shard {
         }
     }
 
-    /// As [`Shard::new`], keeping the moves in in a new scratch file in `scratch`, when
-    /// given, until [`Shard::seal`] (removed then, or when the shard is dropped): 4 bytes a
-    /// move in memory at the seal rather than 8, for 8 bytes a move on disk.
+    /// As [`Shard::new`]; given a `scratch` directory, the shard keeps the moves in in a new
+    /// file there until [`Shard::seal`] (removed then, or when the shard is dropped): 4 bytes
+    /// a move in memory at the seal rather than 8, for 8 bytes a move on disk.
     ///
     /// # Errors
     /// When the file cannot be made.
     ///
     /// # Panics
     /// As [`Shard::new`].
-    pub fn spilling(
+    pub fn with_scratch(
         bounds: &[u64],
         me: usize,
         scratch: Option<&Path>,
@@ -649,12 +649,12 @@ pub fn run_thresholds(shards: &mut [Shard], top: i32) -> SplitReport {
 
 /// Solves a layer from its expanded ranges (in order, covering it) with `shards` shards in
 /// this process, their moves in kept in scratch files in `scratch` when given
-/// ([`Shard::spilling`]). Returns the values of each shard's range, in order: concatenated, those of
+/// ([`Shard::with_scratch`]). Returns the values of each shard's range, in order: concatenated, those of
 /// [`build::solve`](crate::build::solve), byte for byte (and the file of
 /// [`file::write_layer_parts`](crate::file::write_layer_parts)).
 ///
 /// # Errors
-/// As [`Shard::spilling`] and [`Shard::seal`].
+/// As [`Shard::with_scratch`] and [`Shard::seal`].
 pub fn solve(
     expansions: &[Expansion],
     shards: usize,
@@ -663,7 +663,7 @@ pub fn solve(
     let count: u64 = expansions.iter().map(|e| e.exit.len() as u64).sum();
     let bounds = even_bounds(count, shards);
     let mut shards = (0..bounds.len() - 1)
-        .map(|k| Shard::spilling(&bounds, k, scratch))
+        .map(|k| Shard::with_scratch(&bounds, k, scratch))
         .collect::<Result<Vec<Shard>, _>>()?;
     for expansion in expansions {
         for (shard, part) in shards.iter_mut().zip(route(&bounds, expansion)) {
