@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::sync::watch;
 
-use crate::store::StoreError;
+use crate::store::STORE_ERRORS;
 
 /// Moves stored (`kind`: `plain` or `live`).
 pub const MOVES: &str = "sowing_moves_total";
@@ -26,8 +26,6 @@ pub const MOVE_LATENCY: &str = "sowing_move_seconds";
 /// Copies in memory checked against a shared store before use (`how`: `heard` when the
 /// store's notices said whether it was current, `asked` when the database was asked).
 pub const FRESHNESS_CHECKS: &str = "sowing_freshness_checks_total";
-/// Store calls that failed (`kind`: `conflict`, `database`, `unreplayable`).
-pub const STORE_ERRORS: &str = "sowing_store_errors_total";
 
 /// Buckets of the latency histograms, seconds: a move on one server takes milliseconds, a
 /// shared store's tens of milliseconds, and anything past a second is trouble.
@@ -74,16 +72,6 @@ fn describe() {
 /// `asked` of the database.
 pub(crate) fn freshness_checked(how: &'static str) {
     metrics::counter!(FRESHNESS_CHECKS, "how" => how).increment(1);
-}
-
-/// Counts a failed store call.
-pub(crate) fn store_error(error: &StoreError) {
-    let kind = match error {
-        StoreError::Conflict(_) => "conflict",
-        StoreError::Database(_) => "database",
-        StoreError::BadStart { .. } | StoreError::Unreplayable { .. } => "unreplayable",
-    };
-    metrics::counter!(STORE_ERRORS, "kind" => kind).increment(1);
 }
 
 /// Counts a stored move and how long it took from `received`.

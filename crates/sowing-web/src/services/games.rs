@@ -321,7 +321,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .await
         .map_err(|e| GameError::Internal(format!("database task failed: {e}")))?
         .map_err(|e| {
-            crate::ops::store_error(&e);
+            e.count();
             GameError::Store(e)
         })
 }

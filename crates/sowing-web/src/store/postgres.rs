@@ -24,10 +24,12 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{IsNull, ToSql, Type};
 use postgres::{Client, Config, GenericClient, IsolationLevel, NoTls, Statement, Transaction};
 
-use super::{
-    Applied, Backend, Change, Notice, ReadWork, Record, Sql, Step, StoreError, StoreResult, Value,
-    Write,
-};
+use super::changes::{Change, Notice, Step};
+use super::database::moved_off_runtime;
+use super::error::{StoreError, StoreResult};
+use super::sql::{now_text, Record, Sql, Value};
+use super::write::{Applied, Write};
+use super::{Backend, ReadWork};
 
 /// The channel of `NOTIFY`: payload `game plies version` (version -1: the game was deleted),
 /// then for a live game's move or row the change itself ([`Step`]), so that the other
@@ -46,7 +48,7 @@ const VERSION: i64 = 5;
 const POOL_SIZE: u32 = 16;
 
 /// The tables, as SQLite's (`lobby` a boolean, the hashes `BYTEA`). The texts of the times
-/// are written by the store ([`super::now_text`]); the defaults only fill rows made by hand.
+/// are written by the store (`sql.rs`'s `now_text`); the defaults only fill rows made by hand.
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
     id      BIGSERIAL PRIMARY KEY,
@@ -233,8 +235,7 @@ fn prepared(
 /// Runs `work` here when this thread may block (see [`super::off_runtime`]: it is off the
 /// async runtime, or there is none), else on a thread of its own.
 fn off_runtime<T: Send>(work: impl FnOnce() -> T + Send) -> T {
-    if super::OFF_RUNTIME.with(|flag| flag.get()) || tokio::runtime::Handle::try_current().is_err()
-    {
+    if moved_off_runtime() || tokio::runtime::Handle::try_current().is_err() {
         return work();
     }
     std::thread::scope(|scope| {
@@ -525,7 +526,7 @@ impl Backend for Postgres {
         })
     }
 
-    fn write(&self, write: Write) -> StoreResult<Applied> {
+    fn write(&self, write: Box<dyn Write>) -> StoreResult<Applied> {
         off_runtime(|| {
             let mut connection = self.connection()?;
             let connection = &mut *connection;
@@ -535,7 +536,7 @@ impl Backend for Postgres {
                     tx,
                     prepared: &mut connection.prepared,
                 };
-                let applied = write.apply(&mut tx)?;
+                let applied = write.apply(&mut tx, &now_text())?;
                 tx.tx.commit().map_err(db)?;
                 applied
             };
@@ -543,7 +544,7 @@ impl Backend for Postgres {
                 // The write stands: a notice that fails is logged, and the other servers'
                 // copies are refused at their next write (see the module's doc).
                 if let Err(e) = announce(&mut connection.client, change) {
-                    crate::ops::store_error(&e);
+                    e.count();
                     tracing::warn!("NOTIFY after game {}'s write: {e}", change.game);
                 }
             }

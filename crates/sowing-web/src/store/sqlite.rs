@@ -8,9 +8,11 @@ use std::sync::{mpsc, Mutex, MutexGuard};
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, ErrorCode, OptionalExtension};
 
-use super::{
-    Applied, Backend, Notice, ReadWork, Record, Sql, StoreError, StoreResult, Value, Write,
-};
+use super::changes::Notice;
+use super::error::{StoreError, StoreResult};
+use super::sql::{now_text, Record, Sql, Value};
+use super::write::{Applied, Write};
+use super::{Backend, ReadWork};
 
 /// The schema's version (`PRAGMA user_version`): 0 was the first, which kept how a game
 /// ended in English (`termination`); 1 keeps it as a code (`end_reason`, `end_to`); 2 adds
@@ -201,7 +203,7 @@ impl Sql for Lite<'_> {
 
 /// A write waiting for the next group commit, and where its answer goes.
 struct Job {
-    write: Write,
+    write: Box<dyn Write>,
     reply: mpsc::SyncSender<StoreResult<Applied>>,
 }
 
@@ -349,7 +351,7 @@ impl Backend for Sqlite {
     /// savepoint so that one failure undoes only itself, and every caller gets its answer
     /// only after that commit. Durability is that of one transaction per write, with one
     /// sync for many.
-    fn write(&self, write: Write) -> StoreResult<Applied> {
+    fn write(&self, write: Box<dyn Write>) -> StoreResult<Applied> {
         let (reply, answer) = mpsc::sync_channel(1);
         self.queue
             .lock()
@@ -366,7 +368,7 @@ impl Backend for Sqlite {
             let mut tx = conn.transaction().map_err(db)?;
             for job in &jobs {
                 let mut sp = tx.savepoint().map_err(db)?;
-                let result = job.write.apply(&mut Lite(&sp));
+                let result = job.write.apply(&mut Lite(&sp), &now_text());
                 if result.is_ok() {
                     sp.commit().map_err(db)?;
                 } else {
@@ -474,9 +476,10 @@ pub(super) fn backup(db: &Path, to: &Path) -> StoreResult<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{End, NewGame, Side, Store};
+    use super::super::{NewGame, Store};
     use super::*;
     use rusqlite::params;
+    use sowing::{End, Side};
     use sowing::{Game, Rules, Variant};
 
     /// A database file of its own for a test (none there yet), and a second connection to

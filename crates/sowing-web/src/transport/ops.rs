@@ -9,7 +9,7 @@ use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::ops::{prometheus, store_error, REQUESTS};
+use crate::ops::{prometheus, REQUESTS};
 use crate::services::games::Games;
 
 /// `GET /healthz`: 200 `ok` when the store answers a read, else 503 with why (for a load
@@ -29,7 +29,7 @@ pub(crate) async fn healthz(State(games): State<Arc<Games>>) -> Response {
     match read {
         Ok(Ok(_)) => text(StatusCode::OK, "ok\n".to_owned()),
         Ok(Err(e)) => {
-            store_error(&e);
+            e.count();
             text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n"))
         }
         Err(e) => text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")),
