@@ -19,6 +19,7 @@ mod baseline;
 pub mod bench;
 mod engine;
 pub mod eval;
+pub mod features;
 pub mod levels;
 mod mcts;
 mod ordering;

@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use sowing::{Game, Move, Pit, Position, Rules};
 
-use crate::eval::{self, Evaluator, Weights};
+use crate::eval::{self, Evaluator};
+use crate::features::{Weights, FEATURES};
 use crate::ordering::{self, History};
 use crate::tt::{Bound, Tt};
 use crate::{Info, Limits, Score};
@@ -116,7 +117,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(hash_mib),
             history: History::default(),
-            evaluator: Evaluator::new(&[0; eval::FEATURES]),
+            evaluator: Evaluator::new(&[0; FEATURES]),
             weights_for: None,
             stack: Vec::with_capacity(4096),
             nodes: 0,

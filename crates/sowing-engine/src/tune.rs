@@ -6,7 +6,8 @@
 
 use sowing::Rules;
 
-use crate::eval::{self, Weights, FEATURES};
+use crate::eval;
+use crate::features::{self, Weights, FEATURES};
 use crate::random::{self, Rng};
 use crate::search::{Noise, Searcher};
 use crate::Limits;
@@ -53,7 +54,7 @@ pub fn self_play(
             let me = pos.to_move();
             let final_margin = 100.0 * (f64::from(end[me]) - f64::from(end[!me]));
             samples.push(Sample {
-                features: eval::features(pos),
+                features: features::features(pos),
                 target: final_margin - f64::from(eval::margin(pos)),
             });
         }

@@ -1,7 +1,7 @@
 //! Evaluation weights, written by `sow-tune` (see docs/engine.md for the procedure).
-//! Units: 1/16 centiseed per unit of each feature of [`crate::eval::FEATURES`].
+//! Units: 1/16 centiseed per unit of each feature of [`crate::features::FEATURES`].
 
-use crate::eval::Weights;
+use crate::features::Weights;
 
 /// Hoyito II on 2×6.
 pub const HOYITO_II_6: Weights = [

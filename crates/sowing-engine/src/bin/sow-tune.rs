@@ -6,7 +6,8 @@
 
 use clap::Parser;
 use sowing::{Rules, Variant};
-use sowing_engine::eval::{weights_for, Weights, FEATURES, FEATURE_NAMES};
+use sowing_engine::eval::weights_for;
+use sowing_engine::features::{Weights, FEATURES, FEATURE_NAMES};
 use sowing_engine::tune;
 
 /// Fit the evaluation weights of every game and board by self-play and regression, and
@@ -62,8 +63,8 @@ fn main() -> std::process::ExitCode {
     ];
     let mut source = String::from(
         "//! Evaluation weights, written by `sow-tune` (see docs/engine.md for the procedure).\n\
-         //! Units: 1/16 centiseed per unit of each feature of [`crate::eval::FEATURES`].\n\n\
-         use crate::eval::Weights;\n",
+         //! Units: 1/16 centiseed per unit of each feature of [`crate::features::FEATURES`].\n\n\
+         use crate::features::Weights;\n",
     );
     for (name, doc, rules) in boards {
         let mut weights: Weights = if from_zero {
