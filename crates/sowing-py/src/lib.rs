@@ -7,11 +7,13 @@
 //! OpenSpiel environments on top.
 #![warn(missing_docs)]
 
+mod actions;
 mod alphazero;
 mod arena;
 mod batch;
 mod engine;
 mod game;
+mod memory;
 mod observe;
 mod split;
 mod tables;

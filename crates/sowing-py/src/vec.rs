@@ -11,9 +11,10 @@ use pyo3::types::{PyDict, PyTuple};
 use sowing::Position;
 use sowing_engine::random::Rng;
 
+use crate::actions::{integer_actions, nth_column};
 use crate::batch::{Reward, Slot};
 use crate::game::Game;
-use crate::vector::{alloc_with, check_memory, integer_actions};
+use crate::memory::{alloc_with, check_memory};
 use crate::{observe, rules_from, size, IllegalMoveError, SowingError};
 
 /// Games stepped together: their successors' sowings interleaved, their data in the
@@ -92,37 +93,6 @@ fn random_column(legal: u16, draw: u32, rng: &mut Rng) -> i64 {
         return 0;
     }
     i64::from(nth_column(legal, rng.below_from(draw, legal.count_ones())))
-}
-
-/// `SELECT[bits][i]`: the `i`-th set bit of six `bits`.
-const SELECT: [[u8; 6]; 64] = {
-    let mut table = [[0; 6]; 64];
-    let mut bits = 0;
-    while bits < 64 {
-        let (mut column, mut i) = (0, 0);
-        while column < 6 {
-            if (bits >> column) & 1 == 1 {
-                table[bits][i] = column as u8;
-                i += 1;
-            }
-            column += 1;
-        }
-        bits += 1;
-    }
-    table
-};
-
-/// The `index`-th legal column of `legal` (up to 12 columns): a table look-up in the
-/// six that hold it, with no loop whose length would be mispredicted.
-pub(crate) fn nth_column(legal: u16, index: u32) -> u32 {
-    let low = usize::from(legal & 63);
-    let in_low = low.count_ones();
-    let (bits, i, base) = if index < in_low {
-        (low, index, 0)
-    } else {
-        (usize::from((legal >> 6) & 63), index - in_low, 6)
-    };
-    base + u32::from(SELECT[bits][i as usize % 6])
 }
 
 impl VecGame {

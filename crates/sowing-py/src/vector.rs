@@ -13,7 +13,6 @@
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use rayon::prelude::*;
@@ -21,9 +20,10 @@ use sowing::{Move, Position, Rules, Side};
 use sowing_engine::random::Rng;
 use sowing_engine::{Limits, Player, PlayerSpec};
 
+use crate::actions::{integer_actions, nth_column};
 use crate::batch::Slot;
 use crate::game::{side_arg, Game};
-use crate::vec::nth_column;
+use crate::memory::{alloc_with, check_memory};
 use crate::{observe, rules_from, size, IllegalMoveError, ParseError, SowingError};
 
 /// What the agent is rewarded with.
@@ -347,76 +347,6 @@ impl Out {
             self.size,
         );
     }
-}
-
-/// The actions as an int64 array of `games` entries: any integer dtype is taken (converted
-/// by NumPy), anything else refused with a message that names what was expected.
-pub(crate) fn integer_actions<'py>(
-    actions: &Bound<'py, PyAny>,
-    games: usize,
-) -> PyResult<PyReadonlyArray1<'py, i64>> {
-    let array = match actions.extract::<PyReadonlyArray1<'py, i64>>() {
-        Ok(array) => array,
-        Err(_) => {
-            let numpy = actions.py().import("numpy")?;
-            let array = numpy.call_method1("asarray", (actions,))?;
-            let dtype = array.getattr("dtype")?;
-            let kind: String = dtype.getattr("kind")?.extract()?;
-            let shape = array.getattr("shape")?;
-            if kind != "i" && kind != "u" {
-                return Err(PyTypeError::new_err(format!(
-                    "actions must be integers: an array of any integer dtype and shape ({games},), not {dtype} of shape {shape}"
-                )));
-            }
-            array
-                .call_method1("astype", ("int64",))?
-                .extract::<PyReadonlyArray1<'py, i64>>()
-                .map_err(|_| {
-                    PyTypeError::new_err(format!(
-                        "actions must be one integer a game: shape ({games},), not {shape}"
-                    ))
-                })?
-        }
-    };
-    if array.len() != games {
-        return Err(SowingError::new_err(format!(
-            "{} actions for {games} games",
-            array.len()
-        )));
-    }
-    Ok(array)
-}
-
-/// Refuses a batch of `n` games whose arrays would not fit in memory (before NumPy or the
-/// allocator aborts the interpreter): `MemoryError`.
-pub(crate) fn check_memory(n: usize, bytes_a_game: usize) -> PyResult<()> {
-    // Far beyond any machine's memory, yet far below `isize::MAX`.
-    const LIMIT: usize = 1 << 44;
-    if n.checked_mul(bytes_a_game)
-        .is_none_or(|total| total > LIMIT)
-    {
-        return Err(PyMemoryError::new_err(format!(
-            "{n} games would need about {} GiB",
-            n.saturating_mul(bytes_a_game) >> 30
-        )));
-    }
-    Ok(())
-}
-
-/// `n` values made by `make`, in a vector whose allocation is tried first: a batch too
-/// large for the memory raises `MemoryError` (Rust's allocator would abort the
-/// interpreter).
-pub(crate) fn alloc_with<T>(n: usize, make: impl FnMut() -> T) -> PyResult<Vec<T>> {
-    check_memory(n, std::mem::size_of::<T>())?;
-    let mut values = Vec::new();
-    values.try_reserve_exact(n).map_err(|_| {
-        PyMemoryError::new_err(format!(
-            "{n} games would need {} MiB",
-            (n * std::mem::size_of::<T>()) >> 20
-        ))
-    })?;
-    values.extend(std::iter::repeat_with(make).take(n));
-    Ok(values)
 }
 
 /// Games of one agent against an opponent played inside each step: the core of
