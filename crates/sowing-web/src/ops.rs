@@ -27,6 +27,10 @@ pub const MOVE_LATENCY: &str = "sowing_move_seconds";
 /// store's notices said whether it was current, `asked` when the database was asked).
 pub const FRESHNESS_CHECKS: &str = "sowing_freshness_checks_total";
 
+/// 1 while the store's `LISTEN` connection hears every change (PostgreSQL), 0 while it is
+/// lost and connecting again; absent for SQLite.
+pub const LISTENING: &str = "sowing_store_listening";
+
 /// Buckets of the latency histograms, seconds: a move on one server takes milliseconds, a
 /// shared store's tens of milliseconds, and anything past a second is trouble.
 const BUCKETS: [f64; 12] = [
@@ -62,6 +66,10 @@ fn describe() {
         "From a move received to its commit."
     );
     metrics::describe_counter!(STORE_ERRORS, "Store calls that failed.");
+    metrics::describe_gauge!(
+        LISTENING,
+        "1 while the store's LISTEN connection hears every change, 0 while it is lost."
+    );
     metrics::describe_counter!(
         FRESHNESS_CHECKS,
         "Copies in memory checked against a shared store before use."
@@ -72,6 +80,11 @@ fn describe() {
 /// `asked` of the database.
 pub(crate) fn freshness_checked(how: &'static str) {
     metrics::counter!(FRESHNESS_CHECKS, "how" => how).increment(1);
+}
+
+/// Whether the store's listener hears every change now.
+pub(crate) fn listening(hearing: bool) {
+    metrics::gauge!(LISTENING).set(if hearing { 1.0 } else { 0.0 });
 }
 
 /// Counts a stored move and how long it took from `received`.

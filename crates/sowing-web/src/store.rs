@@ -39,6 +39,7 @@ pub use database::{backup, off_runtime, Database};
 pub use error::{StoreError, StoreResult, STORE_ERRORS};
 pub use games::{GameRow, MatchRow, NewGame};
 pub use live::{LiveListing, LiveResult, LiveRow, Offers};
+pub use postgres::LISTENER_NAME;
 pub use ratings::{RatedGameRow, RatingRow};
 pub use write::Stamp;
 

@@ -1,5 +1,6 @@
 //! PostgreSQL shared by several servers: every commit is announced to every listener, two
-//! services on one database serve each other's moves, and an older database is upgraded.
+//! services on one database serve each other's moves, a cut `LISTEN` connection is made again
+//! without a stale copy accepting a move, and an older database is upgraded.
 //! (What both databases do alike is in `tests/store.rs`.) Ignored under plain `cargo test`:
 //! they need a PostgreSQL server, which `scripts/test` starts and names in
 //! `SOWING_TEST_POSTGRES` before running them with `--ignored`.
@@ -316,4 +317,135 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
         store.live_row(live).unwrap().unwrap().accounts,
         [None, None]
     );
+}
+
+/// The backends of `sow-listen` connections on the database `url` names.
+fn listener_pids(url: &str) -> Vec<i32> {
+    let url = url.to_owned();
+    // On a thread of its own: the blocking client cannot run on an async test's thread.
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        client
+            .query(
+                "SELECT pid FROM pg_stat_activity
+                 WHERE application_name = $1 AND datname = current_database()",
+                &[&sowing_web::store::LISTENER_NAME],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| row.get(0))
+            .collect()
+    })
+    .join()
+    .unwrap()
+}
+
+/// Ends the `sow-listen` backends of the database `url` names, as an operator (or a
+/// failing network) might; how many.
+fn cut_listeners(url: &str) -> usize {
+    let url = url.to_owned();
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        client
+            .query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                 WHERE application_name = $1 AND datname = current_database()",
+                &[&sowing_web::store::LISTENER_NAME],
+            )
+            .unwrap()
+            .len()
+    })
+    .join()
+    .unwrap()
+}
+
+/// Waits (at most `within`) for `done`; how long it took, or `None`.
+async fn within(within: Duration, mut done: impl FnMut() -> bool) -> Option<Duration> {
+    let start = std::time::Instant::now();
+    while start.elapsed() < within {
+        if done() {
+            return Some(start.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    None
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
+async fn a_cut_listen_connection_is_made_again_and_no_stale_copy_accepts_a_move() {
+    let url = fresh_db();
+    let app_a = Arc::new(App::new(Store::connect(&url).unwrap(), 1));
+    let app_b = Arc::new(App::new(Store::connect(&url).unwrap(), 1));
+    app_b.listen().unwrap();
+    let (a, b) = (router(app_a), router(app_b.clone()));
+    assert!(
+        within(Duration::from_secs(10), || listener_pids(&url).len() == 1)
+            .await
+            .is_some(),
+        "B listens"
+    );
+    let first_listener = listener_pids(&url)[0];
+    let (status, view) = common::send(
+        &a,
+        Method::POST,
+        "/api/games",
+        Some(&json!({"game": "hoyito-ii"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{view}");
+    let id = view["id"].as_i64().unwrap();
+    // B keeps the game at ply 0, and a socket of it follows the game.
+    let (_, view) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(view["ply"], 0, "{view}");
+    let mut socket = app_b.hub().subscribe(id, true);
+    socket.changed().await;
+
+    assert_eq!(cut_listeners(&url), 1, "B's LISTEN connection is cut");
+    let moves = format!("/api/games/{id}/moves");
+    let (status, answer) = common::send(
+        &a,
+        Method::POST,
+        &moves,
+        Some(&json!({"move": "A", "ply": 0}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    // B's copy at ply 0 is stale: a move made from it is refused, whatever B heard.
+    let (status, answer) = common::send(
+        &b,
+        Method::POST,
+        &moves,
+        Some(&json!({"move": "B", "ply": 0}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    // B listens again, on a new connection, within 5 s; its socket was woken to catch up.
+    let again = within(Duration::from_secs(5), || {
+        listener_pids(&url)
+            .first()
+            .is_some_and(|&pid| pid != first_listener)
+    })
+    .await;
+    assert!(again.is_some(), "B did not listen again within 5 s");
+    tokio::time::timeout(Duration::from_secs(5), socket.changed())
+        .await
+        .expect("B's sockets are told to catch up");
+    let (_, view) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(view["ply"], 1, "B serves the game as it is: {view}");
+    // And B hears every change again: a move through A wakes B's socket.
+    let legal = view["state"]["legal"][0].as_str().unwrap().to_owned();
+    let (status, answer) = common::send(
+        &a,
+        Method::POST,
+        &moves,
+        Some(&json!({"move": legal, "ply": 1}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    tokio::time::timeout(Duration::from_secs(5), socket.changed())
+        .await
+        .expect("B hears A's next move");
+    let (_, view) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(view["ply"], 2, "{view}");
 }

@@ -486,9 +486,15 @@ impl Games {
     pub fn listen(&self) -> Result<(), StoreError> {
         let hub = self.hub.clone();
         self.store.listen(move |notice| match notice {
-            Notice::Hearing => hub.set_hearing(true),
+            Notice::Hearing => {
+                crate::ops::listening(true);
+                hub.set_hearing(true);
+            }
             Notice::Change(change) => hub.publish_change(change),
-            Notice::Lost => hub.set_hearing(false),
+            Notice::Lost => {
+                crate::ops::listening(false);
+                hub.set_hearing(false);
+            }
         })
     }
 

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-/// Store calls that failed (`kind`: `conflict`, `database`, `unreplayable`). Counted where
+/// Store calls that failed (`kind`: `conflict`, `database`, `unavailable`, `full`,
+/// `unreplayable`). Counted where
 /// the failures are seen ([`StoreError::count`]); the server's metrics page describes it.
 pub const STORE_ERRORS: &str = "sowing_store_errors_total";
 
@@ -11,6 +12,13 @@ pub const STORE_ERRORS: &str = "sowing_store_errors_total";
 pub enum StoreError {
     /// The database failed, or is not a database of this program.
     Database(String),
+    /// The database cannot be reached now (PostgreSQL stopped or restarting, a connection
+    /// lost). A transaction never half-writes; a commit whose answer was lost may have been
+    /// made, so the caller reads the game again before trusting its copy.
+    Unavailable(String),
+    /// The disk under the database is full: nothing was written, and writes succeed again
+    /// once there is room.
+    Full(String),
     /// A write broke a uniqueness rule or was made from a stale copy: another writer got
     /// there first (the same ply stored twice, the same round of a match started twice, a
     /// game changed since it was read). Nothing was written.
@@ -40,6 +48,14 @@ impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreError::Database(message) => write!(f, "database: {message}"),
+            StoreError::Unavailable(message) => write!(
+                f,
+                "the database cannot be reached now ({message}); try again shortly"
+            ),
+            StoreError::Full(message) => write!(
+                f,
+                "the server's disk is full ({message}); nothing was written"
+            ),
             StoreError::Conflict(message) => write!(f, "database: conflicting write: {message}"),
             StoreError::BadStart { game, reason } => write!(
                 f,
@@ -68,6 +84,8 @@ impl StoreError {
         let kind = match self {
             StoreError::Conflict(_) => "conflict",
             StoreError::Database(_) => "database",
+            StoreError::Unavailable(_) => "unavailable",
+            StoreError::Full(_) => "full",
             StoreError::BadStart { .. } | StoreError::Unreplayable { .. } => "unreplayable",
         };
         metrics::counter!(STORE_ERRORS, "kind" => kind).increment(1);

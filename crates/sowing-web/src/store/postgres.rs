@@ -16,10 +16,11 @@
 
 use std::collections::HashMap;
 use std::error::Error;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::BytesMut;
-use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{IsNull, ToSql, Type};
 use postgres::{Client, Config, GenericClient, IsolationLevel, NoTls, Statement, Transaction};
@@ -36,6 +37,9 @@ use super::{Backend, ReadWork};
 /// servers need not read the game.
 const CHANNEL: &str = "sowing_games";
 
+/// The `application_name` of the connection that listens.
+pub const LISTENER_NAME: &str = "sow-listen";
+
 /// The schema's version, kept in the table `sowing_schema`: 1 had games and matches; 2 adds
 /// the table `live` (games between two seats), created on start when missing; 3 gives each
 /// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start; 4 adds
@@ -46,6 +50,10 @@ const VERSION: i64 = 5;
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
 const POOL_SIZE: u32 = 16;
+
+/// How long a call waits for a pooled connection: under load they are free again within
+/// milliseconds; longer means the server is gone, and the caller is better told so.
+const POOL_WAIT: Duration = Duration::from_secs(3);
 
 /// The tables, as SQLite's (`lobby` a boolean, the hashes `BYTEA`). The texts of the times
 /// are written by the store (`sql.rs`'s `now_text`); the defaults only fill rows made by hand.
@@ -176,10 +184,20 @@ const PREPARED_KEPT: usize = 256;
 struct Connection {
     client: Client,
     prepared: HashMap<String, Statement>,
+    /// The outages counted when it was made or last checked ([`Connections::outages`]).
+    outages_seen: u64,
+    /// Found dead: the pool drops it instead of keeping it.
+    broken: bool,
 }
 
-/// Makes the pool's connections.
-struct Connections(Config);
+/// Makes the pool's connections, and counts the outages seen (calls that found the server
+/// gone). An idle connection does not notice that the server restarted; a connection older
+/// than the last outage is checked once before use, so that after a restart each dead one
+/// is replaced instead of failing a request.
+struct Connections {
+    config: Config,
+    outages: Arc<AtomicU64>,
+}
 
 impl r2d2::ManageConnection for Connections {
     type Connection = Connection;
@@ -187,8 +205,10 @@ impl r2d2::ManageConnection for Connections {
 
     fn connect(&self) -> Result<Connection, postgres::Error> {
         Ok(Connection {
-            client: self.0.connect(NoTls)?,
+            client: self.config.connect(NoTls)?,
             prepared: HashMap::new(),
+            outages_seen: self.outages.load(Ordering::SeqCst),
+            broken: false,
         })
     }
 
@@ -197,7 +217,7 @@ impl r2d2::ManageConnection for Connections {
     }
 
     fn has_broken(&self, connection: &mut Connection) -> bool {
-        connection.client.is_closed()
+        connection.broken || connection.client.is_closed()
     }
 }
 
@@ -251,18 +271,30 @@ fn db(error: postgres::Error) -> StoreError {
         Some(e) => format!("PostgreSQL: {}: {}", e.severity(), e.message()),
         None => format!("PostgreSQL: {error}"),
     };
-    match error.code() {
-        Some(code)
-            if *code == SqlState::UNIQUE_VIOLATION || *code == SqlState::FOREIGN_KEY_VIOLATION =>
-        {
-            StoreError::Conflict(text)
+    let Some(code) = error.code() else {
+        // No answer from the server: the connection broke, or none could be made.
+        return if error.as_db_error().is_none() {
+            StoreError::Unavailable(text)
+        } else {
+            StoreError::Database(text)
+        };
+    };
+    match code.code() {
+        // unique_violation, foreign_key_violation: another writer got there first.
+        "23505" | "23503" => StoreError::Conflict(text),
+        // disk_full
+        "53100" => StoreError::Full(text),
+        // connection_exception (class 08), admin_shutdown, crash_shutdown,
+        // cannot_connect_now: the server is stopping, restarting or not there.
+        c if c.starts_with("08") || matches!(c, "57P01" | "57P02" | "57P03") => {
+            StoreError::Unavailable(text)
         }
         _ => StoreError::Database(text),
     }
 }
 
 fn pool_error(error: r2d2::Error) -> StoreError {
-    StoreError::Database(format!("PostgreSQL: no connection: {error}"))
+    StoreError::Unavailable(format!("PostgreSQL: no connection: {error}"))
 }
 
 impl ToSql for Value {
@@ -438,6 +470,8 @@ pub(super) struct Postgres {
     /// Always set but while dropping (see `Drop`).
     pool: Option<Pool>,
     config: Config,
+    /// Calls that found the server gone ([`Connections`]).
+    outages: Arc<AtomicU64>,
 }
 
 impl Drop for Postgres {
@@ -460,6 +494,7 @@ impl Postgres {
             let mut first = config.connect(NoTls).map_err(db)?;
             setup(&mut first)?;
             drop(first);
+            let outages = Arc::new(AtomicU64::new(0));
             let pool = r2d2::Pool::builder()
                 .max_size(POOL_SIZE)
                 .min_idle(Some(1))
@@ -467,22 +502,47 @@ impl Postgres {
                 // every time it is handed out; a broken one is found by `has_broken`, and a
                 // query on one that broke meanwhile fails with an error like any other.
                 .test_on_check_out(false)
-                .connection_timeout(Duration::from_secs(10))
-                .build(Connections(config.clone()))
+                // While the server is down a request waits this long for a connection,
+                // then is refused (503).
+                .connection_timeout(POOL_WAIT)
+                .build(Connections {
+                    config: config.clone(),
+                    outages: outages.clone(),
+                })
                 .map_err(pool_error)?;
             Ok(Postgres {
                 pool: Some(pool),
                 config: config.clone(),
+                outages,
             })
         })
     }
 
+    /// A pooled connection that works, as far as can be known: one made before the last
+    /// outage is checked first (a round trip, once after each outage).
     fn connection(&self) -> StoreResult<r2d2::PooledConnection<Connections>> {
-        self.pool
+        let pool = self
+            .pool
             .as_ref()
-            .ok_or_else(|| StoreError::Database("the store is closing".to_owned()))?
-            .get()
-            .map_err(pool_error)
+            .ok_or_else(|| StoreError::Database("the store is closing".to_owned()))?;
+        let outages = self.outages.load(Ordering::SeqCst);
+        loop {
+            let mut connection = pool.get().map_err(pool_error)?;
+            if connection.outages_seen == outages || connection.client.simple_query("").is_ok() {
+                connection.outages_seen = outages;
+                return Ok(connection);
+            }
+            // Dead since the outage: the pool drops it and makes another.
+            connection.broken = true;
+        }
+    }
+
+    /// `result`, counted as an outage when it found the server gone.
+    fn noting<T>(&self, result: StoreResult<T>) -> StoreResult<T> {
+        if let Err(StoreError::Unavailable(_)) = &result {
+            self.outages.fetch_add(1, Ordering::SeqCst);
+        }
+        result
     }
 }
 
@@ -490,7 +550,7 @@ impl Backend for Postgres {
     /// One snapshot for the whole read: a commit in between cannot split a game's row from
     /// its moves.
     fn read(&self, work: &mut ReadWork<'_>) -> StoreResult<()> {
-        off_runtime(|| {
+        self.noting(off_runtime(|| {
             let mut connection = self.connection()?;
             let connection = &mut *connection;
             let tx = connection
@@ -506,15 +566,16 @@ impl Backend for Postgres {
             };
             work(&mut tx)?;
             tx.tx.commit().map_err(db)
-        })
+        }))
     }
 
     fn read_statement(&self, sql: &str, values: &[Value]) -> StoreResult<Vec<Record>> {
-        off_runtime(|| {
+        self.noting(off_runtime(|| {
             let mut connection = self.connection()?;
             let Connection {
                 client,
                 prepared: kept,
+                ..
             } = &mut *connection;
             let statement = prepared(client, kept, sql)?;
             client
@@ -523,11 +584,11 @@ impl Backend for Postgres {
                 .iter()
                 .map(record)
                 .collect()
-        })
+        }))
     }
 
     fn write(&self, write: Box<dyn Write>) -> StoreResult<Applied> {
-        off_runtime(|| {
+        self.noting(off_runtime(|| {
             let mut connection = self.connection()?;
             let connection = &mut *connection;
             let applied = {
@@ -549,7 +610,7 @@ impl Backend for Postgres {
                 }
             }
             Ok(applied)
-        })
+        }))
     }
 
     /// Starts the thread that hears every commit, connecting again after a lost connection.
@@ -616,6 +677,9 @@ impl Backend for Postgres {
 
 /// A connection listening on the channel.
 fn listening(config: &Config) -> StoreResult<Client> {
+    let mut config = config.clone();
+    // Named, so that an operator (or a test) can tell it from the pool's connections.
+    config.application_name(LISTENER_NAME);
     let mut client = config.connect(NoTls).map_err(db)?;
     client
         .batch_execute(&format!("LISTEN {CHANNEL}"))

@@ -144,6 +144,7 @@ CREATE TABLE IF NOT EXISTS analyses (
 fn db(error: rusqlite::Error) -> StoreError {
     match error.sqlite_error_code() {
         Some(ErrorCode::ConstraintViolation) => StoreError::Conflict(error.to_string()),
+        Some(ErrorCode::DiskFull) => StoreError::Full(error.to_string()),
         _ => StoreError::Database(error.to_string()),
     }
 }

@@ -45,6 +45,8 @@ pub const ERROR_CODES: &[&str] = &[
     "server-error",
     "signed-out",
     "unknown-account",
+    "store-unavailable",
+    "store-full",
 ];
 
 /// The code of a refusal known only by its status.
@@ -84,6 +86,8 @@ fn game_error_code(error: &GameError) -> &'static str {
         GameError::Engine(EngineError::Busy) => "engine-busy",
         GameError::Engine(EngineError::NoAnswer) => "engine-no-answer",
         GameError::Store(StoreError::Conflict(_)) => "write-conflict",
+        GameError::Store(StoreError::Unavailable(_)) => "store-unavailable",
+        GameError::Store(StoreError::Full(_)) => "store-full",
         GameError::NotLive(_) => "not-live",
         GameError::Forbidden(_) => "forbidden",
         GameError::Limited(_) => "limited",
@@ -158,7 +162,10 @@ impl From<GameError> for ApiError {
             GameError::NotLive(_) | GameError::UnknownAccount(_) => StatusCode::NOT_FOUND,
             GameError::SignedOut(_) => StatusCode::UNAUTHORIZED,
             GameError::Engine(EngineError::Busy) => StatusCode::TOO_MANY_REQUESTS,
-            GameError::Engine(EngineError::NoAnswer) => StatusCode::SERVICE_UNAVAILABLE,
+            GameError::Engine(EngineError::NoAnswer)
+            | GameError::Store(StoreError::Unavailable(_) | StoreError::Full(_)) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             GameError::Store(_) | GameError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let message = error.to_string();
