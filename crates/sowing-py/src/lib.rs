@@ -11,6 +11,7 @@ mod actions;
 mod alphazero;
 mod arena;
 mod batch;
+mod buffer;
 mod engine;
 mod game;
 mod memory;

@@ -13,6 +13,7 @@ use sowing_engine::random::Rng;
 
 use crate::actions::{integer_actions, nth_column};
 use crate::batch::{Reward, Slot};
+use crate::buffer::{Buffer1, Buffer2};
 use crate::game::Game;
 use crate::memory::{alloc_with, check_memory};
 use crate::{observe, rules_from, size, IllegalMoveError, SowingError};
@@ -67,17 +68,17 @@ pub struct VecGame {
     start: Position,
     reward: Reward,
     n: usize,
-    obs: Py<PyArray2<f32>>,
-    rewards: Py<PyArray1<f32>>,
-    terminations: Py<PyArray1<bool>>,
-    masks: Py<PyArray2<i8>>,
-    to_move: Py<PyArray1<i8>>,
+    obs: Buffer2<f32>,
+    rewards: Buffer1<f32>,
+    terminations: Buffer1<bool>,
+    masks: Buffer2<i8>,
+    to_move: Buffer1<i8>,
     /// Each game's legal columns as bits (a copy of its slot's, side by side, so that
     /// checking or drawing the actions reads 2 bytes a game, not a cache line).
     legal: Vec<u16>,
     actions: Vec<u8>,
     /// `sample_actions`' array and generator.
-    sampled: Py<PyArray1<i64>>,
+    sampled: Buffer1<i64>,
     rng: Rng,
 }
 
@@ -107,10 +108,8 @@ impl VecGame {
             Reward::Captures => "captures",
         };
         let copy = VecGame::from_slots(py, self.start, slots, reward, self.rng.clone().next_u64())?;
-        self.rewards.bind(py).copy_to(copy.rewards.bind(py))?;
-        self.terminations
-            .bind(py)
-            .copy_to(copy.terminations.bind(py))?;
+        self.rewards.copy_to(py, &copy.rewards)?;
+        self.terminations.copy_to(py, &copy.terminations)?;
         Ok(copy)
     }
 
@@ -140,15 +139,15 @@ impl VecGame {
             start,
             reward,
             n: per_row,
-            obs: PyArray2::zeros(py, [n, observe::size(per_row)], false).unbind(),
-            rewards: PyArray1::zeros(py, n, false).unbind(),
-            terminations: PyArray1::zeros(py, n, false).unbind(),
-            masks: PyArray2::zeros(py, [n, per_row], false).unbind(),
-            to_move: PyArray1::zeros(py, n, false).unbind(),
+            obs: Buffer2::zeros(py, [n, observe::size(per_row)]),
+            rewards: Buffer1::zeros(py, n),
+            terminations: Buffer1::zeros(py, n),
+            masks: Buffer2::zeros(py, [n, per_row]),
+            to_move: Buffer1::zeros(py, n),
             legal: slots.iter().map(|slot| slot.legal).collect(),
             slots,
             actions: vec![0; n],
-            sampled: PyArray1::zeros(py, n, false).unbind(),
+            sampled: Buffer1::zeros(py, n),
             rng: generator(Some(seed)),
         };
         let out = vec.out(py);
@@ -159,14 +158,12 @@ impl VecGame {
     }
 
     fn out(&self, py: Python<'_>) -> Out {
-        // Contiguous arrays made by the constructor; NumPy refuses to resize an array that
-        // others refer to, and the VecGame always does.
         Out {
-            obs: self.obs.bind(py).data(),
-            rewards: self.rewards.bind(py).data(),
-            terminations: self.terminations.bind(py).data(),
-            masks: self.masks.bind(py).data(),
-            to_move: self.to_move.bind(py).data(),
+            obs: self.obs.data(py),
+            rewards: self.rewards.data(py),
+            terminations: self.terminations.data(py),
+            masks: self.masks.data(py),
+            to_move: self.to_move.data(py),
         }
     }
 
@@ -174,10 +171,10 @@ impl VecGame {
         PyTuple::new(
             py,
             [
-                self.obs.bind(py).clone().into_any(),
-                self.rewards.bind(py).clone().into_any(),
-                self.terminations.bind(py).clone().into_any(),
-                self.masks.bind(py).clone().into_any(),
+                self.obs.array(py).into_any(),
+                self.rewards.array(py).into_any(),
+                self.terminations.array(py).into_any(),
+                self.masks.array(py).into_any(),
             ],
         )
     }
@@ -222,15 +219,15 @@ impl VecGame {
             start,
             reward,
             n: per_row,
-            obs: PyArray2::zeros(py, [n, observe::size(per_row)], false).unbind(),
-            rewards: PyArray1::zeros(py, n, false).unbind(),
-            terminations: PyArray1::zeros(py, n, false).unbind(),
-            masks: PyArray2::zeros(py, [n, per_row], false).unbind(),
-            to_move: PyArray1::zeros(py, n, false).unbind(),
+            obs: Buffer2::zeros(py, [n, observe::size(per_row)]),
+            rewards: Buffer1::zeros(py, n),
+            terminations: Buffer1::zeros(py, n),
+            masks: Buffer2::zeros(py, [n, per_row]),
+            to_move: Buffer1::zeros(py, n),
             legal: slots.iter().map(|slot| slot.legal).collect(),
             slots,
             actions: vec![0; n],
-            sampled: PyArray1::zeros(py, n, false).unbind(),
+            sampled: Buffer1::zeros(py, n),
             rng: generator(seed),
         };
         let out = vec.out(py);
@@ -261,31 +258,31 @@ impl VecGame {
     /// float32 `(n, 2N + 8)`: each game from the side to move's point of view.
     #[getter]
     fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.obs.bind(py).clone()
+        self.obs.array(py)
     }
 
     /// float32 `(n,)`: the last step's reward for the side that moved.
     #[getter]
     fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        self.rewards.bind(py).clone()
+        self.rewards.array(py)
     }
 
     /// bool `(n,)`: whether the last step ended the game (it restarted since).
     #[getter]
     fn terminations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.terminations.bind(py).clone()
+        self.terminations.array(py)
     }
 
     /// int8 `(n, N)`: the legal actions of the side to move.
     #[getter]
     fn masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
-        self.masks.bind(py).clone()
+        self.masks.array(py)
     }
 
     /// int8 `(n,)`: the side to move, 0 South or 1 North.
     #[getter]
     fn to_move<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        self.to_move.bind(py).clone()
+        self.to_move.array(py)
     }
 
     /// Restarts every game (and reseeds `sample_actions` when `seed` is given); returns
@@ -309,8 +306,8 @@ impl VecGame {
         PyTuple::new(
             py,
             [
-                self.obs.bind(py).clone().into_any(),
-                self.masks.bind(py).clone().into_any(),
+                self.obs.array(py).into_any(),
+                self.masks.array(py).into_any(),
             ],
         )
     }
@@ -405,7 +402,7 @@ impl VecGame {
     /// VecGame's seeded generator — random play without a draw in NumPy. The same array
     /// every call, overwritten: pass it to `step`, or copy it to keep it.
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let sampled = self.sampled.bind(py);
+        let sampled = self.sampled.array(py);
         // A checked borrow: it fails, with a Python exception, if the caller made the
         // array read-only or holds a view of it that Rust borrows.
         let mut writing = sampled.try_readwrite().map_err(|error| {
@@ -424,7 +421,7 @@ impl VecGame {
             }
         }
         drop(writing);
-        Ok(sampled.clone())
+        Ok(sampled)
     }
 
     /// Game `index` as it stands now: a new `Game` from its position (no history).

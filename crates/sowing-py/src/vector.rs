@@ -10,9 +10,7 @@
 //! opponents choose from the slot's legal columns directly; the engine's players are
 //! stepped on rayon's thread pool, one game a task.
 
-use numpy::{
-    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
-};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use rayon::prelude::*;
@@ -22,6 +20,7 @@ use sowing_engine::{Limits, Player, PlayerSpec};
 
 use crate::actions::{integer_actions, nth_column};
 use crate::batch::Slot;
+use crate::buffer::{Buffer, Buffer1, Buffer2};
 use crate::game::{side_arg, Game};
 use crate::memory::{alloc_with, check_memory};
 use crate::{observe, rules_from, size, IllegalMoveError, ParseError, SowingError};
@@ -368,23 +367,23 @@ pub struct VectorGame {
     seed: Option<u64>,
     /// Whether the games' generators were seeded (the constructor's reset does it).
     seeded: bool,
-    obs: Py<PyArray2<f32>>,
-    final_obs: Py<PyArray2<f32>>,
-    rewards: Py<PyArray1<f32>>,
-    terminations: Py<PyArray1<bool>>,
-    masks: Py<PyArray2<i8>>,
-    agents: Py<PyArray1<i8>>,
+    obs: Buffer2<f32>,
+    final_obs: Buffer2<f32>,
+    rewards: Buffer1<f32>,
+    terminations: Buffer1<bool>,
+    masks: Buffer2<i8>,
+    agents: Buffer1<i8>,
 }
 
 impl VectorGame {
     fn out(&self, py: Python<'_>) -> Out {
         Out {
-            obs: self.obs.bind(py).data(),
-            final_obs: self.final_obs.bind(py).data(),
-            rewards: self.rewards.bind(py).data(),
-            terminations: self.terminations.bind(py).data(),
-            masks: self.masks.bind(py).data(),
-            agents: self.agents.bind(py).data(),
+            obs: self.obs.data(py),
+            final_obs: self.final_obs.data(py),
+            rewards: self.rewards.data(py),
+            terminations: self.terminations.data(py),
+            masks: self.masks.data(py),
+            agents: self.agents.data(py),
             size: observe::size(self.shared.n),
             n: self.shared.n,
         }
@@ -544,12 +543,12 @@ impl VectorGame {
             spec_name,
             seed,
             seeded: false,
-            obs: PyArray2::zeros(py, [n, size], false).unbind(),
-            final_obs: PyArray2::zeros(py, [n, size], false).unbind(),
-            rewards: PyArray1::zeros(py, n, false).unbind(),
-            terminations: PyArray1::zeros(py, n, false).unbind(),
-            masks: PyArray2::zeros(py, [n, per_row], false).unbind(),
-            agents: PyArray1::zeros(py, n, false).unbind(),
+            obs: Buffer2::zeros(py, [n, size]),
+            final_obs: Buffer2::zeros(py, [n, size]),
+            rewards: Buffer1::zeros(py, n),
+            terminations: Buffer1::zeros(py, n),
+            masks: Buffer2::zeros(py, [n, per_row]),
+            agents: Buffer1::zeros(py, n),
         };
         Ok(vector)
     }
@@ -633,38 +632,38 @@ impl VectorGame {
     /// float32 `(n, 2N + 8)`: each game from the agent's point of view.
     #[getter]
     fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.obs.bind(py).clone()
+        self.obs.array(py)
     }
 
     /// float32 `(n, 2N + 8)`: in `same-step` mode, the last observation of each game that
     /// ended at the last step (the rows of the others are stale).
     #[getter]
     fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.final_obs.bind(py).clone()
+        self.final_obs.array(py)
     }
 
     /// float32 `(n,)`: the last step's rewards.
     #[getter]
     fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        self.rewards.bind(py).clone()
+        self.rewards.array(py)
     }
 
     /// bool `(n,)`: whether the last step ended the game.
     #[getter]
     fn terminations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.terminations.bind(py).clone()
+        self.terminations.array(py)
     }
 
     /// int8 `(n, N)`: the agent's legal columns (all of them once the game is over).
     #[getter]
     fn masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
-        self.masks.bind(py).clone()
+        self.masks.array(py)
     }
 
     /// int8 `(n,)`: the agent's side in each game, 0 South or 1 North.
     #[getter]
     fn agents<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        self.agents.bind(py).clone()
+        self.agents.array(py)
     }
 
     /// Restarts the games (those where `mask` is true, if given); with `seed`, reseeds
@@ -838,14 +837,13 @@ impl VectorGame {
                 )
             })
             .collect();
-        let copy = |array: &Bound<'py, PyAny>| array.call_method0("copy");
         let arrays = (
-            copy(this.obs.bind(py).as_any())?,
-            copy(this.final_obs.bind(py).as_any())?,
-            copy(this.rewards.bind(py).as_any())?,
-            copy(this.terminations.bind(py).as_any())?,
-            copy(this.masks.bind(py).as_any())?,
-            copy(this.agents.bind(py).as_any())?,
+            this.obs.copied(py)?,
+            this.final_obs.copied(py)?,
+            this.rewards.copied(py)?,
+            this.terminations.copied(py)?,
+            this.masks.copied(py)?,
+            this.agents.copied(py)?,
         );
         let restore = py.get_type::<VectorGame>().getattr("_restore")?;
         let args = (settings, seats, arrays).into_pyobject(py)?;
@@ -918,13 +916,12 @@ impl VectorGame {
         same("terminations", terminations.shape(), &[games])?;
         same("masks", masks.shape(), &[games, shared.n])?;
         same("agents", agents.shape(), &[games])?;
-        vector.obs = PyArray2::from_owned_array(py, obs.to_owned_array()).unbind();
-        vector.final_obs = PyArray2::from_owned_array(py, final_obs.to_owned_array()).unbind();
-        vector.rewards = PyArray1::from_owned_array(py, rewards.to_owned_array()).unbind();
-        vector.terminations =
-            PyArray1::from_owned_array(py, terminations.to_owned_array()).unbind();
-        vector.masks = PyArray2::from_owned_array(py, masks.to_owned_array()).unbind();
-        vector.agents = PyArray1::from_owned_array(py, agents.to_owned_array()).unbind();
+        vector.obs = Buffer::copy_of(py, &obs);
+        vector.final_obs = Buffer::copy_of(py, &final_obs);
+        vector.rewards = Buffer::copy_of(py, &rewards);
+        vector.terminations = Buffer::copy_of(py, &terminations);
+        vector.masks = Buffer::copy_of(py, &masks);
+        vector.agents = Buffer::copy_of(py, &agents);
         Ok(vector)
     }
 
