@@ -6,11 +6,13 @@
 #
 #   url=$(scripts/postgres.sh start DIR)   # prints postgres://sowing@127.0.0.1:PORT/postgres
 #                                          # (DIR and its parents readable by its owner)
+#   scripts/postgres.sh down DIR           # stops the server, keeping its data (a chaos test)
+#   scripts/postgres.sh up DIR             # starts it again, on the same port
 #   scripts/postgres.sh stop DIR           # stops the server and deletes DIR
 set -euo pipefail
 
 usage() {
-  echo "usage: scripts/postgres.sh start|stop DIR" >&2
+  echo "usage: scripts/postgres.sh start|down|up|stop DIR" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
@@ -27,6 +29,13 @@ as_owner() { # runs a command as the cluster's owner
   else
     "$@"
   fi
+}
+
+serve() { # starts the cluster in $dir on $port
+  # Room for many test stores at once (each a pool of up to 16 connections).
+  as_owner "$(bin_dir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=400" start >&2 ||
+    { cat "$dir/server.log" >&2; exit 1; }
 }
 
 case "$command" in
@@ -47,13 +56,18 @@ start)
     fi
   fi
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  echo "$port" >"$dir/port"
   as_owner "$bin/initdb" -D "$dir/data" -U sowing --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; exit 1; }
-  # Room for many test stores at once (each a pool of up to 16 connections).
-  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=400" start >&2 ||
-    { cat "$dir/server.log" >&2; exit 1; }
+  serve
   echo "postgres://sowing@127.0.0.1:$port/postgres"
+  ;;
+down)
+  as_owner "$(bin_dir)/pg_ctl" -D "$dir/data" -m fast -w stop >&2
+  ;;
+up)
+  port=$(cat "$dir/port")
+  serve
   ;;
 stop)
   if [ -d "$dir/data" ]; then

@@ -20,6 +20,7 @@ use sowing_engine::random::{legal_move, Rng};
 use sowing_web::requests::{ClockRequest, LiveMoveRequest, NewLiveRequest};
 use sowing_web::store::Database;
 
+use crate::failover::{self, Failures, Sent, Servers};
 use crate::http::{json_body, Connection, Key};
 use crate::socket::{LiveSocket, MoveMessage, ServerMessage, Snapshot};
 use crate::{play_all, variant_of, Target};
@@ -35,6 +36,8 @@ pub struct Plan {
     pub max_moves: usize,
     /// Waiting longer than this for a socket message or an answer is an error.
     pub timeout: Duration,
+    /// Ride out a database restarting or a server killed ([`failover`]).
+    pub through_failures: bool,
 }
 
 impl Plan {
@@ -60,6 +63,10 @@ struct Shared {
     sent: Vec<Option<Instant>>,
     /// Every move the server acknowledged: (ply, name).
     acked: Vec<(usize, String)>,
+    /// Moves whose answer was lost in a failure but that a socket brought back: (ply, name).
+    answer_lost: Vec<(usize, String)>,
+    /// What the clients met, riding out failures.
+    failures: Failures,
     /// Move sent → the opponent's socket.
     to_opponent: Vec<Duration>,
     /// Move sent → the spectator's socket.
@@ -89,6 +96,9 @@ pub struct Played {
     pub watched: Vec<String>,
     pub to_opponent: Vec<Duration>,
     pub to_spectator: Vec<Duration>,
+    pub failures: Failures,
+    /// Of `acked`, the moves whose answer was lost (a socket brought them back).
+    pub answer_lost: usize,
     pub error: Option<String>,
 }
 
@@ -173,6 +183,7 @@ async fn seat(
     side: Side,
     mut socket: LiveSocket,
     mut http: Connection,
+    mut servers: Servers,
     token: &str,
     id: i64,
     rules: Rules,
@@ -185,59 +196,132 @@ async fn seat(
     let path = format!("/api/live/{id}/moves");
     // Our move is on its way back to our socket: wait for it before moving again.
     let mut sent_mine = false;
-    while !replica.is_over() && replica.moves().len() < plan.max_moves {
-        if !sent_mine && replica.position().to_move() == side {
-            if plan.think_ms > 0 {
-                let think = rng.below(u32::try_from(plan.think_ms * 2 + 1).unwrap_or(u32::MAX));
-                tokio::time::sleep(Duration::from_millis(u64::from(think))).await;
-            }
-            let mv = legal_move(&replica, &mut rng)
-                .ok_or_else(|| format!("{who}: no legal move in a game not over"))?;
-            let name = mv.name(rules.pits_per_row()).to_string();
-            let ply = replica.moves().len();
-            {
-                let mut s = Shared::lock(shared);
-                if s.sent.len() <= ply + 1 {
-                    s.sent.resize(ply + 2, None);
+    // Our move whose answer a failure lost, until a socket brings it back: (ply, name).
+    let mut unanswered: Option<(usize, String)> = None;
+    let mut failures = Failures::default();
+    let played = async {
+        while !replica.is_over() && replica.moves().len() < plan.max_moves {
+            if !sent_mine && replica.position().to_move() == side {
+                if plan.think_ms > 0 {
+                    let think = rng.below(u32::try_from(plan.think_ms * 2 + 1).unwrap_or(u32::MAX));
+                    tokio::time::sleep(Duration::from_millis(u64::from(think))).await;
                 }
-                s.sent[ply + 1] = Some(Instant::now());
-            }
-            let body = json_body(&LiveMoveRequest {
-                mv: name.clone(),
-                ply,
-            });
-            let (status, answer) = tokio::time::timeout(
-                plan.timeout,
-                http.request("POST", &path, Some(&body), Some(Key::Seat(token))),
-            )
-            .await
-            .map_err(|_| format!("{who}: no answer to move {name} within {:?}", plan.timeout))??;
-            if status != 200 {
-                return Err(format!(
-                    "{who}: game {id} ply {}: {name}: {status} {answer}",
-                    ply + 1
-                ));
-            }
-            Shared::lock(shared).acked.push((ply + 1, name));
-            sent_mine = true;
-        }
-        match socket.next().await? {
-            ServerMessage::Move { mv } => {
-                apply(&mut replica, &mv, &who)?;
-                if mv.side == side.name() {
-                    sent_mine = false;
-                } else {
-                    let now = Instant::now();
+                let mv = legal_move(&replica, &mut rng)
+                    .ok_or_else(|| format!("{who}: no legal move in a game not over"))?;
+                let name = mv.name(rules.pits_per_row()).to_string();
+                let ply = replica.moves().len();
+                {
                     let mut s = Shared::lock(shared);
-                    if let Some(latency) = s.since_sent(mv.ply, now) {
-                        s.to_opponent.push(latency);
+                    if s.sent.len() <= ply + 1 {
+                        s.sent.resize(ply + 2, None);
+                    }
+                    s.sent[ply + 1] = Some(Instant::now());
+                }
+                let body = json_body(&LiveMoveRequest {
+                    mv: name.clone(),
+                    ply,
+                });
+                if plan.through_failures {
+                    let sent = failover::send_move(
+                        &mut http,
+                        &mut servers,
+                        &path,
+                        &body,
+                        token,
+                        plan.timeout,
+                        &mut failures,
+                        &who,
+                    )
+                    .await?;
+                    match sent {
+                        Sent::Acknowledged => Shared::lock(shared).acked.push((ply + 1, name)),
+                        Sent::AnswerLost => unanswered = Some((ply + 1, name)),
+                    }
+                } else {
+                    let (status, answer) = tokio::time::timeout(
+                        plan.timeout,
+                        http.request("POST", &path, Some(&body), Some(Key::Seat(token))),
+                    )
+                    .await
+                    .map_err(|_| {
+                        format!("{who}: no answer to move {name} within {:?}", plan.timeout)
+                    })??;
+                    if status != 200 {
+                        return Err(format!(
+                            "{who}: game {id} ply {}: {name}: {status} {answer}",
+                            ply + 1
+                        ));
+                    }
+                    Shared::lock(shared).acked.push((ply + 1, name));
+                }
+                sent_mine = true;
+            }
+            let message = match socket.next().await {
+                Ok(message) => message,
+                Err(_) if plan.through_failures => {
+                    failures.reconnects += 1;
+                    let (again, caught_up) =
+                        failover::reopen(&mut servers, id, Some(token), plan.timeout, &who, rules)
+                            .await?;
+                    socket = again;
+                    replica = caught_up;
+                    confirm(&mut unanswered, &replica, shared, &who)?;
+                    sent_mine = false;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            match message {
+                ServerMessage::Move { mv } => {
+                    apply(&mut replica, &mv, &who)?;
+                    if mv.side == side.name() {
+                        sent_mine = false;
+                        confirm(&mut unanswered, &replica, shared, &who)?;
+                    } else {
+                        let now = Instant::now();
+                        let mut s = Shared::lock(shared);
+                        if let Some(latency) = s.since_sent(mv.ply, now) {
+                            s.to_opponent.push(latency);
+                        }
                     }
                 }
+                ServerMessage::Error { .. } if plan.through_failures => failures.socket_errors += 1,
+                other => check_other(other, &replica, &who)?,
             }
-            other => check_other(other, &replica, &who)?,
         }
+        Ok(())
+    }
+    .await;
+    Shared::lock(shared).failures += failures;
+    played?;
+    if let Some((ply, name)) = unanswered {
+        return Err(format!(
+            "{who}: move {ply} ({name}) was never seen committed"
+        ));
     }
     socket.close().await;
+    Ok(())
+}
+
+/// Our move whose answer was lost, once the replica (the server's moves) has its ply: it
+/// must be that move, and then it counts as committed.
+fn confirm(
+    unanswered: &mut Option<(usize, String)>,
+    replica: &Game,
+    shared: &Mutex<Shared>,
+    who: &str,
+) -> Result<(), String> {
+    let Some((ply, name)) = unanswered.take_if(|(ply, _)| *ply <= replica.moves().len()) else {
+        return Ok(());
+    };
+    let pits = replica.rules().pits_per_row();
+    let stored = replica.moves()[ply - 1].name(pits).to_string();
+    if stored != name {
+        return Err(format!(
+            "{who}: ply {ply}: sent {name}, but the server has {stored}"
+        ));
+    }
+    Shared::lock(shared).answer_lost.push((ply, name));
     Ok(())
 }
 
@@ -266,6 +350,8 @@ fn check_other(message: ServerMessage, replica: &Game, who: &str) -> Result<(), 
 /// The spectator: follows the game on its socket; its replica's moves.
 async fn spectator(
     mut socket: LiveSocket,
+    mut servers: Servers,
+    id: i64,
     rules: Rules,
     shared: &Mutex<Shared>,
     plan: Plan,
@@ -273,7 +359,19 @@ async fn spectator(
     let mut replica = Game::new(rules);
     let who = socket.name.clone();
     while !replica.is_over() && replica.moves().len() < plan.max_moves {
-        match socket.next().await? {
+        let message = match socket.next().await {
+            Ok(message) => message,
+            Err(_) if plan.through_failures => {
+                Shared::lock(shared).failures.reconnects += 1;
+                let (again, caught_up) =
+                    failover::reopen(&mut servers, id, None, plan.timeout, &who, rules).await?;
+                socket = again;
+                replica = caught_up;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        match message {
             ServerMessage::Move { mv } => {
                 apply(&mut replica, &mv, &who)?;
                 let now = Instant::now();
@@ -281,6 +379,9 @@ async fn spectator(
                 if let Some(latency) = s.since_sent(mv.ply, now) {
                     s.to_spectator.push(latency);
                 }
+            }
+            ServerMessage::Error { .. } if plan.through_failures => {
+                Shared::lock(shared).failures.socket_errors += 1;
             }
             other => check_other(other, &replica, &who)?,
         }
@@ -362,6 +463,7 @@ async fn play_one(
                 Side::South,
                 south.0,
                 south_http,
+                Servers::new(&target.addrs, south_at),
                 &south_token,
                 game,
                 rules,
@@ -373,6 +475,7 @@ async fn play_one(
                 Side::North,
                 north.0,
                 north_http,
+                Servers::new(&target.addrs, north_at),
                 &north_token,
                 game,
                 rules,
@@ -380,14 +483,23 @@ async fn play_one(
                 Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15),
                 plan
             ),
-            spectator(watcher.0, rules, &shared, plan),
+            spectator(
+                watcher.0,
+                Servers::new(&target.addrs, watch_at),
+                game,
+                rules,
+                &shared,
+                plan
+            ),
         )?;
         watched = seen;
         Ok(())
     }
     .await;
     let shared = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    let answer_lost = shared.answer_lost.len();
     let mut acked = shared.acked;
+    acked.extend(shared.answer_lost);
     acked.sort_by_key(|(ply, _)| *ply);
     let mut error = result.err();
     if error.is_none() && acked.iter().enumerate().any(|(i, (ply, _))| *ply != i + 1) {
@@ -401,13 +513,23 @@ async fn play_one(
         watched,
         to_opponent: shared.to_opponent,
         to_spectator: shared.to_spectator,
+        failures: shared.failures,
+        answer_lost,
         error,
     }
 }
 
 /// Whether each game is whole on the server: over, at the acknowledged ply.
-async fn complete_on_server(addr: SocketAddr, results: &[Played]) -> Result<usize, String> {
-    let mut conn = Connection::open(addr).await?;
+async fn complete_on_server(addrs: &[SocketAddr], results: &[Played]) -> Result<usize, String> {
+    // The first server that answers (after a chaos test, one may be gone).
+    let mut conn = None;
+    for &addr in addrs {
+        if let Ok(c) = Connection::open(addr).await {
+            conn = Some(c);
+            break;
+        }
+    }
+    let mut conn = conn.ok_or("no server answers, to check the games")?;
     let mut complete = 0;
     for r in results {
         let Some(id) = r.id else { continue };
@@ -488,7 +610,7 @@ pub async fn run(
     for e in errors.iter().take(5) {
         eprintln!("sow-load: error: {e}");
     }
-    let on_server = complete_on_server(target.addrs[0], &results).await?;
+    let on_server = complete_on_server(&target.addrs, &results).await?;
     let mut complete = on_server == games;
     let mut db_checked = String::from("database not checked (give --db)");
     if let Some(db) = target.db.clone() {
@@ -521,6 +643,17 @@ pub async fn run(
     );
     println!("to opponent:    {}", crate::stats::summary(to_opponent));
     println!("to spectator:   {}", crate::stats::summary(to_spectator));
+    if plan.through_failures {
+        let mut met = Failures::default();
+        for r in &results {
+            met += r.failures;
+        }
+        let answer_lost: usize = results.iter().map(|r| r.answer_lost).sum();
+        println!(
+            "failures:       {} moves refused (503 store-unavailable, sent again), {} reconnects, {} socket error messages, {answer_lost} moves whose answer was lost (seen committed)",
+            met.refused, met.reconnects, met.socket_errors
+        );
+    }
     println!("errors:         {}", errors.len());
     println!("complete:       {on_server}/{games} games complete on the server; {db_checked}");
     Ok(errors.is_empty() && complete)

@@ -22,6 +22,7 @@
 //! acknowledged move there. It exits with 1 on any error or incomplete game, 2 on bad
 //! arguments. It only talks to loopback addresses.
 
+mod failover;
 mod http;
 mod idle;
 mod live;
@@ -82,6 +83,11 @@ struct Args {
     /// With --idle: the server's process id, whose VmRSS is read from /proc.
     #[arg(long, value_name = "PID")]
     server_pid: Option<u32>,
+    /// Live: ride out the database restarting or a server killed during the run (the
+    /// chaos tests): a move refused with 503 store-unavailable is sent again, a client whose
+    /// server is gone moves to the next --url; the failures met are counted.
+    #[arg(long, requires = "live")]
+    through_failures: bool,
     /// With --idle: seconds to wait before each memory reading.
     #[arg(long, value_name = "S", default_value_t = 3)]
     settle: u64,
@@ -232,6 +238,7 @@ async fn run(args: Args) -> Result<bool, String> {
         think_ms: args.think_ms,
         max_moves: args.max_moves,
         timeout: Duration::from_secs(args.timeout.max(1)),
+        through_failures: args.through_failures,
     };
     let game = args.game.as_deref();
     match (args.live, args.idle) {

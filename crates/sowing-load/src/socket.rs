@@ -57,10 +57,20 @@ pub struct GameState {
     pub to_move: String,
 }
 
+/// A move of the game view's history, in part.
+#[derive(Deserialize, Debug)]
+pub struct PastMove {
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
 /// The game view, in part.
 #[derive(Deserialize, Debug)]
 pub struct GameView {
     pub state: GameState,
+    /// Every move so far, for a client that catches up after a reconnect.
+    #[serde(default)]
+    pub history: Vec<PastMove>,
 }
 
 /// The server's messages, as the server defines them, with the parts read here.
