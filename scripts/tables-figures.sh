@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The endgame-table build figures of the README and docs/tables.md: each build the issue
+# The endgame-table build figures of docs/tables.md ("Build figures"): each build the issue
 # names, timed with /usr/bin/time -v, into DIR (layers already there are kept, so a second
 # run resumes; give an empty DIR for the full figures). Prints per build the wall time,
 # CPU time, peak RSS, disk used by the tables' files, positions per core-second, the share of

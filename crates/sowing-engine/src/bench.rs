@@ -161,7 +161,7 @@ mod tests {
 
     /// The signature: searching the committed positions to their depths visits exactly
     /// [`SIGNATURE`] nodes. A change to the search that changes what it visits changes it;
-    /// then check the change, and update the constant (and the README).
+    /// then check the change, and update the constant (and docs/engine.md, "Benchmark").
     #[test]
     fn the_bench_visits_the_committed_number_of_nodes() {
         let rows = search_bench(&positions(), 0, HASH_MIB, &mut |_| {});

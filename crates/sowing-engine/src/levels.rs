@@ -3,7 +3,7 @@
 //! Levels 1–5 are capped by nodes and depth, so they play the same on any machine and the
 //! same move every time (for a given seed); level 6 is the full search within the caller's
 //! limits. Levels 5 and 6 use the endgame tables when the front end has them
-//! ([`crate::TableSet`]); levels 1–4 never do. Elo of each level against its neighbours: README and docs/engine.md.
+//! ([`crate::TableSet`]); levels 1–4 never do. Elo of each level against its neighbours: docs/engine.md, "Strength".
 
 use crate::SearchSettings;
 

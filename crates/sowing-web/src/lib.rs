@@ -381,7 +381,7 @@ const ANALYSIS_JS: &str = include_str!("../static/analysis.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 const ICON_SVG: &str = include_str!("../static/icon.svg");
 const I18N_JS: &str = include_str!("../static/i18n.js");
-/// Fluent's message formatter (npm `@fluent/bundle`, its UMD build, vendored: README).
+/// Fluent's message formatter (npm `@fluent/bundle`, its UMD build, vendored: docs/dependencies.md).
 const FLUENT_JS: &str = include_str!("../static/vendor/fluent-bundle.js");
 /// The page's words, one catalogue per language (docs/web.md, "Languages").
 const CATALOGUE_EN: &str = include_str!("../static/i18n/en.ftl");
