@@ -51,12 +51,6 @@ start_servers() { # $1: database URL; sets servers, urls, addrs
   done
 }
 
-# Whether the server at $1 answers /healthz and hears every change.
-ready() {
-  curl -sf "$1/healthz" >/dev/null &&
-    curl -sf "$1/metrics" | grep -q '^sowing_store_listening 1'
-}
-
 # The games whose move count is not their stored moves (0 when nothing is half-written).
 half_written() {
   psql -qtA "$1" -c "SELECT count(*) FROM games g
@@ -77,18 +71,24 @@ sleep "$outage"
 scripts/postgres.sh up "$work/cluster"
 back_at=$(now)
 for addr in "${addrs[@]}"; do
-  ok=""
+  # Each server, polled every 50 ms for 10 s: when it hears every change again (its gauge),
+  # and when its pool answers a read (/healthz).
+  heard="" healthy=""
   for _ in $(seq 200); do
-    if ready "$addr"; then ok=$(now); break; fi
+    if [ -z "$heard" ] && curl -sf "$addr/metrics" | grep -q '^sowing_store_listening 1'; then heard=$(now); fi
+    if [ -z "$healthy" ] && curl -sf "$addr/healthz" >/dev/null; then healthy=$(now); fi
+    [ -n "$heard" ] && [ -n "$healthy" ] && break
     sleep 0.05
   done
-  if [ -z "$ok" ]; then
+  if [ -z "$heard" ] || [ -z "$healthy" ]; then
     echo "chaos 1: $addr did not reconnect within 10 s"; failed=1
-  else
-    took=$(elapsed "$back_at" "$ok")
-    echo "chaos 1: $addr reconnected its pool and its LISTEN $took s after PostgreSQL's return"
-    python3 -c "import sys; sys.exit(0 if $took <= 5 else 1)" || { echo "chaos 1: over 5 s"; failed=1; }
+    continue
   fi
+  listen_took=$(elapsed "$back_at" "$heard")
+  pool_took=$(elapsed "$back_at" "$healthy")
+  echo "chaos 1: $addr after PostgreSQL's return: LISTEN again in $listen_took s, pool answering in $pool_took s"
+  python3 -c "import sys; sys.exit(0 if max($listen_took, $pool_took) <= 5 else 1)" ||
+    { echo "chaos 1: over 5 s"; failed=1; }
 done
 echo "chaos 1: the database was away for $(elapsed "$down_at" "$back_at") s"
 wait "$load" || failed=1

@@ -37,6 +37,10 @@ use super::{Backend, ReadWork};
 /// servers need not read the game.
 const CHANNEL: &str = "sowing_games";
 
+/// How often a lost listener tries to connect again: a refused connection costs little,
+/// and every moment without it costs each read a question to the database.
+const LISTEN_RETRY: Duration = Duration::from_millis(250);
+
 /// The `application_name` of the connection that listens.
 pub const LISTENER_NAME: &str = "sow-listen";
 
@@ -639,7 +643,7 @@ impl Backend for Postgres {
                 on_notice(Notice::Lost);
                 tracing::warn!("LISTEN {CHANNEL}: {lost}; connecting again");
                 client = loop {
-                    std::thread::sleep(Duration::from_secs(1));
+                    std::thread::sleep(LISTEN_RETRY);
                     if let Ok(client) = listening(&config) {
                         break client;
                     }
