@@ -5,15 +5,21 @@
 # the memory after the first sixth of the run (10 minutes of an hour) grown by at most 10%
 # at the end. A benchmark, not a test: CI does not run it.
 #   scripts/soak.sh [MINUTES] [GAMES] [THINK_MS]     # default 60, 1000, 1000
+# SOW_BIN / SOW_LOAD_BIN name the binaries (default: release builds made here); SOAK_DIR
+# keeps the database, the logs and the memory readings (default: a new temporary folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-60}
 games=${2:-1000}
 think=${3:-1000}
-cargo build --release --locked -q -p sowing-cli -p sowing-load
+if [ -z "${SOW_BIN:-}" ] || [ -z "${SOW_LOAD_BIN:-}" ]; then
+  cargo build --release --locked -q -p sowing-cli -p sowing-load
+  SOW_BIN=${SOW_BIN:-target/release/sow}
+  SOW_LOAD_BIN=${SOW_LOAD_BIN:-target/release/sow-load}
+fi
 work=${SOAK_DIR:-$(mktemp -d)}
 mkdir -p "$work"
-target/release/sow serve --addr 127.0.0.1:0 --db "$work/soak.db" --no-limits --first-tables 0 \
+"$SOW_BIN" serve --addr 127.0.0.1:0 --db "$work/soak.db" --no-limits --first-tables 0 \
   >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait 2>/dev/null || true' EXIT
@@ -37,7 +43,7 @@ round=0
 failed=0
 while [ "$(date +%s)" -lt "$end" ]; do
   round=$((round + 1))
-  if ! target/release/sow-load --url "$url" --db "$work/soak.db" --live --games "$games" \
+  if ! "$SOW_LOAD_BIN" --url "$url" --db "$work/soak.db" --live --games "$games" \
     --think-ms "$think" --seed "$round" >"$work/round-$round.log" 2>&1; then
     failed=$((failed + 1))
     echo "soak: round $round failed:"; tail -5 "$work/round-$round.log"

@@ -25,17 +25,15 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{IsNull, ToSql, Type};
 use postgres::{Client, Config, GenericClient, IsolationLevel, NoTls, Statement, Transaction};
 
-use super::changes::{Change, Notice, Step};
+use super::changes::Notice;
 use super::database::moved_off_runtime;
 use super::error::{StoreError, StoreResult};
 use super::sql::{now_text, Record, Sql, Value};
 use super::write::{Applied, Write};
 use super::{Backend, ReadWork};
 
-/// The channel of `NOTIFY`: payload `game plies version` (version -1: the game was deleted),
-/// then for a live game's move or row the change itself ([`Step`]), so that the other
-/// servers need not read the game.
-const CHANNEL: &str = "sowing_games";
+mod notices;
+use notices::{announce, parse_change, CHANNEL};
 
 /// How often a lost listener tries to connect again: a refused connection costs little,
 /// and every moment without it costs each read a question to the database.
@@ -406,69 +404,6 @@ impl Sql for Tx<'_> {
     }
 }
 
-/// Announces a committed change to every listening server, in one round trip. The
-/// statements go as one text (the simple protocol, which runs the four at once, takes no
-/// parameters), the payload as an escaped literal.
-fn announce(client: &mut Client, change: &Change) -> StoreResult<()> {
-    let payload = literal(&payload(change));
-    client
-        .batch_execute(&format!(
-            "BEGIN; SET LOCAL synchronous_commit = off;
-             SELECT pg_notify('{CHANNEL}', {payload}); COMMIT"
-        ))
-        .map_err(db)
-}
-
-/// PostgreSQL refuses a payload of 8,000 bytes or more: a step that would not fit is left
-/// out (the servers then read the game).
-const PAYLOAD_MAX: usize = 7_999;
-
-/// A notice's payload: `game plies version`, then the step if any ([`Step::to_text`]).
-fn payload(change: &Change) -> String {
-    let Change {
-        game,
-        plies,
-        version,
-        step,
-    } = change;
-    let numbers = format!("{game} {plies} {version}");
-    match step {
-        Some(step) => {
-            let full = format!("{numbers} {}", step.to_text());
-            if full.len() <= PAYLOAD_MAX {
-                full
-            } else {
-                numbers
-            }
-        }
-        None => numbers,
-    }
-}
-
-/// `text` as an SQL string literal, `E'…'` (its meaning does not depend on the setting
-/// `standard_conforming_strings`). A Rust string holds no NUL, which PostgreSQL's text
-/// cannot.
-fn literal(text: &str) -> String {
-    format!("E'{}'", text.replace('\\', "\\\\").replace('\'', "''"))
-}
-
-fn parse_change(payload: &str) -> Option<Change> {
-    let mut parts = payload.splitn(4, ' ');
-    let game = parts.next()?.parse().ok()?;
-    let plies = parts.next()?.parse().ok()?;
-    let version = parts.next()?.parse().ok()?;
-    let step = match parts.next() {
-        Some(text) => Some(Box::new(Step::from_text(text)?)),
-        None => None,
-    };
-    Some(Change {
-        game,
-        plies,
-        version,
-        step,
-    })
-}
-
 /// A pool of connections to one database.
 pub(super) struct Postgres {
     /// Always set but while dropping (see `Drop`).
@@ -729,35 +664,6 @@ fn setup(client: &mut Client) -> StoreResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_change_reads_from_its_payload_and_nothing_else_does() {
-        let change = Change {
-            game: 12,
-            plies: 7,
-            version: 3,
-            step: None,
-        };
-        assert_eq!(parse_change("12 7 3"), Some(change.clone()));
-        assert_eq!(parse_change(&payload(&change)), Some(change));
-        assert_eq!(parse_change("12 0 -1").map(|c| c.version), Some(-1));
-        for bad in [
-            "",
-            "12",
-            "12 7",
-            "12 7 3 4",
-            "a 7 3",
-            "12 -7 3",
-            "12 7 3 {}",
-        ] {
-            assert_eq!(parse_change(bad), None, "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn a_literal_is_escaped_whatever_it_holds() {
-        assert_eq!(literal(r#"a'b\c"d"#), r#"E'a''b\\c"d'"#);
-    }
 
     #[test]
     fn parameters_are_respelled_for_postgresql() {
