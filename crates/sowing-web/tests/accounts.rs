@@ -5,15 +5,14 @@
 
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
 use sowing_web::ratings::{self, Rating};
 use sowing_web::{router, App};
-use tower::ServiceExt;
 
 mod common;
+use common::{Call, Who};
 
 const KEY: &str = "00112233445566778899aabbccddeeff";
 const OTHER_KEY: &str = "ffeeddccbbaa99887766554433221100";
@@ -22,75 +21,10 @@ fn app() -> Router {
     router(Arc::new(App::new(common::store(), 2)))
 }
 
-/// What a request carries besides its method, path and body.
-#[derive(Default, Clone)]
-struct Who<'a> {
-    cookie: Option<&'a str>,
-    key: Option<&'a str>,
-    seat: Option<&'a str>,
-    /// Extra headers (`Sec-Fetch-Site`, `Origin`, a content type).
-    headers: Vec<(&'a str, &'a str)>,
-}
-
 fn with_cookie(cookie: &str) -> Who<'_> {
     Who {
         cookie: Some(cookie),
         ..Who::default()
-    }
-}
-
-struct Answer {
-    status: StatusCode,
-    body: Value,
-    set_cookie: Option<String>,
-}
-
-async fn call(
-    router: &Router,
-    method: Method,
-    path: &str,
-    who: &Who<'_>,
-    body: Option<Value>,
-) -> Answer {
-    let mut request = Request::builder().method(method).uri(path);
-    if let Some(cookie) = who.cookie {
-        request = request.header(header::COOKIE, format!("sowing_session={cookie}"));
-    }
-    if let Some(key) = who.key {
-        request = request.header("x-player-key", key);
-    }
-    if let Some(seat) = who.seat {
-        request = request.header("x-seat-token", seat);
-    }
-    let declared = who
-        .headers
-        .iter()
-        .any(|(n, _)| n.eq_ignore_ascii_case("content-type"));
-    if body.is_some() && !declared {
-        request = request.header(header::CONTENT_TYPE, "application/json");
-    }
-    for (name, value) in &who.headers {
-        request = request.header(*name, *value);
-    }
-    let body = body.map_or(String::new(), |b| b.to_string());
-    let response = router
-        .clone()
-        .oneshot(request.body(Body::from(body)).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let set_cookie = response
-        .headers()
-        .get(header::SET_COOKIE)
-        .map(|v| v.to_str().unwrap().to_owned());
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    Answer {
-        status,
-        body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        set_cookie,
     }
 }
 
@@ -109,27 +43,20 @@ async fn sign_up(router: &Router, name: &str, key: Option<&str>) -> String {
         key,
         ..Who::default()
     };
-    let a = call(
-        router,
-        Method::POST,
-        "/api/account/signup",
-        &who,
-        Some(json!({"name": name, "password": "correct horse"})),
-    )
-    .await;
+    let a = Call::new(Method::POST, "/api/account/signup")
+        .by(&who)
+        .json(json!({"name": name, "password": "correct horse"}))
+        .reply(router)
+        .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
-    token_of(&a.set_cookie.expect("a session cookie"))
+    token_of(&a.set_cookie().expect("a session cookie"))
 }
 
 async fn me(router: &Router, cookie: &str) -> Value {
-    let a = call(
-        router,
-        Method::GET,
-        "/api/account",
-        &with_cookie(cookie),
-        None,
-    )
-    .await;
+    let a = Call::new(Method::GET, "/api/account")
+        .by(&with_cookie(cookie))
+        .reply(router)
+        .await;
     assert_eq!(a.status, StatusCode::OK);
     a.body["account"].clone()
 }
@@ -137,17 +64,14 @@ async fn me(router: &Router, cookie: &str) -> Value {
 #[tokio::test]
 async fn signing_up_sets_an_httponly_lax_session_cookie_and_keeps_the_token_out_of_the_body() {
     let router = app();
-    let a = call(
-        &router,
-        Method::POST,
-        "/api/account/signup",
-        &Who::default(),
-        Some(json!({"name": "Ana", "password": "correct horse"})),
-    )
-    .await;
+    let a = Call::new(Method::POST, "/api/account/signup")
+        .by(&Who::default())
+        .json(json!({"name": "Ana", "password": "correct horse"}))
+        .reply(&router)
+        .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
     assert_eq!(a.body["account"]["name"], "Ana");
-    let cookie = a.set_cookie.unwrap();
+    let cookie = a.set_cookie().unwrap();
     for part in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
         assert!(cookie.contains(part), "{cookie}");
     }
@@ -162,7 +86,10 @@ async fn signing_up_sets_an_httponly_lax_session_cookie_and_keeps_the_token_out_
         me(&router, "0123456789abcdef0123456789abcdef").await,
         Value::Null
     );
-    let a = call(&router, Method::GET, "/api/account", &Who::default(), None).await;
+    let a = Call::new(Method::GET, "/api/account")
+        .by(&Who::default())
+        .reply(&router)
+        .await;
     assert_eq!(a.body["account"], Value::Null);
 }
 
@@ -171,15 +98,12 @@ async fn behind_tls_the_session_cookie_is_secure() {
     let router = router(Arc::new(
         App::new(common::store(), 2).with_secure_cookies(true),
     ));
-    let a = call(
-        &router,
-        Method::POST,
-        "/api/account/signup",
-        &Who::default(),
-        Some(json!({"name": "Ana", "password": "correct horse"})),
-    )
-    .await;
-    let cookie = a.set_cookie.unwrap();
+    let a = Call::new(Method::POST, "/api/account/signup")
+        .by(&Who::default())
+        .json(json!({"name": "Ana", "password": "correct horse"}))
+        .reply(&router)
+        .await;
+    let cookie = a.set_cookie().unwrap();
     assert!(cookie.ends_with("; Secure"), "{cookie}");
 }
 
@@ -214,21 +138,18 @@ async fn a_taken_name_in_any_case_and_names_or_passwords_of_the_wrong_form_are_r
             "password",
         ),
     ] {
-        let a = call(
-            &router,
-            Method::POST,
-            "/api/account/signup",
-            &Who::default(),
-            Some(body.clone()),
-        )
-        .await;
+        let a = Call::new(Method::POST, "/api/account/signup")
+            .by(&Who::default())
+            .json(body.clone())
+            .reply(&router)
+            .await;
         assert_eq!(a.status, status, "{body}: {}", a.body);
         assert!(
             a.body["error"].as_str().unwrap().contains(words),
             "{}",
             a.body
         );
-        assert!(a.set_cookie.is_none());
+        assert!(a.set_cookie().is_none());
     }
 }
 
@@ -236,40 +157,31 @@ async fn a_taken_name_in_any_case_and_names_or_passwords_of_the_wrong_form_are_r
 async fn signing_in_needs_the_right_password_and_says_the_same_for_an_unknown_name() {
     let router = app();
     sign_up(&router, "Ana", None).await;
-    let wrong = call(
-        &router,
-        Method::POST,
-        "/api/account/signin",
-        &Who::default(),
-        Some(json!({"name": "Ana", "password": "wrong horse"})),
-    )
-    .await;
+    let wrong = Call::new(Method::POST, "/api/account/signin")
+        .by(&Who::default())
+        .json(json!({"name": "Ana", "password": "wrong horse"}))
+        .reply(&router)
+        .await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "{}", wrong.body);
-    assert!(wrong.set_cookie.is_none());
-    let unknown = call(
-        &router,
-        Method::POST,
-        "/api/account/signin",
-        &Who::default(),
-        Some(json!({"name": "Nobody", "password": "wrong horse"})),
-    )
-    .await;
+    assert!(wrong.set_cookie().is_none());
+    let unknown = Call::new(Method::POST, "/api/account/signin")
+        .by(&Who::default())
+        .json(json!({"name": "Nobody", "password": "wrong horse"}))
+        .reply(&router)
+        .await;
     assert_eq!(unknown.status, StatusCode::UNAUTHORIZED);
     assert_eq!(
         unknown.body, wrong.body,
         "the same answer: no name is confirmed"
     );
-    let right = call(
-        &router,
-        Method::POST,
-        "/api/account/signin",
-        &Who::default(),
-        Some(json!({"name": "ANA", "password": "correct horse"})),
-    )
-    .await;
+    let right = Call::new(Method::POST, "/api/account/signin")
+        .by(&Who::default())
+        .json(json!({"name": "ANA", "password": "correct horse"}))
+        .reply(&router)
+        .await;
     assert_eq!(right.status, StatusCode::OK, "{}", right.body);
     assert_eq!(right.body["account"]["name"], "Ana");
-    let token = token_of(&right.set_cookie.unwrap());
+    let token = token_of(&right.set_cookie().unwrap());
     assert_eq!(me(&router, &token).await["name"], "Ana");
 }
 
@@ -278,14 +190,11 @@ async fn sign_in_attempts_are_rate_limited_per_address() {
     let router = app();
     let mut statuses = Vec::new();
     for _ in 0..11 {
-        let a = call(
-            &router,
-            Method::POST,
-            "/api/account/signin",
-            &Who::default(),
-            Some(json!({"name": "Ana", "password": "wrong horse"})),
-        )
-        .await;
+        let a = Call::new(Method::POST, "/api/account/signin")
+            .by(&Who::default())
+            .json(json!({"name": "Ana", "password": "wrong horse"}))
+            .reply(&router)
+            .await;
         statuses.push(a.status);
     }
     assert!(
@@ -304,92 +213,72 @@ async fn an_anonymous_players_games_move_into_the_account_on_sign_up_and_on_sign
         key: Some(KEY),
         ..Who::default()
     };
-    let created = call(
-        &router,
-        Method::POST,
-        "/api/games",
-        &mine,
-        Some(json!({"game": "ayoayo"})),
-    )
-    .await;
+    let created = Call::new(Method::POST, "/api/games")
+        .by(&mine)
+        .json(json!({"game": "ayoayo"}))
+        .reply(&router)
+        .await;
     let id = created.body["id"].as_i64().unwrap();
-    let a = call(
-        &router,
-        Method::POST,
-        "/api/account/signup",
-        &mine,
-        Some(json!({"name": "Ana", "password": "correct horse"})),
-    )
-    .await;
+    let a = Call::new(Method::POST, "/api/account/signup")
+        .by(&mine)
+        .json(json!({"name": "Ana", "password": "correct horse"}))
+        .reply(&router)
+        .await;
     assert_eq!(a.body["moved"], 1, "{}", a.body);
-    let token = token_of(&a.set_cookie.unwrap());
+    let token = token_of(&a.set_cookie().unwrap());
     // On another device, signed in but with no key: the game is the account's.
     let device = with_cookie(&token);
-    let list = call(&router, Method::GET, "/api/games", &device, None).await;
+    let list = Call::new(Method::GET, "/api/games")
+        .by(&device)
+        .reply(&router)
+        .await;
     assert_eq!(list.body["games"][0]["id"], id, "{}", list.body);
-    let moved = call(
-        &router,
-        Method::POST,
-        &format!("/api/games/{id}/moves"),
-        &device,
-        Some(json!({"move": "C"})),
-    )
-    .await;
+    let moved = Call::new(Method::POST, format!("/api/games/{id}/moves"))
+        .by(&device)
+        .json(json!({"move": "C"}))
+        .reply(&router)
+        .await;
     assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
     // Neither another key nor another account may change it.
     let theirs = Who {
         key: Some(OTHER_KEY),
         ..Who::default()
     };
-    let refused = call(
-        &router,
-        Method::POST,
-        &format!("/api/games/{id}/undo"),
-        &theirs,
-        None,
-    )
-    .await;
+    let refused = Call::new(Method::POST, format!("/api/games/{id}/undo"))
+        .by(&theirs)
+        .reply(&router)
+        .await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
     let bea = sign_up(&router, "Bea", None).await;
-    let refused = call(
-        &router,
-        Method::POST,
-        &format!("/api/games/{id}/undo"),
-        &with_cookie(&bea),
-        None,
-    )
-    .await;
+    let refused = Call::new(Method::POST, format!("/api/games/{id}/undo"))
+        .by(&with_cookie(&bea))
+        .reply(&router)
+        .await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
     // Games made while signed in are the account's; signing in with another key brings its
     // games along.
-    let made = call(
-        &router,
-        Method::POST,
-        "/api/games",
-        &device,
-        Some(json!({"game": "hoyito-ii"})),
-    )
-    .await;
+    let made = Call::new(Method::POST, "/api/games")
+        .by(&device)
+        .json(json!({"game": "hoyito-ii"}))
+        .reply(&router)
+        .await;
     let made = made.body["id"].as_i64().unwrap();
-    let other = call(
-        &router,
-        Method::POST,
-        "/api/games",
-        &theirs,
-        Some(json!({"game": "hoyito-iii"})),
-    )
-    .await;
+    let other = Call::new(Method::POST, "/api/games")
+        .by(&theirs)
+        .json(json!({"game": "hoyito-iii"}))
+        .reply(&router)
+        .await;
     let other = other.body["id"].as_i64().unwrap();
-    let again = call(
-        &router,
-        Method::POST,
-        "/api/account/signin",
-        &theirs,
-        Some(json!({"name": "ana", "password": "correct horse"})),
-    )
-    .await;
+    let again = Call::new(Method::POST, "/api/account/signin")
+        .by(&theirs)
+        .json(json!({"name": "ana", "password": "correct horse"}))
+        .reply(&router)
+        .await;
     assert_eq!(again.body["moved"], 1, "{}", again.body);
-    let list = call(&router, Method::GET, "/api/games", &device, None).await;
+    let list = Call::new(Method::GET, "/api/games")
+        .by(&device)
+        .reply(&router)
+        .await;
     let mut ids: Vec<i64> = list.body["games"]
         .as_array()
         .unwrap()
@@ -399,7 +288,10 @@ async fn an_anonymous_players_games_move_into_the_account_on_sign_up_and_on_sign
     ids.sort_unstable();
     assert_eq!(ids, vec![id, made, other]);
     // Bea's list has none of them.
-    let list = call(&router, Method::GET, "/api/games", &with_cookie(&bea), None).await;
+    let list = Call::new(Method::GET, "/api/games")
+        .by(&with_cookie(&bea))
+        .reply(&router)
+        .await;
     assert_eq!(list.body["games"], json!([]));
 }
 
@@ -409,49 +301,34 @@ async fn signing_out_ends_this_session_and_signing_out_everywhere_ends_them_all(
     let first = sign_up(&router, "Ana", None).await;
     let nobody = Who::default();
     let sign_in = || {
-        call(
-            &router,
-            Method::POST,
-            "/api/account/signin",
-            &nobody,
-            Some(json!({"name": "Ana", "password": "correct horse"})),
-        )
+        Call::new(Method::POST, "/api/account/signin")
+            .by(&nobody)
+            .json(json!({"name": "Ana", "password": "correct horse"}))
+            .reply(&router)
     };
-    let second = token_of(&sign_in().await.set_cookie.unwrap());
-    let third = token_of(&sign_in().await.set_cookie.unwrap());
-    let out = call(
-        &router,
-        Method::POST,
-        "/api/account/signout",
-        &with_cookie(&first),
-        None,
-    )
-    .await;
+    let second = token_of(&sign_in().await.set_cookie().unwrap());
+    let third = token_of(&sign_in().await.set_cookie().unwrap());
+    let out = Call::new(Method::POST, "/api/account/signout")
+        .by(&with_cookie(&first))
+        .reply(&router)
+        .await;
     assert_eq!(out.status, StatusCode::OK);
     assert!(out
-        .set_cookie
+        .set_cookie()
         .unwrap()
         .contains("sowing_session=; Path=/; Max-Age=0"));
     assert_eq!(me(&router, &first).await, Value::Null);
     assert_eq!(me(&router, &second).await["name"], "Ana");
     // Everywhere needs a session.
-    let refused = call(
-        &router,
-        Method::POST,
-        "/api/account/signout-everywhere",
-        &Who::default(),
-        None,
-    )
-    .await;
+    let refused = Call::new(Method::POST, "/api/account/signout-everywhere")
+        .by(&Who::default())
+        .reply(&router)
+        .await;
     assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{}", refused.body);
-    let all = call(
-        &router,
-        Method::POST,
-        "/api/account/signout-everywhere",
-        &with_cookie(&second),
-        None,
-    )
-    .await;
+    let all = Call::new(Method::POST, "/api/account/signout-everywhere")
+        .by(&with_cookie(&second))
+        .reply(&router)
+        .await;
     assert_eq!(all.status, StatusCode::OK);
     assert_eq!(all.body["ended"], 2, "{}", all.body);
     assert_eq!(me(&router, &second).await, Value::Null);
@@ -462,73 +339,52 @@ async fn signing_out_ends_this_session_and_signing_out_everywhere_ends_them_all(
 async fn a_new_password_needs_the_old_one_and_ends_the_other_sessions() {
     let router = app();
     let here = sign_up(&router, "Ana", None).await;
-    let there = call(
-        &router,
-        Method::POST,
-        "/api/account/signin",
-        &Who::default(),
-        Some(json!({"name": "Ana", "password": "correct horse"})),
-    )
-    .await;
-    let there = token_of(&there.set_cookie.unwrap());
+    let there = Call::new(Method::POST, "/api/account/signin")
+        .by(&Who::default())
+        .json(json!({"name": "Ana", "password": "correct horse"}))
+        .reply(&router)
+        .await;
+    let there = token_of(&there.set_cookie().unwrap());
     let path = "/api/account/password";
     let body = |old: &str| Some(json!({"password": old, "new_password": "battery staple"}));
-    let none = call(
-        &router,
-        Method::POST,
-        path,
-        &Who::default(),
-        body("correct horse"),
-    )
-    .await;
+    let none = Call::new(Method::POST, path)
+        .by(&Who::default())
+        .json(body("correct horse"))
+        .reply(&router)
+        .await;
     assert_eq!(none.status, StatusCode::UNAUTHORIZED);
-    let wrong = call(
-        &router,
-        Method::POST,
-        path,
-        &with_cookie(&here),
-        body("wrong horse"),
-    )
-    .await;
+    let wrong = Call::new(Method::POST, path)
+        .by(&with_cookie(&here))
+        .json(body("wrong horse"))
+        .reply(&router)
+        .await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "{}", wrong.body);
-    let short = call(
-        &router,
-        Method::POST,
-        path,
-        &with_cookie(&here),
-        Some(json!({"password": "correct horse", "new_password": "short"})),
-    )
-    .await;
+    let short = Call::new(Method::POST, path)
+        .by(&with_cookie(&here))
+        .json(json!({"password": "correct horse", "new_password": "short"}))
+        .reply(&router)
+        .await;
     assert_eq!(short.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let changed = call(
-        &router,
-        Method::POST,
-        path,
-        &with_cookie(&here),
-        body("correct horse"),
-    )
-    .await;
+    let changed = Call::new(Method::POST, path)
+        .by(&with_cookie(&here))
+        .json(body("correct horse"))
+        .reply(&router)
+        .await;
     assert_eq!(changed.status, StatusCode::OK, "{}", changed.body);
     assert_eq!(changed.body["ended"], 1);
     assert_eq!(me(&router, &here).await["name"], "Ana");
     assert_eq!(me(&router, &there).await, Value::Null);
-    let old = call(
-        &router,
-        Method::POST,
-        "/api/account/signin",
-        &Who::default(),
-        Some(json!({"name": "Ana", "password": "correct horse"})),
-    )
-    .await;
+    let old = Call::new(Method::POST, "/api/account/signin")
+        .by(&Who::default())
+        .json(json!({"name": "Ana", "password": "correct horse"}))
+        .reply(&router)
+        .await;
     assert_eq!(old.status, StatusCode::UNAUTHORIZED);
-    let new = call(
-        &router,
-        Method::POST,
-        "/api/account/signin",
-        &Who::default(),
-        Some(json!({"name": "Ana", "password": "battery staple"})),
-    )
-    .await;
+    let new = Call::new(Method::POST, "/api/account/signin")
+        .by(&Who::default())
+        .json(json!({"name": "Ana", "password": "battery staple"}))
+        .reply(&router)
+        .await;
     assert_eq!(new.status, StatusCode::OK);
 }
 
@@ -537,73 +393,49 @@ async fn a_profile_is_public_and_only_its_own_account_edits_it() {
     let router = app();
     let ana = sign_up(&router, "Ana", None).await;
     let bea = sign_up(&router, "Bea", None).await;
-    let profile = call(
-        &router,
-        Method::GET,
-        "/api/accounts/ana",
-        &Who::default(),
-        None,
-    )
-    .await;
+    let profile = Call::new(Method::GET, "/api/accounts/ana")
+        .by(&Who::default())
+        .reply(&router)
+        .await;
     assert_eq!(profile.status, StatusCode::OK);
     assert_eq!(profile.body["name"], "Ana");
     assert_eq!(profile.body["ratings"], json!([]));
     assert_eq!(profile.body["games"], json!([]));
-    let missing = call(
-        &router,
-        Method::GET,
-        "/api/accounts/nobody",
-        &Who::default(),
-        None,
-    )
-    .await;
+    let missing = Call::new(Method::GET, "/api/accounts/nobody")
+        .by(&Who::default())
+        .reply(&router)
+        .await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
     let about = Some(json!({"about": "I play Hoyito in Santo Domingo"}));
-    let edited = call(
-        &router,
-        Method::PUT,
-        "/api/accounts/Ana",
-        &with_cookie(&ana),
-        about.clone(),
-    )
-    .await;
+    let edited = Call::new(Method::PUT, "/api/accounts/Ana")
+        .by(&with_cookie(&ana))
+        .json(about.clone())
+        .reply(&router)
+        .await;
     assert_eq!(edited.status, StatusCode::OK, "{}", edited.body);
     assert_eq!(edited.body["about"], "I play Hoyito in Santo Domingo");
-    let theirs = call(
-        &router,
-        Method::PUT,
-        "/api/accounts/Ana",
-        &with_cookie(&bea),
-        Some(json!({"about": "hacked"})),
-    )
-    .await;
+    let theirs = Call::new(Method::PUT, "/api/accounts/Ana")
+        .by(&with_cookie(&bea))
+        .json(json!({"about": "hacked"}))
+        .reply(&router)
+        .await;
     assert_eq!(theirs.status, StatusCode::FORBIDDEN, "{}", theirs.body);
-    let nobody = call(
-        &router,
-        Method::PUT,
-        "/api/accounts/Ana",
-        &Who::default(),
-        Some(json!({"about": "hacked"})),
-    )
-    .await;
+    let nobody = Call::new(Method::PUT, "/api/accounts/Ana")
+        .by(&Who::default())
+        .json(json!({"about": "hacked"}))
+        .reply(&router)
+        .await;
     assert_eq!(nobody.status, StatusCode::UNAUTHORIZED);
-    let long = call(
-        &router,
-        Method::PUT,
-        "/api/accounts/Ana",
-        &with_cookie(&ana),
-        Some(json!({"about": "x".repeat(401)})),
-    )
-    .await;
+    let long = Call::new(Method::PUT, "/api/accounts/Ana")
+        .by(&with_cookie(&ana))
+        .json(json!({"about": "x".repeat(401)}))
+        .reply(&router)
+        .await;
     assert_eq!(long.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let profile = call(
-        &router,
-        Method::GET,
-        "/api/accounts/Ana",
-        &Who::default(),
-        None,
-    )
-    .await;
+    let profile = Call::new(Method::GET, "/api/accounts/Ana")
+        .by(&Who::default())
+        .reply(&router)
+        .await;
     assert_eq!(profile.body["about"], "I play Hoyito in Santo Domingo");
 }
 
@@ -632,7 +464,11 @@ async fn pages_of_other_sites_cannot_use_the_account_routes() {
                 headers: headers.clone(),
                 ..Who::default()
             };
-            let a = call(&router, Method::POST, path, &who, credentials.clone()).await;
+            let a = Call::new(Method::POST, path)
+                .by(&who)
+                .json(credentials.clone())
+                .reply(&router)
+                .await;
             assert_eq!(
                 a.status,
                 StatusCode::FORBIDDEN,
@@ -643,21 +479,18 @@ async fn pages_of_other_sites_cannot_use_the_account_routes() {
                 .as_str()
                 .unwrap()
                 .contains("only the server's own page"));
-            assert!(a.set_cookie.is_none());
+            assert!(a.set_cookie().is_none());
         }
         let who = Who {
             cookie: Some(&ana),
             headers: headers.clone(),
             ..Who::default()
         };
-        let a = call(
-            &router,
-            Method::PUT,
-            "/api/accounts/Ana",
-            &who,
-            Some(json!({"about": "x"})),
-        )
-        .await;
+        let a = Call::new(Method::PUT, "/api/accounts/Ana")
+            .by(&who)
+            .json(json!({"about": "x"}))
+            .reply(&router)
+            .await;
         assert_eq!(a.status, StatusCode::FORBIDDEN);
     }
     // A form's body (text/plain), which another page can send without asking: refused.
@@ -665,14 +498,11 @@ async fn pages_of_other_sites_cannot_use_the_account_routes() {
         headers: vec![("content-type", "text/plain")],
         ..Who::default()
     };
-    let a = call(
-        &router,
-        Method::POST,
-        "/api/account/signin",
-        &form,
-        credentials.clone(),
-    )
-    .await;
+    let a = Call::new(Method::POST, "/api/account/signin")
+        .by(&form)
+        .json(credentials.clone())
+        .reply(&router)
+        .await;
     assert_eq!(a.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
     // The session still stands, and the page itself may act.
     assert_eq!(me(&router, &ana).await["name"], "Ana");
@@ -680,29 +510,23 @@ async fn pages_of_other_sites_cannot_use_the_account_routes() {
         headers: vec![("sec-fetch-site", "same-origin")],
         ..Who::default()
     };
-    let a = call(
-        &router,
-        Method::POST,
-        "/api/account/signin",
-        &own,
-        credentials,
-    )
-    .await;
+    let a = Call::new(Method::POST, "/api/account/signin")
+        .by(&own)
+        .json(credentials)
+        .reply(&router)
+        .await;
     assert_eq!(a.status, StatusCode::OK);
 }
 
 /// A rated invitation by Ana's account (South, 3 + 2: blitz) claimed by Bea's (North): the
 /// id and both seats' tokens.
 async fn rated_game(router: &Router, ana: &str, bea: &str) -> (i64, String, String) {
-    let a = call(
-        router,
-        Method::POST,
-        "/api/live",
-        &with_cookie(ana),
-        Some(json!({"game": "hoyito-ii", "rated": true,
-                    "clock": {"base_ms": 180_000, "increment_ms": 2_000}})),
-    )
-    .await;
+    let a = Call::new(Method::POST, "/api/live")
+        .by(&with_cookie(ana))
+        .json(json!({"game": "hoyito-ii", "rated": true,
+                    "clock": {"base_ms": 180_000, "increment_ms": 2_000}}))
+        .reply(router)
+        .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
     assert_eq!(a.body["live"]["rated"], true);
     assert_eq!(a.body["live"]["speed"], "blitz");
@@ -712,30 +536,23 @@ async fn rated_game(router: &Router, ana: &str, bea: &str) -> (i64, String, Stri
     let south = a.body["token"].as_str().unwrap().to_owned();
     let north = a.body["invite"].as_str().unwrap().to_owned();
     // Before North's account claims the seat, a rated game does not start.
-    let early = call(
-        router,
-        Method::POST,
-        &format!("/api/live/{id}/moves"),
-        &Who {
+    let early = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .by(&Who {
             seat: Some(&south),
             ..Who::default()
-        },
-        Some(json!({"move": "A", "ply": 0})),
-    )
-    .await;
+        })
+        .json(json!({"move": "A", "ply": 0}))
+        .reply(router)
+        .await;
     assert_eq!(early.status, StatusCode::CONFLICT, "{}", early.body);
-    let claim = call(
-        router,
-        Method::POST,
-        &format!("/api/live/{id}/claim"),
-        &Who {
+    let claim = Call::new(Method::POST, format!("/api/live/{id}/claim"))
+        .by(&Who {
             cookie: Some(bea),
             seat: Some(&north),
             ..Who::default()
-        },
-        None,
-    )
-    .await;
+        })
+        .reply(router)
+        .await;
     assert_eq!(claim.status, StatusCode::OK, "{}", claim.body);
     assert_eq!(claim.body["live"]["seats"]["north"]["name"], "Bea");
     assert_eq!(claim.body["live"]["seats"]["north"]["account"], true);
@@ -748,14 +565,11 @@ async fn claiming_a_seat_needs_a_session_its_token_and_a_seat_free_of_other_acco
     let ana = sign_up(&router, "Ana", None).await;
     let bea = sign_up(&router, "Bea", None).await;
     let cy = sign_up(&router, "Cy", None).await;
-    let a = call(
-        &router,
-        Method::POST,
-        "/api/live",
-        &with_cookie(&ana),
-        Some(json!({"game": "ayoayo", "rated": true})),
-    )
-    .await;
+    let a = Call::new(Method::POST, "/api/live")
+        .by(&with_cookie(&ana))
+        .json(json!({"game": "ayoayo", "rated": true}))
+        .reply(&router)
+        .await;
     let id = a.body["live"]["id"].as_i64().unwrap();
     let south = a.body["token"].as_str().unwrap().to_owned();
     let north = a.body["invite"].as_str().unwrap().to_owned();
@@ -769,7 +583,7 @@ async fn claiming_a_seat_needs_a_session_its_token_and_a_seat_free_of_other_acco
                 seat: seat.as_deref(),
                 ..Who::default()
             };
-            call(&router, Method::POST, &path, &who, None).await
+            Call::new(Method::POST, &path).by(&who).reply(&router).await
         }
     };
     let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
@@ -807,37 +621,27 @@ async fn claiming_a_seat_needs_a_session_its_token_and_a_seat_free_of_other_acco
         StatusCode::CONFLICT
     );
     // Rated needs a session; a match of rounds is never rated.
-    let anonymous = call(
-        &router,
-        Method::POST,
-        "/api/live",
-        &Who::default(),
-        Some(json!({"game": "ayoayo", "rated": true})),
-    )
-    .await;
+    let anonymous = Call::new(Method::POST, "/api/live")
+        .by(&Who::default())
+        .json(json!({"game": "ayoayo", "rated": true}))
+        .reply(&router)
+        .await;
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
-    let rounds = call(
-        &router,
-        Method::POST,
-        "/api/live",
-        &with_cookie(ana),
-        Some(json!({"game": "hoyito-iii", "rounds": 3, "rated": true})),
-    )
-    .await;
+    let rounds = Call::new(Method::POST, "/api/live")
+        .by(&with_cookie(ana))
+        .json(json!({"game": "hoyito-iii", "rounds": 3, "rated": true}))
+        .reply(&router)
+        .await;
     assert_eq!(rounds.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 /// Plays `id` to its end with the first legal move each turn; the final live status.
 async fn play_out(router: &Router, id: i64, south: &str, north: &str) -> Value {
     for _ in 0..2000 {
-        let a = call(
-            router,
-            Method::GET,
-            &format!("/api/live/{id}"),
-            &Who::default(),
-            None,
-        )
-        .await;
+        let a = Call::new(Method::GET, format!("/api/live/{id}"))
+            .by(&Who::default())
+            .reply(router)
+            .await;
         if a.body["live"]["result"] != Value::Null {
             return a.body["live"].clone();
         }
@@ -854,14 +658,11 @@ async fn play_out(router: &Router, id: i64, south: &str, north: &str) -> Value {
             ..Who::default()
         };
         // Unlimited sign-ins aside, the default limits hold: a test plays under them.
-        let played = call(
-            router,
-            Method::POST,
-            &format!("/api/live/{id}/moves"),
-            &who,
-            Some(json!({"move": mv, "ply": ply})),
-        )
-        .await;
+        let played = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+            .by(&who)
+            .json(json!({"move": mv, "ply": ply}))
+            .reply(router)
+            .await;
         assert_eq!(played.status, StatusCode::OK, "{}", played.body);
     }
     panic!("game {id} did not end");
@@ -897,24 +698,16 @@ async fn a_rated_game_moves_both_ratings_as_glicko_2_computes_once() {
     };
     let (s, n) = ratings::after_game(Rating::default(), Rating::default(), score);
     let close = |value: &Value, expected: f64| (value.as_f64().unwrap() - expected).abs() < 1e-9;
-    let ana_profile = call(
-        &router,
-        Method::GET,
-        "/api/accounts/Ana",
-        &Who::default(),
-        None,
-    )
-    .await
-    .body;
-    let bea_profile = call(
-        &router,
-        Method::GET,
-        "/api/accounts/Bea",
-        &Who::default(),
-        None,
-    )
-    .await
-    .body;
+    let ana_profile = Call::new(Method::GET, "/api/accounts/Ana")
+        .by(&Who::default())
+        .reply(&router)
+        .await
+        .body;
+    let bea_profile = Call::new(Method::GET, "/api/accounts/Bea")
+        .by(&Who::default())
+        .reply(&router)
+        .await
+        .body;
     let (ra, rb) = (
         rating_of(&ana_profile, "hoyito-ii", "blitz"),
         rating_of(&bea_profile, "hoyito-ii", "blitz"),
@@ -934,15 +727,11 @@ async fn a_rated_game_moves_both_ratings_as_glicko_2_computes_once() {
     );
     assert_eq!(ra["provisional"], true);
     // The status shows the ratings after the game beside the names.
-    let status = call(
-        &router,
-        Method::GET,
-        &format!("/api/live/{id}"),
-        &Who::default(),
-        None,
-    )
-    .await
-    .body;
+    let status = Call::new(Method::GET, format!("/api/live/{id}"))
+        .by(&Who::default())
+        .reply(&router)
+        .await
+        .body;
     assert!(
         close(
             &status["live"]["seats"]["south"]["rating"]["rating"],
@@ -981,34 +770,22 @@ async fn a_rated_game_moves_both_ratings_as_glicko_2_computes_once() {
         seat: Some(&south),
         ..Who::default()
     };
-    call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/rematch"),
-        &who,
-        None,
-    )
-    .await;
-    let again = call(
-        &router,
-        Method::GET,
-        "/api/accounts/Ana",
-        &Who::default(),
-        None,
-    )
-    .await
-    .body;
+    Call::new(Method::POST, format!("/api/live/{id}/rematch"))
+        .by(&who)
+        .reply(&router)
+        .await;
+    let again = Call::new(Method::GET, "/api/accounts/Ana")
+        .by(&Who::default())
+        .reply(&router)
+        .await
+        .body;
     assert_eq!(rating_of(&again, "hoyito-ii", "blitz")["games"], 1);
     // The leaderboard: both, the better first.
-    let board = call(
-        &router,
-        Method::GET,
-        "/api/leaderboard?game=hoyito-ii&speed=blitz",
-        &Who::default(),
-        None,
-    )
-    .await
-    .body;
+    let board = Call::new(Method::GET, "/api/leaderboard?game=hoyito-ii&speed=blitz")
+        .by(&Who::default())
+        .reply(&router)
+        .await
+        .body;
     let names: Vec<&str> = board["players"]
         .as_array()
         .unwrap()
@@ -1022,33 +799,21 @@ async fn a_rated_game_moves_both_ratings_as_glicko_2_computes_once() {
     };
     assert_eq!(names, expected, "{board}");
     assert_eq!(board["players"][0]["rank"], 1);
-    let empty = call(
-        &router,
-        Method::GET,
-        "/api/leaderboard?game=ayoayo&speed=bullet",
-        &Who::default(),
-        None,
-    )
-    .await
-    .body;
+    let empty = Call::new(Method::GET, "/api/leaderboard?game=ayoayo&speed=bullet")
+        .by(&Who::default())
+        .reply(&router)
+        .await
+        .body;
     assert_eq!(empty["players"], json!([]));
-    let bad = call(
-        &router,
-        Method::GET,
-        "/api/leaderboard?game=hoyito-ii&speed=slow",
-        &Who::default(),
-        None,
-    )
-    .await;
+    let bad = Call::new(Method::GET, "/api/leaderboard?game=hoyito-ii&speed=slow")
+        .by(&Who::default())
+        .reply(&router)
+        .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let bad = call(
-        &router,
-        Method::GET,
-        "/api/leaderboard?game=chess&speed=blitz",
-        &Who::default(),
-        None,
-    )
-    .await;
+    let bad = Call::new(Method::GET, "/api/leaderboard?game=chess&speed=blitz")
+        .by(&Who::default())
+        .reply(&router)
+        .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
@@ -1067,26 +832,18 @@ async fn a_resignation_rates_the_game_and_the_lobby_filters_challenges_by_rating
         seat: Some(&south),
         ..Who::default()
     };
-    let resigned = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/resign"),
-        &who,
-        None,
-    )
-    .await;
+    let resigned = Call::new(Method::POST, format!("/api/live/{id}/resign"))
+        .by(&who)
+        .reply(&router)
+        .await;
     assert_eq!(resigned.status, StatusCode::OK);
     let (s, n) = ratings::after_game(Rating::default(), Rating::default(), 0.0);
     let bea_rating = rating_of(
-        &call(
-            &router,
-            Method::GET,
-            "/api/accounts/Bea",
-            &Who::default(),
-            None,
-        )
-        .await
-        .body,
+        &Call::new(Method::GET, "/api/accounts/Bea")
+            .by(&Who::default())
+            .reply(&router)
+            .await
+            .body,
         "hoyito-ii",
         "blitz",
     );
@@ -1095,17 +852,14 @@ async fn a_resignation_rates_the_game_and_the_lobby_filters_challenges_by_rating
     let post = |who: Who<'static>| {
         let router = router.clone();
         async move {
-            let a = call(
-                &router,
-                Method::POST,
-                "/api/live",
-                &who,
-                Some(
+            let a = Call::new(Method::POST, "/api/live")
+                .by(&who)
+                .json(
                     json!({"game": "hoyito-ii", "lobby": true, "rated": who.cookie.is_some(),
                             "clock": {"base_ms": 300_000, "increment_ms": 3_000}}),
-                ),
-            )
-            .await;
+                )
+                .reply(&router)
+                .await;
             assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
             a.body["live"]["id"].as_i64().unwrap()
         }
@@ -1117,14 +871,10 @@ async fn a_resignation_rates_the_game_and_the_lobby_filters_challenges_by_rating
     let listed = |query: &'static str| {
         let router = router.clone();
         async move {
-            let a = call(
-                &router,
-                Method::GET,
-                &format!("/api/lobby{query}"),
-                &Who::default(),
-                None,
-            )
-            .await;
+            let a = Call::new(Method::GET, format!("/api/lobby{query}"))
+                .by(&Who::default())
+                .reply(&router)
+                .await;
             assert_eq!(a.status, StatusCode::OK, "{}", a.body);
             a.body["challenges"]
                 .as_array()
@@ -1141,7 +891,9 @@ async fn a_resignation_rates_the_game_and_the_lobby_filters_challenges_by_rating
         listed("?min_rating=1000&max_rating=2000").await,
         vec![ana_open, bea_open]
     );
-    let lobby = call(&router, Method::GET, "/api/lobby", &Who::default(), None)
+    let lobby = Call::new(Method::GET, "/api/lobby")
+        .by(&Who::default())
+        .reply(&router)
         .await
         .body;
     let first = &lobby["challenges"][0];
@@ -1156,11 +908,20 @@ async fn a_resignation_rates_the_game_and_the_lobby_filters_challenges_by_rating
     assert_eq!(lobby["challenges"][2]["rating"], Value::Null);
     // A rated challenge is accepted only by another signed-in player.
     let path = format!("/api/live/{bea_open}/accept");
-    let a = call(&router, Method::POST, &path, &Who::default(), None).await;
+    let a = Call::new(Method::POST, &path)
+        .by(&Who::default())
+        .reply(&router)
+        .await;
     assert_eq!(a.status, StatusCode::UNAUTHORIZED, "{}", a.body);
-    let a = call(&router, Method::POST, &path, &with_cookie(&bea), None).await;
+    let a = Call::new(Method::POST, &path)
+        .by(&with_cookie(&bea))
+        .reply(&router)
+        .await;
     assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.body);
-    let a = call(&router, Method::POST, &path, &with_cookie(&ana), None).await;
+    let a = Call::new(Method::POST, &path)
+        .by(&with_cookie(&ana))
+        .reply(&router)
+        .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     assert_eq!(
         a.body["live"]["seats"][a.body["seat"].as_str().unwrap()]["name"],

@@ -5,8 +5,7 @@
 
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
 use sowing::{Game, Position, Rules, Variant};
@@ -14,10 +13,10 @@ use sowing_engine::{levels, Engine, Limits, TableSet};
 use sowing_tables::build::{build, Options};
 use sowing_web::store::Store;
 use sowing_web::{router, AnalysisSettings, App};
-use tower::ServiceExt;
 
 mod common;
 use common::send;
+use common::Call;
 
 /// South's E gives up 16 seeds (B and F win by 8 with perfect play, E loses by 8); then
 /// North's b. Inside tables to 8 seeds.
@@ -58,21 +57,6 @@ async fn game_of(router: &Router, moves: &str) -> i64 {
     view["id"].as_i64().unwrap()
 }
 
-/// A request with no player key at all: someone with the game's link only.
-async fn anonymous(router: &Router, method: Method, path: &str) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(path)
-        .body(Body::empty())
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap())
-}
-
 /// Asks `GET` until the analysis is no longer queued or running (the worker runs on its
 /// own thread), checking the progress on the way.
 async fn until_done(router: &Router, id: i64) -> Value {
@@ -100,14 +84,14 @@ async fn an_analysis_is_made_in_the_background_kept_and_read_by_anyone_with_the_
     let router = app(Store::open(&db).unwrap(), Some(set.clone()), 4);
     let id = game_of(&router, "E b").await;
     let path = format!("/api/games/{id}/analysis");
-    let (status, view) = anonymous(&router, Method::GET, &path).await;
+    let (status, view) = Call::new(Method::GET, &path).key(None).send(&router).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(
         (&view["status"], &view["plies"], &view["analysis"]),
         (&json!("none"), &json!(2), &Value::Null)
     );
     // Anyone who may read the game may ask: no player key here.
-    let (status, view) = anonymous(&router, Method::POST, &path).await;
+    let (status, view) = Call::new(Method::POST, &path).key(None).send(&router).await;
     assert!(
         status == StatusCode::ACCEPTED || status == StatusCode::OK,
         "{status} {view}"
@@ -152,7 +136,10 @@ async fn an_analysis_is_made_in_the_background_kept_and_read_by_anyone_with_the_
     // Kept with the game: a server started again on the database serves it.
     drop(router);
     let restarted = app(Store::open(&db).unwrap(), Some(set), 4);
-    let (status, view) = anonymous(&restarted, Method::GET, &path).await;
+    let (status, view) = Call::new(Method::GET, &path)
+        .key(None)
+        .send(&restarted)
+        .await;
     assert_eq!((status, &view["status"]), (StatusCode::OK, &json!("done")));
     assert_eq!(view["analysis"], *analysis);
     // Once the game's moves change, it is the analysis of another game: not served.
@@ -164,7 +151,10 @@ async fn an_analysis_is_made_in_the_background_kept_and_read_by_anyone_with_the_
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    let (_, view) = anonymous(&restarted, Method::GET, &path).await;
+    let (_, view) = Call::new(Method::GET, &path)
+        .key(None)
+        .send(&restarted)
+        .await;
     assert_eq!(
         (&view["status"], &view["plies"]),
         (&json!("none"), &json!(1))
@@ -220,9 +210,9 @@ async fn a_game_between_two_seats_is_analysed_only_once_over() {
     let id = seated["live"]["id"].as_i64().unwrap();
     let path = format!("/api/games/{id}/analysis");
     // Watchers may read where it stands, but not ask for help while it is played.
-    let (status, view) = anonymous(&router, Method::GET, &path).await;
+    let (status, view) = Call::new(Method::GET, &path).key(None).send(&router).await;
     assert_eq!((status, &view["status"]), (StatusCode::OK, &json!("none")));
-    let (status, body) = anonymous(&router, Method::POST, &path).await;
+    let (status, body) = Call::new(Method::POST, &path).key(None).send(&router).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert!(
         body["error"]

@@ -2,16 +2,14 @@
 
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{header, Method, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
 use sowing::{Game, Record, Rules, State, Variant};
 use sowing_web::{router, App, BODY_LIMIT};
-use tower::ServiceExt;
 
 mod common;
-use common::{send, send_text};
+use common::{send, Call};
 
 fn app() -> (Router, Arc<App>) {
     let app = Arc::new(App::new(common::store(), 2));
@@ -387,14 +385,11 @@ async fn list_and_export_then_import_the_record() {
     assert_eq!(listed["plies"], 2);
     assert_eq!(listed["north"], "random");
 
-    let (status, text) = send_text(
-        &router,
-        Method::GET,
-        &format!("/api/games/{id}/record"),
-        None,
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK);
+    let record = Call::new(Method::GET, format!("/api/games/{id}/record"))
+        .reply(&router)
+        .await;
+    assert_eq!(record.status, StatusCode::OK);
+    let text = record.text;
     let record = Record::parse(&text).expect("the exported record reads back");
     assert_eq!(record.game.moves().len(), 2);
     assert_eq!(record.tag("North"), Some("random"));
@@ -517,21 +512,11 @@ async fn the_page_and_its_files_are_served() {
         ("/style.css", "text/css", ".pit"),
         ("/icon.svg", "image/svg+xml", "<svg"),
     ] {
-        let response = router
-            .clone()
-            .oneshot(Request::get(path).body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        let content_type = response.headers()[header::CONTENT_TYPE]
-            .to_str()
-            .unwrap()
-            .to_owned();
+        let reply = Call::new(Method::GET, path).key(None).reply(&router).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        let content_type = reply.headers[header::CONTENT_TYPE].to_str().unwrap();
         assert!(content_type.starts_with(kind), "{path}: {content_type}");
-        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
-            .await
-            .unwrap();
-        assert!(String::from_utf8_lossy(&body).contains(says), "{path}");
+        assert!(reply.text.contains(says), "{path}");
     }
     // No route reads files: paths that look like files are just unknown.
     let (status, _) = send(&router, Method::GET, "/api/../Cargo.toml", None).await;

@@ -4,17 +4,13 @@
 use std::sync::Arc;
 
 use axum::http::{Method, StatusCode};
-use axum::Router;
 use serde_json::{json, Value};
 use sowing_web::store::Store;
 use sowing_web::{router, App};
 
 mod common;
 use common::temp_db;
-
-async fn call(router: &Router, method: Method, path: &str, body: Value) -> (StatusCode, Value) {
-    common::send(router, method, path, Some(&body.to_string())).await
-}
+use common::Call;
 
 #[tokio::test]
 async fn the_cache_keeps_its_bound_and_evicted_games_come_back_from_the_store() {
@@ -23,18 +19,17 @@ async fn the_cache_keeps_its_bound_and_evicted_games_come_back_from_the_store() 
     let mut games = Vec::new();
     for i in 0..10 {
         let game = ["hoyito-ii", "hoyito-iii", "ayoayo"][i % 3];
-        let (status, view) =
-            call(&server, Method::POST, "/api/games", json!({ "game": game })).await;
+        let (status, view) = Call::new(Method::POST, "/api/games")
+            .json(json!({ "game": game }))
+            .send(&server)
+            .await;
         assert_eq!(status, StatusCode::CREATED);
         let id = view["id"].as_i64().unwrap();
         let mv = view["state"]["legal"][i % 4].clone();
-        let (status, answer) = call(
-            &server,
-            Method::POST,
-            &format!("/api/games/{id}/moves"),
-            json!({ "move": mv }),
-        )
-        .await;
+        let (status, answer) = Call::new(Method::POST, format!("/api/games/{id}/moves"))
+            .json(json!({ "move": mv }))
+            .send(&server)
+            .await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         assert!(
             app.cached_games() <= 3,
@@ -46,13 +41,10 @@ async fn the_cache_keeps_its_bound_and_evicted_games_come_back_from_the_store() 
     assert_eq!(app.cached_games(), 3);
     // The first games left memory; each reads back whole, and plays on.
     for (id, before) in &games {
-        let (status, after) = call(
-            &server,
-            Method::GET,
-            &format!("/api/games/{id}"),
-            Value::Null,
-        )
-        .await;
+        let (status, after) = Call::new(Method::GET, format!("/api/games/{id}"))
+            .json(Value::Null)
+            .send(&server)
+            .await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(after["state"], before["state"]);
         assert_eq!(after["history"], before["history"]);
@@ -60,13 +52,10 @@ async fn the_cache_keeps_its_bound_and_evicted_games_come_back_from_the_store() 
     }
     let (id, before) = &games[0];
     let mv = before["state"]["legal"][0].clone();
-    let (status, answer) = call(
-        &server,
-        Method::POST,
-        &format!("/api/games/{id}/moves"),
-        json!({ "move": mv, "ply": 1 }),
-    )
-    .await;
+    let (status, answer) = Call::new(Method::POST, format!("/api/games/{id}/moves"))
+        .json(json!({ "move": mv, "ply": 1 }))
+        .send(&server)
+        .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["game"]["ply"], 2);
     assert_eq!(app.store().stored_moves(*id).unwrap(), 2);
@@ -77,21 +66,15 @@ async fn a_game_that_no_longer_replays_says_so_and_keeps_its_moves() {
     let path = temp_db("damaged");
     let id = {
         let server = router(Arc::new(App::new(Store::open(&path).unwrap(), 1)));
-        let (_, view) = call(
-            &server,
-            Method::POST,
-            "/api/games",
-            json!({"game": "hoyito-ii"}),
-        )
-        .await;
+        let (_, view) = Call::new(Method::POST, "/api/games")
+            .json(json!({"game": "hoyito-ii"}))
+            .send(&server)
+            .await;
         let id = view["id"].as_i64().unwrap();
-        let (status, _) = call(
-            &server,
-            Method::POST,
-            &format!("/api/games/{id}/moves"),
-            json!({"move": "A"}),
-        )
-        .await;
+        let (status, _) = Call::new(Method::POST, format!("/api/games/{id}/moves"))
+            .json(json!({"move": "A"}))
+            .send(&server)
+            .await;
         assert_eq!(status, StatusCode::OK);
         id
     };
@@ -104,7 +87,10 @@ async fn a_game_that_no_longer_replays_says_so_and_keeps_its_moves() {
     let app = Arc::new(App::new(Store::open(&path).unwrap(), 1));
     let server = router(app.clone());
     let game = format!("/api/games/{id}");
-    let (status, body) = call(&server, Method::GET, &game, Value::Null).await;
+    let (status, body) = Call::new(Method::GET, &game)
+        .json(Value::Null)
+        .send(&server)
+        .await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
     let error = body["error"].as_str().unwrap();
     assert!(
@@ -117,13 +103,19 @@ async fn a_game_that_no_longer_replays_says_so_and_keeps_its_moves() {
         (format!("{game}/moves"), json!({"move": "B"})),
         (format!("{game}/undo"), json!({})),
     ] {
-        let (status, _) = call(&server, Method::POST, &path, body).await;
+        let (status, _) = Call::new(Method::POST, &path)
+            .json(body)
+            .send(&server)
+            .await;
         assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{path}");
     }
     assert_eq!(app.store().stored_moves(id).unwrap(), 1);
     assert_eq!(app.store().game_row(id).unwrap().unwrap().plies, 1);
     // It is still listed.
-    let (_, list) = call(&server, Method::GET, "/api/games", Value::Null).await;
+    let (_, list) = Call::new(Method::GET, "/api/games")
+        .json(Value::Null)
+        .send(&server)
+        .await;
     assert_eq!(list["games"][0]["id"], id);
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }

@@ -7,8 +7,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -20,49 +19,13 @@ use sowing_web::messages::{ClientMessage, ServerMessage};
 use sowing_web::store::Database;
 use sowing_web::{router, App};
 use tokio_tungstenite::tungstenite::Message;
-use tower::ServiceExt;
 
 mod common;
+use common::Call;
 
 fn app() -> (Router, Arc<App>) {
     let app = Arc::new(App::new(common::store(), 2));
     (router(app.clone()), app)
-}
-
-/// A request with an optional seat token (header `X-Seat-Token`) and JSON body.
-async fn call(
-    router: &Router,
-    method: Method,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    // The creator's player key lists its live games among its own.
-    let mut request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("x-player-key", common::PLAYER_KEY);
-    if let Some(token) = token {
-        request = request.header("x-seat-token", token);
-    }
-    if body.is_some() {
-        request = request.header(header::CONTENT_TYPE, "application/json");
-    }
-    let body = body.map_or(String::new(), |b| b.to_string());
-    let response = router
-        .clone()
-        .oneshot(request.body(Body::from(body)).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
 }
 
 /// An invitation game of Hoyito II: (id, south's token, north's token).
@@ -71,7 +34,10 @@ async fn invite(router: &Router, extra: Value) -> (i64, String, String) {
     body.as_object_mut()
         .unwrap()
         .extend(extra.as_object().unwrap().clone());
-    let (status, seated) = call(router, Method::POST, "/api/live", None, Some(body)).await;
+    let (status, seated) = Call::new(Method::POST, "/api/live")
+        .json(body)
+        .send(router)
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{seated}");
     let id = seated["live"]["id"].as_i64().unwrap();
     let mine = seated["token"].as_str().unwrap().to_owned();
@@ -84,14 +50,11 @@ async fn invite(router: &Router, extra: Value) -> (i64, String, String) {
 }
 
 async fn play(router: &Router, id: i64, token: &str, mv: &str, ply: usize) -> Value {
-    let (status, answer) = call(
-        router,
-        Method::POST,
-        &format!("/api/live/{id}/moves"),
-        Some(token),
-        Some(json!({"move": mv, "ply": ply})),
-    )
-    .await;
+    let (status, answer) = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .seat(Some(token))
+        .json(json!({"move": mv, "ply": ply}))
+        .send(router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{mv} at {ply}: {answer}");
     answer
 }
@@ -103,14 +66,10 @@ fn error_of(value: &Value) -> &str {
 #[tokio::test]
 async fn an_invitation_gives_two_secret_seats_and_only_the_hashes_are_stored() {
     let (router, app) = app();
-    let (status, seated) = call(
-        &router,
-        Method::POST,
-        "/api/live",
-        None,
-        Some(json!({"game": "ayoayo", "seat": "north", "name": "  Bo <b>  "})),
-    )
-    .await;
+    let (status, seated) = Call::new(Method::POST, "/api/live")
+        .json(json!({"game": "ayoayo", "seat": "north", "name": "  Bo <b>  "}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{seated}");
     assert_eq!(seated["seat"], "north");
     let token = seated["token"].as_str().unwrap();
@@ -134,7 +93,9 @@ async fn an_invitation_gives_two_secret_seats_and_only_the_hashes_are_stored() {
     assert_eq!(row.seats[1], Some(sowing_web::seats::hash(token)));
     assert_eq!(row.seats[0], Some(sowing_web::seats::hash(invite)));
     // The public view has no token in it.
-    let (status, public) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    let (status, public) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK);
     let text = public.to_string();
     assert!(!text.contains(token) && !text.contains(invite));
@@ -147,20 +108,24 @@ async fn each_seat_moves_only_on_its_own_turn_and_a_stale_ply_from_either_seat_i
     let path = format!("/api/live/{id}/moves");
     let body = || Some(json!({"move": "C", "ply": 0}));
     // No token, a foreign token, the other seat's token: 403 each, nothing played.
-    let (status, e) = call(&router, Method::POST, &path, None, body()).await;
+    let (status, e) = Call::new(Method::POST, &path)
+        .json(body())
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
     assert!(error_of(&e).contains("X-Seat-Token"), "{e}");
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &path,
-        Some("0123456789abcdef0123456789abcdef"),
-        body(),
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, &path)
+        .seat(Some("0123456789abcdef0123456789abcdef"))
+        .json(body())
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
     assert!(error_of(&e).contains("holds no seat"), "{e}");
-    let (status, e) = call(&router, Method::POST, &path, Some(&north), body()).await;
+    let (status, e) = Call::new(Method::POST, &path)
+        .seat(Some(&north))
+        .json(body())
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
     assert!(error_of(&e).contains("south's turn"), "{e}");
     let moved = play(&router, id, &south, "C", 0).await;
@@ -168,72 +133,62 @@ async fn each_seat_moves_only_on_its_own_turn_and_a_stale_ply_from_either_seat_i
     assert!(moved["trace"].as_array().unwrap().len() > 1);
     // The same move again with the old ply, from the seat not to move: it lagged behind,
     // so it is told to reload (409), not that it is out of turn.
-    let (status, e) = call(&router, Method::POST, &path, Some(&south), body()).await;
+    let (status, e) = Call::new(Method::POST, &path)
+        .seat(Some(&south))
+        .json(body())
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "a stale ply from south: {e}");
     assert!(error_of(&e).contains("at move 1, not 0"), "{e}");
     // At the current ply, out of turn: 403.
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &path,
-        Some(&south),
-        Some(json!({"move": "A", "ply": 1})),
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, &path)
+        .seat(Some(&south))
+        .json(json!({"move": "A", "ply": 1}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "south is not to move: {e}");
     assert!(error_of(&e).contains("north's turn"), "{e}");
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &path,
-        Some(&north),
-        Some(json!({"move": "a", "ply": 0})),
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, &path)
+        .seat(Some(&north))
+        .json(json!({"move": "a", "ply": 0}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "{e}");
     assert!(error_of(&e).contains("at move 1, not 0"), "{e}");
     // An illegal move: 422 with the legal ones; a missing ply: 422.
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &path,
-        Some(&north),
-        Some(json!({"move": "A", "ply": 1})),
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, &path)
+        .seat(Some(&north))
+        .json(json!({"move": "A", "ply": 1}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
     assert!(e["legal"].as_array().is_some());
-    let (status, _) = call(
-        &router,
-        Method::POST,
-        &path,
-        Some(&north),
-        Some(json!({"move": "a"})),
-    )
-    .await;
+    let (status, _) = Call::new(Method::POST, &path)
+        .seat(Some(&north))
+        .json(json!({"move": "a"}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     // A token of another game holds no seat here.
     let (_, other_south, _) = invite(&router, json!({})).await;
-    let (status, _) = call(
-        &router,
-        Method::POST,
-        &path,
-        Some(&other_south),
-        Some(json!({"move": "a", "ply": 1})),
-    )
-    .await;
+    let (status, _) = Call::new(Method::POST, &path)
+        .seat(Some(&other_south))
+        .json(json!({"move": "a", "ply": 1}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     // `Authorization: Bearer` carries a token too.
-    let request = Request::builder()
-        .method(Method::POST)
-        .uri(&path)
-        .header(header::AUTHORIZATION, format!("Bearer {north}"))
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(json!({"move": "a", "ply": 1}).to_string()))
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let (_, view) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    let bearer = format!("Bearer {north}");
+    let (status, _) = Call::new(Method::POST, &path)
+        .key(None)
+        .header("authorization", &bearer)
+        .json(json!({"move": "a", "ply": 1}))
+        .send(&router)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, view) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router)
+        .await;
     assert_eq!(view["game"]["ply"], 2);
     let moves: Vec<&str> = view["game"]["history"]
         .as_array()
@@ -254,13 +209,19 @@ async fn every_act_is_refused_without_a_token_and_with_a_foreign_one() {
         let path = format!("/api/live/{id}/{act}");
         let body = (act == "moves").then(|| json!({"move": "a", "ply": 1}));
         for token in [None, Some(foreign)] {
-            let (status, e) = call(&router, Method::POST, &path, token, body.clone()).await;
+            let (status, e) = Call::new(Method::POST, &path)
+                .seat(token)
+                .json(body.clone())
+                .send(&router)
+                .await;
             assert_eq!(status, StatusCode::FORBIDDEN, "{act} with {token:?}: {e}");
             assert!(e["error"].is_string());
         }
     }
     // Nothing changed: no offer, no result, one move.
-    let (_, view) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    let (_, view) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router)
+        .await;
     assert_eq!(view["live"]["ply"], 1);
     assert_eq!(
         view["live"]["offers"],
@@ -290,28 +251,23 @@ async fn the_one_screen_routes_cannot_change_a_live_game() {
         (Method::DELETE, format!("/api/games/{id}"), None),
     ];
     for (method, path, body) in tries {
-        let (status, e) = call(&router, method.clone(), &path, Some(&south), body).await;
+        let (status, e) = Call::new(method.clone(), &path)
+            .seat(Some(&south))
+            .json(body)
+            .send(&router)
+            .await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{method} {path}: {e}");
         assert!(error_of(&e).contains("/api/live/"), "{e}");
     }
     // Reading still works, and a hint (nothing played) too.
-    let (status, _) = call(
-        &router,
-        Method::GET,
-        &format!("/api/games/{id}"),
-        None,
-        None,
-    )
-    .await;
+    let (status, _) = Call::new(Method::GET, format!("/api/games/{id}"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, hint) = call(
-        &router,
-        Method::POST,
-        &format!("/api/games/{id}/engine"),
-        None,
-        Some(json!({"time_ms": 10})),
-    )
-    .await;
+    let (status, hint) = Call::new(Method::POST, format!("/api/games/{id}/engine"))
+        .json(json!({"time_ms": 10}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     // And a one-screen game is not live.
     let (_, plain) = common::send(
@@ -322,14 +278,9 @@ async fn the_one_screen_routes_cannot_change_a_live_game() {
     )
     .await;
     let plain_id = plain["id"].as_i64().unwrap();
-    let (status, e) = call(
-        &router,
-        Method::GET,
-        &format!("/api/live/{plain_id}"),
-        None,
-        None,
-    )
-    .await;
+    let (status, e) = Call::new(Method::GET, format!("/api/live/{plain_id}"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{e}");
     assert!(error_of(&e).contains("not played between two seats"));
 }
@@ -337,19 +288,12 @@ async fn the_one_screen_routes_cannot_change_a_live_game() {
 #[tokio::test]
 async fn a_lobby_challenge_is_listed_taken_once_and_then_gone() {
     let (router, _) = app();
-    let (status, seated) = call(
-        &router,
-        Method::POST,
-        "/api/live",
-        None,
-        Some(json!({"game": "hoyito-iii", "lobby": true, "name": "Cy", "clock": {"base_ms": 300000, "increment_ms": 3000}})),
-    )
-    .await;
+    let (status, seated) = Call::new(Method::POST, "/api/live").json(json!({"game": "hoyito-iii", "lobby": true, "name": "Cy", "clock": {"base_ms": 300000, "increment_ms": 3000}})).send(&router).await;
     assert_eq!(status, StatusCode::CREATED, "{seated}");
     assert_eq!(seated["invite"], Value::Null);
     let id = seated["live"]["id"].as_i64().unwrap();
     let south = seated["token"].as_str().unwrap().to_owned();
-    let (_, lobby) = call(&router, Method::GET, "/api/lobby", None, None).await;
+    let (_, lobby) = Call::new(Method::GET, "/api/lobby").send(&router).await;
     let listed = lobby["challenges"].as_array().unwrap();
     assert_eq!(listed.len(), 1);
     let c = &listed[0];
@@ -364,23 +308,16 @@ async fn a_lobby_challenge_is_listed_taken_once_and_then_gone() {
     assert_eq!(c["clock"], json!({"base_ms": 300000, "increment_ms": 3000}));
     assert!(c["start"].as_str().unwrap().starts_with("hoyito-iii "));
     // Nobody to play yet: the creator waits.
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/moves"),
-        Some(&south),
-        Some(json!({"move": "C", "ply": 0})),
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .seat(Some(&south))
+        .json(json!({"move": "C", "ply": 0}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "{e}");
-    let (status, taken) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/accept"),
-        None,
-        Some(json!({"name": "Dee"})),
-    )
-    .await;
+    let (status, taken) = Call::new(Method::POST, format!("/api/live/{id}/accept"))
+        .json(json!({"name": "Dee"}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{taken}");
     assert_eq!(taken["seat"], "north");
     let north = taken["token"].as_str().unwrap().to_owned();
@@ -388,16 +325,11 @@ async fn a_lobby_challenge_is_listed_taken_once_and_then_gone() {
         taken["live"]["seats"]["north"],
         json!({"name": "Dee", "taken": true, "account": false, "rating": null})
     );
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/accept"),
-        None,
-        None,
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, format!("/api/live/{id}/accept"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "{e}");
-    let (_, lobby) = call(&router, Method::GET, "/api/lobby", None, None).await;
+    let (_, lobby) = Call::new(Method::GET, "/api/lobby").send(&router).await;
     assert_eq!(lobby["challenges"], json!([]));
     play(&router, id, &south, "C", 0).await;
     play(&router, id, &north, "a", 1).await;
@@ -410,14 +342,10 @@ async fn draw_and_takeback_need_the_opponents_consent_and_decline_clears_them() 
     let act = |token: String, what: &'static str| {
         let router = router.clone();
         async move {
-            let (status, v) = call(
-                &router,
-                Method::POST,
-                &format!("/api/live/{id}/{what}"),
-                Some(&token),
-                None,
-            )
-            .await;
+            let (status, v) = Call::new(Method::POST, format!("/api/live/{id}/{what}"))
+                .seat(Some(&token))
+                .send(&router)
+                .await;
             (status, v)
         }
     };
@@ -449,14 +377,11 @@ async fn draw_and_takeback_need_the_opponents_consent_and_decline_clears_them() 
         let (status, _) = act(north.clone(), what).await;
         assert_eq!(status, StatusCode::CONFLICT, "{what}");
     }
-    let (status, _) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/moves"),
-        Some(&north),
-        Some(json!({"move": "a", "ply": 1})),
-    )
-    .await;
+    let (status, _) = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .seat(Some(&north))
+        .json(json!({"move": "a", "ply": 1}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CONFLICT);
 }
 
@@ -468,24 +393,16 @@ async fn resigning_ends_the_game_and_a_rematch_swaps_the_colours() {
         json!({"clock": {"base_ms": 60000, "increment_ms": 2000}}),
     )
     .await;
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/rematch"),
-        Some(&south),
-        None,
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, format!("/api/live/{id}/rematch"))
+        .seat(Some(&south))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "not over yet: {e}");
     play(&router, id, &south, "C", 0).await;
-    let (status, v) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/resign"),
-        Some(&north),
-        None,
-    )
-    .await;
+    let (status, v) = Call::new(Method::POST, format!("/api/live/{id}/resign"))
+        .seat(Some(&north))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["live"]["result"]["outcome"], "south");
     assert_eq!(v["live"]["result"]["reason"], "resignation");
@@ -494,34 +411,23 @@ async fn resigning_ends_the_game_and_a_rematch_swaps_the_colours() {
         Value::Null,
         "the clock stopped"
     );
-    let (_, v) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/rematch"),
-        Some(&north),
-        None,
-    )
-    .await;
+    let (_, v) = Call::new(Method::POST, format!("/api/live/{id}/rematch"))
+        .seat(Some(&north))
+        .send(&router)
+        .await;
     assert_eq!(v["live"]["offers"]["rematch"], "north");
     assert_eq!(v["live"]["rematch"], Value::Null);
-    let (_, v) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/rematch"),
-        Some(&south),
-        None,
-    )
-    .await;
+    let (_, v) = Call::new(Method::POST, format!("/api/live/{id}/rematch"))
+        .seat(Some(&south))
+        .send(&router)
+        .await;
     let rematch = v["live"]["rematch"].as_i64().expect("a rematch");
     // The same tokens, the other seats: North's holder now moves first, as South.
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{rematch}/moves"),
-        Some(&south),
-        Some(json!({"move": "C", "ply": 0})),
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, format!("/api/live/{rematch}/moves"))
+        .seat(Some(&south))
+        .json(json!({"move": "C", "ply": 0}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
     let moved = play(&router, rematch, &north, "C", 0).await;
     assert_eq!(moved["live"]["seats"]["south"]["name"], Value::Null);
@@ -541,7 +447,9 @@ async fn a_short_clock_runs_out_and_the_flag_ends_the_game() {
         json!({"clock": {"base_ms": 400, "increment_ms": 0}}),
     )
     .await;
-    let (_, v) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router)
+        .await;
     assert_eq!(
         v["live"]["clock"]["running"],
         Value::Null,
@@ -554,20 +462,21 @@ async fn a_short_clock_runs_out_and_the_flag_ends_the_game() {
         "the first move is free"
     );
     time.fetch_add(399, Ordering::SeqCst);
-    let (_, v) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router)
+        .await;
     assert_eq!(v["live"]["result"], Value::Null, "1 ms left: {v}");
     assert_eq!(v["live"]["clock"]["north_ms"], 1);
     time.fetch_add(201, Ordering::SeqCst);
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/moves"),
-        Some(&north),
-        Some(json!({"move": "a", "ply": 1})),
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .seat(Some(&north))
+        .json(json!({"move": "a", "ply": 1}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "too late: {e}");
-    let (_, v) = call(&router, Method::GET, &format!("/api/live/{id}"), None, None).await;
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router)
+        .await;
     assert_eq!(v["live"]["result"]["outcome"], "south");
     assert_eq!(v["live"]["result"]["reason"], "flag");
     assert_eq!(v["live"]["clock"]["north_ms"], 0);
@@ -591,12 +500,18 @@ async fn bad_clocks_names_seats_and_rounds_are_422_and_big_bodies_413() {
         json!({"game": "hoyito-ii", "leftover": "holder"}),
     ];
     for body in bad {
-        let (status, e) = call(&router, Method::POST, "/api/live", None, Some(body.clone())).await;
+        let (status, e) = Call::new(Method::POST, "/api/live")
+            .json(body.clone())
+            .send(&router)
+            .await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {e}");
         assert!(e["error"].is_string());
     }
     let big = json!({"game": "hoyito-ii", "name": "x".repeat(5000)});
-    let (status, e) = call(&router, Method::POST, "/api/live", None, Some(big)).await;
+    let (status, e) = Call::new(Method::POST, "/api/live")
+        .json(big)
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{e}");
     assert!(e["error"].is_string(), "{e}");
 }
@@ -606,14 +521,10 @@ async fn creating_is_rate_limited_per_address_and_the_lobby_capped() {
     let (router, _) = app();
     let mut created = 0;
     for i in 0..12 {
-        let (status, e) = call(
-            &router,
-            Method::POST,
-            "/api/live",
-            None,
-            Some(json!({"game": "ayoayo", "lobby": i < 5})),
-        )
-        .await;
+        let (status, e) = Call::new(Method::POST, "/api/live")
+            .json(json!({"game": "ayoayo", "lobby": i < 5}))
+            .send(&router)
+            .await;
         match status {
             StatusCode::CREATED => created += 1,
             StatusCode::TOO_MANY_REQUESTS => assert!(
@@ -626,7 +537,7 @@ async fn creating_is_rate_limited_per_address_and_the_lobby_capped() {
     // Three open challenges (the cap per address) plus invitations up to the burst of 10.
     let defaults = AbuseLimits::default();
     assert_eq!(created, defaults.create.burst as usize - 2);
-    let (_, lobby) = call(&router, Method::GET, "/api/lobby", None, None).await;
+    let (_, lobby) = Call::new(Method::GET, "/api/lobby").send(&router).await;
     assert_eq!(
         lobby["challenges"].as_array().unwrap().len(),
         defaults.lobby_per_address
@@ -650,14 +561,10 @@ async fn moves_and_offers_are_rate_limited_per_address() {
     let burst = limits.act.burst;
     let mut limited = 0;
     for _ in 0..burst + 5 {
-        let (status, _) = call(
-            &router,
-            Method::POST,
-            &format!("/api/live/{id}/draw"),
-            Some(&south),
-            None,
-        )
-        .await;
+        let (status, _) = Call::new(Method::POST, format!("/api/live/{id}/draw"))
+            .seat(Some(&south))
+            .send(&router)
+            .await;
         if status == StatusCode::TOO_MANY_REQUESTS {
             limited += 1;
         }
@@ -669,42 +576,28 @@ async fn moves_and_offers_are_rate_limited_per_address() {
 async fn abandoned_games_and_untaken_challenges_are_closed_after_their_times() {
     let (router, app) = app();
     let (playing, _, _) = invite(&router, json!({})).await;
-    let (_, seated) = call(
-        &router,
-        Method::POST,
-        "/api/live",
-        None,
-        Some(json!({"game": "ayoayo", "lobby": true})),
-    )
-    .await;
+    let (_, seated) = Call::new(Method::POST, "/api/live")
+        .json(json!({"game": "ayoayo", "lobby": true}))
+        .send(&router)
+        .await;
     let open = seated["live"]["id"].as_i64().unwrap();
     let now = sowing_web::clock::now_ms();
     let limits = AbuseLimits::default();
     assert_eq!(app.close_stale(now).await.unwrap(), 0);
     let past_open = now + limits.open_for.as_millis() as i64 + 1000;
     assert_eq!(app.close_stale(past_open).await.unwrap(), 1);
-    let (_, v) = call(
-        &router,
-        Method::GET,
-        &format!("/api/live/{open}"),
-        None,
-        None,
-    )
-    .await;
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{open}"))
+        .send(&router)
+        .await;
     assert_eq!(v["live"]["result"]["reason"], "expired");
     assert_eq!(v["live"]["result"]["outcome"], "none");
-    let (_, lobby) = call(&router, Method::GET, "/api/lobby", None, None).await;
+    let (_, lobby) = Call::new(Method::GET, "/api/lobby").send(&router).await;
     assert_eq!(lobby["challenges"], json!([]));
     let past_idle = now + limits.abandoned_after.as_millis() as i64 + 1000;
     assert_eq!(app.close_stale(past_idle).await.unwrap(), 1);
-    let (_, v) = call(
-        &router,
-        Method::GET,
-        &format!("/api/live/{playing}"),
-        None,
-        None,
-    )
-    .await;
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{playing}"))
+        .send(&router)
+        .await;
     assert_eq!(v["live"]["result"]["reason"], "abandoned");
 }
 
@@ -720,14 +613,11 @@ async fn a_live_game_and_its_seats_survive_a_restart() {
     };
     let app = Arc::new(App::new(Database::from(db.as_str()).open().unwrap(), 1));
     let router = router(app);
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/moves"),
-        Some(&south),
-        Some(json!({"move": "D", "ply": 1})),
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .seat(Some(&south))
+        .json(json!({"move": "D", "ply": 1}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
     let moved = play(&router, id, &north, "a", 1).await;
     // After C a, North captured and moves again: its clock runs on.
@@ -761,14 +651,10 @@ async fn play_out(router: &Router, id: i64, game: &mut Game, tokens: [&str; 2]) 
 
 /// A live Hoyito III match of `rounds` rounds: (round 1's id, south's token, north's token).
 async fn live_match(router: &Router, rounds: u32) -> (i64, String, String) {
-    let (status, seated) = call(
-        router,
-        Method::POST,
-        "/api/live",
-        None,
-        Some(json!({"game": "hoyito-iii", "rounds": rounds, "clock": {"base_ms": 600000}})),
-    )
-    .await;
+    let (status, seated) = Call::new(Method::POST, "/api/live")
+        .json(json!({"game": "hoyito-iii", "rounds": rounds, "clock": {"base_ms": 600000}}))
+        .send(router)
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{seated}");
     assert_eq!(seated["game"]["round"], 1);
     assert_eq!(seated["game"]["match"]["rounds"], rounds);
@@ -804,25 +690,15 @@ async fn h3_3_a_live_match_goes_on_round_by_round_with_the_same_tokens_and_its_s
         let told = until(socket, "next-round").await;
         assert_eq!(told["game"], second);
     }
-    let (_, v) = call(
-        &router,
-        Method::GET,
-        &format!("/api/live/{first}"),
-        None,
-        None,
-    )
-    .await;
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{first}"))
+        .send(&router)
+        .await;
     assert_eq!(v["live"]["next_round"], second);
     // Round 2: North starts (H3.3), under the same time control, fresh; the same tokens
     // hold the same seats; the score table counts round 1.
-    let (status, v) = call(
-        &router,
-        Method::GET,
-        &format!("/api/live/{second}"),
-        None,
-        None,
-    )
-    .await;
+    let (status, v) = Call::new(Method::GET, format!("/api/live/{second}"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["game"]["round"], 2);
     assert_eq!(v["game"]["state"]["to_move"], "north");
@@ -836,36 +712,24 @@ async fn h3_3_a_live_match_goes_on_round_by_round_with_the_same_tokens_and_its_s
     );
     assert_eq!(table["rows"][1]["starter"], "north");
     assert_eq!(table["winner"], Value::Null);
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{second}/moves"),
-        Some(&south),
-        Some(json!({"move": "A", "ply": 0})),
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, format!("/api/live/{second}/moves"))
+        .seat(Some(&south))
+        .json(json!({"move": "A", "ply": 0}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
     // The finished round no longer changes, and no rematch while the match goes on.
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{first}/rematch"),
-        Some(&south),
-        None,
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, format!("/api/live/{first}/rematch"))
+        .seat(Some(&south))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "{e}");
     assert!(error_of(&e).contains("the match goes on"), "{e}");
     // The one-screen route does not start a live match's rounds.
     let match_id = table["id"].as_i64().unwrap();
-    let (status, e) = call(
-        &router,
-        Method::POST,
-        &format!("/api/matches/{match_id}/next"),
-        None,
-        None,
-    )
-    .await;
+    let (status, e) = Call::new(Method::POST, format!("/api/matches/{match_id}/next"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
     // Round 2 to its end: round 3 starts with South, the last four (from round 3 on) to
     // round 2's winner.
@@ -875,14 +739,9 @@ async fn h3_3_a_live_match_goes_on_round_by_round_with_the_same_tokens_and_its_s
     let third = ended["live"]["next_round"]
         .as_i64()
         .expect("round 3 started");
-    let (_, v) = call(
-        &router,
-        Method::GET,
-        &format!("/api/live/{third}"),
-        None,
-        None,
-    )
-    .await;
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{third}"))
+        .send(&router)
+        .await;
     assert_eq!(v["game"]["round"], 3);
     assert_eq!(v["game"]["state"]["to_move"], "south");
     let expected = round_start(3, game.outcome());
@@ -891,14 +750,10 @@ async fn h3_3_a_live_match_goes_on_round_by_round_with_the_same_tokens_and_its_s
         json!(expected.rules().final_four.to_string())
     );
     // A resignation in round 3 ends the match there: no next round; the table has no winner.
-    let (status, v) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{third}/resign"),
-        Some(&north),
-        None,
-    )
-    .await;
+    let (status, v) = Call::new(Method::POST, format!("/api/live/{third}/resign"))
+        .seat(Some(&north))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["live"]["result"]["outcome"], "south");
     assert!(
@@ -911,31 +766,18 @@ async fn h3_3_a_live_match_goes_on_round_by_round_with_the_same_tokens_and_its_s
     assert_eq!(v["live"]["next_round"], Value::Null);
     assert_eq!(v["game"]["match"]["rows"].as_array().unwrap().len(), 3);
     // A rematch of a match is a new match from round 1, colours swapped.
-    call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{third}/rematch"),
-        Some(&south),
-        None,
-    )
-    .await;
-    let (_, v) = call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{third}/rematch"),
-        Some(&north),
-        None,
-    )
-    .await;
+    Call::new(Method::POST, format!("/api/live/{third}/rematch"))
+        .seat(Some(&south))
+        .send(&router)
+        .await;
+    let (_, v) = Call::new(Method::POST, format!("/api/live/{third}/rematch"))
+        .seat(Some(&north))
+        .send(&router)
+        .await;
     let rematch = v["live"]["rematch"].as_i64().expect("a rematch");
-    let (_, v) = call(
-        &router,
-        Method::GET,
-        &format!("/api/live/{rematch}"),
-        None,
-        None,
-    )
-    .await;
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{rematch}"))
+        .send(&router)
+        .await;
     assert_eq!(v["game"]["round"], 1);
     assert_ne!(v["game"]["match"]["id"], match_id);
     assert_eq!(v["game"]["match"]["rounds"], 3);
@@ -959,24 +801,16 @@ async fn the_last_round_of_a_live_match_ends_it_by_the_score_table() {
 async fn live_results_show_in_the_games_list_as_a_one_screen_games_do() {
     let (router, app) = app();
     let (resigned, _, north) = invite(&router, json!({})).await;
-    call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{resigned}/resign"),
-        Some(&north),
-        None,
-    )
-    .await;
+    Call::new(Method::POST, format!("/api/live/{resigned}/resign"))
+        .seat(Some(&north))
+        .send(&router)
+        .await;
     let (agreed, south, north) = invite(&router, json!({})).await;
     for token in [&south, &north] {
-        call(
-            &router,
-            Method::POST,
-            &format!("/api/live/{agreed}/draw"),
-            Some(token),
-            None,
-        )
-        .await;
+        Call::new(Method::POST, format!("/api/live/{agreed}/draw"))
+            .seat(Some(token))
+            .send(&router)
+            .await;
     }
     let (abandoned, _, _) = invite(&router, json!({})).await;
     let (going, _, _) = invite(&router, json!({})).await;
@@ -985,7 +819,7 @@ async fn live_results_show_in_the_games_list_as_a_one_screen_games_do() {
     // Closes every game still going (the two others are over already).
     assert_eq!(app.close_stale(later + 1000).await.unwrap(), 2);
     let (going_on, _, _) = invite(&router, json!({})).await;
-    let (status, list) = call(&router, Method::GET, "/api/games", None, None).await;
+    let (status, list) = Call::new(Method::GET, "/api/games").send(&router).await;
     assert_eq!(status, StatusCode::OK);
     let entry = |id: i64| {
         list["games"]
@@ -1150,24 +984,16 @@ async fn both_seats_and_a_spectator_get_each_move_once_in_order_with_its_trace()
     drop(watcher);
     status_until(&mut a, |l| l["spectators"] == 0).await;
     // A takeback rewrites history: the whole game comes again.
-    call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/takeback"),
-        Some(&south),
-        None,
-    )
-    .await;
+    Call::new(Method::POST, format!("/api/live/{id}/takeback"))
+        .seat(Some(&south))
+        .send(&router)
+        .await;
     let offered = status_until(&mut b, |l| l["offers"]["takeback"] == "south").await;
     assert_eq!(offered["live"]["ply"], 6);
-    call(
-        &router,
-        Method::POST,
-        &format!("/api/live/{id}/takeback"),
-        Some(&north),
-        None,
-    )
-    .await;
+    Call::new(Method::POST, format!("/api/live/{id}/takeback"))
+        .seat(Some(&north))
+        .send(&router)
+        .await;
     let state = until(&mut a, "state").await;
     assert_eq!(state["game"]["ply"], 5);
     assert_eq!(state["live"]["takebacks"], 1);

@@ -4,14 +4,13 @@
 
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
 use sowing_web::{router, App};
-use tower::ServiceExt;
 
 mod common;
+use common::Call;
 
 const MINE: &str = "00112233445566778899aabbccddeeff";
 const THEIRS: &str = "ffeeddccbbaa99887766554433221100";
@@ -20,45 +19,12 @@ fn app() -> Router {
     router(Arc::new(App::new(common::store(), 2)))
 }
 
-/// A request with this player key (or none) and JSON body (or none): status and answer.
-async fn call(
-    router: &Router,
-    method: Method,
-    path: &str,
-    key: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut request = Request::builder().method(method).uri(path);
-    if let Some(key) = key {
-        request = request.header("x-player-key", key);
-    }
-    if body.is_some() {
-        request = request.header("content-type", "application/json");
-    }
-    let body = body.map_or(String::new(), |b| b.to_string());
-    let response = router
-        .clone()
-        .oneshot(request.body(Body::from(body)).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    (status, value)
-}
-
 async fn create(router: &Router, key: Option<&str>) -> Value {
-    let (status, view) = call(
-        router,
-        Method::POST,
-        "/api/games",
-        key,
-        Some(json!({"game": "hoyito-ii"})),
-    )
-    .await;
+    let (status, view) = Call::new(Method::POST, "/api/games")
+        .key(key)
+        .json(json!({"game": "hoyito-ii"}))
+        .send(router)
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{view}");
     view
 }
@@ -84,7 +50,11 @@ async fn only_the_owner_changes_or_deletes_a_game_and_anyone_may_watch_it() {
             ),
             (Method::DELETE, game.clone(), None),
         ] {
-            let (status, answer) = call(&router, method.clone(), &path, key, body).await;
+            let (status, answer) = Call::new(method.clone(), &path)
+                .key(key)
+                .json(body)
+                .send(&router)
+                .await;
             assert_eq!(
                 status,
                 StatusCode::FORBIDDEN,
@@ -95,40 +65,39 @@ async fn only_the_owner_changes_or_deletes_a_game_and_anyone_may_watch_it() {
         }
     }
     // Watching, replaying, downloading and hints are for anyone.
-    let (status, view) = call(&router, Method::GET, &game, Some(THEIRS), None).await;
+    let (status, view) = Call::new(Method::GET, &game)
+        .key(Some(THEIRS))
+        .send(&router)
+        .await;
     assert_eq!((status, view["ply"].clone()), (StatusCode::OK, json!(0)));
-    let (status, _) = call(&router, Method::GET, &format!("{game}/record"), None, None).await;
+    let (status, _) = Call::new(Method::GET, format!("{game}/record"))
+        .key(None)
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK);
     let hint = json!({"play": false, "engine": "greedy", "time_ms": 50});
-    let (status, answer) = call(
-        &router,
-        Method::POST,
-        &format!("{game}/engine"),
-        Some(THEIRS),
-        Some(hint),
-    )
-    .await;
+    let (status, answer) = Call::new(Method::POST, format!("{game}/engine"))
+        .key(Some(THEIRS))
+        .json(hint)
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     // The owner may do all of it.
-    let (status, answer) = call(
-        &router,
-        Method::POST,
-        &format!("{game}/moves"),
-        Some(MINE),
-        Some(json!({"move": "A"})),
-    )
-    .await;
+    let (status, answer) = Call::new(Method::POST, format!("{game}/moves"))
+        .key(Some(MINE))
+        .json(json!({"move": "A"}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
-    let (status, _) = call(
-        &router,
-        Method::POST,
-        &format!("{game}/undo"),
-        Some(MINE),
-        None,
-    )
-    .await;
+    let (status, _) = Call::new(Method::POST, format!("{game}/undo"))
+        .key(Some(MINE))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, _) = call(&router, Method::DELETE, &game, Some(MINE), None).await;
+    let (status, _) = Call::new(Method::DELETE, &game)
+        .key(Some(MINE))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
 }
 
@@ -145,26 +114,19 @@ async fn a_game_created_without_a_key_hands_one_back_once() {
         "{key}"
     );
     let id = view["id"].as_i64().unwrap();
-    let (_, again) = call(
-        &router,
-        Method::GET,
-        &format!("/api/games/{id}"),
-        None,
-        None,
-    )
-    .await;
+    let (_, again) = Call::new(Method::GET, format!("/api/games/{id}"))
+        .key(None)
+        .send(&router)
+        .await;
     assert!(
         again.get("player_key").is_none(),
         "the key is never shown again: {again}"
     );
-    let (status, answer) = call(
-        &router,
-        Method::POST,
-        &format!("/api/games/{id}/moves"),
-        Some(&key),
-        Some(json!({"move": "A"})),
-    )
-    .await;
+    let (status, answer) = Call::new(Method::POST, format!("/api/games/{id}/moves"))
+        .key(Some(&key))
+        .json(json!({"move": "A"}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     // A key brought is not handed back.
     assert!(create(&router, Some(MINE))
@@ -186,11 +148,20 @@ async fn the_list_shows_a_key_its_own_games_only() {
             .map(|g| g["id"].clone())
             .collect()
     };
-    let (_, list) = call(&router, Method::GET, "/api/games", Some(MINE), None).await;
+    let (_, list) = Call::new(Method::GET, "/api/games")
+        .key(Some(MINE))
+        .send(&router)
+        .await;
     assert_eq!(listed(&list), [mine]);
-    let (_, list) = call(&router, Method::GET, "/api/games", Some(THEIRS), None).await;
+    let (_, list) = Call::new(Method::GET, "/api/games")
+        .key(Some(THEIRS))
+        .send(&router)
+        .await;
     assert_eq!(listed(&list), [theirs]);
-    let (status, list) = call(&router, Method::GET, "/api/games", None, None).await;
+    let (status, list) = Call::new(Method::GET, "/api/games")
+        .key(None)
+        .send(&router)
+        .await;
     assert_eq!((status, listed(&list)), (StatusCode::OK, vec![]));
 }
 
@@ -202,7 +173,10 @@ async fn a_malformed_key_is_a_400() {
         "zz112233445566778899aabbccddeeff",
         "00112233445566778899aabbccddeeff00",
     ] {
-        let (status, answer) = call(&router, Method::GET, "/api/games", Some(key), None).await;
+        let (status, answer) = Call::new(Method::GET, "/api/games")
+            .key(Some(key))
+            .send(&router)
+            .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{key}: {answer}");
         assert!(
             answer["error"].as_str().unwrap().contains("X-Player-Key"),
@@ -216,25 +190,17 @@ async fn a_deleted_games_id_is_not_given_again() {
     let router = app();
     let first = create(&router, Some(MINE)).await["id"].as_i64().unwrap();
     let second = create(&router, Some(MINE)).await["id"].as_i64().unwrap();
-    let (status, _) = call(
-        &router,
-        Method::DELETE,
-        &format!("/api/games/{second}"),
-        Some(MINE),
-        None,
-    )
-    .await;
+    let (status, _) = Call::new(Method::DELETE, format!("/api/games/{second}"))
+        .key(Some(MINE))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let third = create(&router, Some(THEIRS)).await["id"].as_i64().unwrap();
     assert!(third > second && second > first, "{first} {second} {third}");
-    let (status, _) = call(
-        &router,
-        Method::GET,
-        &format!("/api/games/{second}"),
-        None,
-        None,
-    )
-    .await;
+    let (status, _) = Call::new(Method::GET, format!("/api/games/{second}"))
+        .key(None)
+        .send(&router)
+        .await;
     assert_eq!(
         status,
         StatusCode::NOT_FOUND,

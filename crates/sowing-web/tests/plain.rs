@@ -4,15 +4,13 @@
 
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{header, Method, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
 use sowing_web::{router, App};
-use tower::ServiceExt;
 
 mod common;
-use common::send;
+use common::{send, Call};
 
 fn app() -> Router {
     router(Arc::new(App::new(common::store(), 2)))
@@ -38,18 +36,14 @@ async fn a_path_that_is_not_utf8_is_a_json_400() {
         "/api/games/%C3%28/moves/1",
         "/api/games/%FF/record",
     ] {
-        let request = Request::builder().uri(path).body(Body::empty()).unwrap();
-        let response = router.clone().oneshot(request).await.unwrap();
-        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{path}");
-        let kind = response.headers()[header::CONTENT_TYPE]
-            .to_str()
-            .unwrap()
-            .to_owned();
-        assert_eq!(kind, "application/json", "{path}");
-        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-            .await
-            .unwrap();
-        let body: Value = serde_json::from_slice(&bytes).unwrap();
+        let reply = Call::new(Method::GET, path).key(None).reply(&router).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{path}");
+        assert_eq!(
+            reply.headers[header::CONTENT_TYPE],
+            "application/json",
+            "{path}"
+        );
+        let body: Value = serde_json::from_str(&reply.text).unwrap();
         assert!(error_of(&body).contains("address"), "{body}");
     }
 }

@@ -12,15 +12,7 @@ use sowing_web::{router, App};
 
 mod common;
 use common::temp_db;
-
-async fn call(
-    router: &axum::Router,
-    method: Method,
-    path: &str,
-    body: Value,
-) -> (StatusCode, Value) {
-    common::send(router, method, path, Some(&body.to_string())).await
-}
+use common::Call;
 
 #[tokio::test]
 async fn a_restarted_server_has_every_game_and_move() {
@@ -29,8 +21,10 @@ async fn a_restarted_server_has_every_game_and_move() {
     {
         let server = router(Arc::new(App::new(Store::open(&path).unwrap(), 1)));
         for game in ["hoyito-ii", "hoyito-iii", "ayoayo"] {
-            let (status, view) =
-                call(&server, Method::POST, "/api/games", json!({"game": game})).await;
+            let (status, view) = Call::new(Method::POST, "/api/games")
+                .json(json!({"game": game}))
+                .send(&server)
+                .await;
             assert_eq!(status, StatusCode::CREATED);
             let id = view["id"].clone();
             let mut last = view;
@@ -39,13 +33,10 @@ async fn a_restarted_server_has_every_game_and_move() {
                     break;
                 }
                 let mv = last["state"]["legal"][0].clone();
-                let (status, answer) = call(
-                    &server,
-                    Method::POST,
-                    &format!("/api/games/{id}/moves"),
-                    json!({ "move": mv }),
-                )
-                .await;
+                let (status, answer) = Call::new(Method::POST, format!("/api/games/{id}/moves"))
+                    .json(json!({ "move": mv }))
+                    .send(&server)
+                    .await;
                 assert_eq!(status, StatusCode::OK);
                 last = answer["game"].clone();
             }
@@ -54,18 +45,18 @@ async fn a_restarted_server_has_every_game_and_move() {
     } // The server and its database connection are gone.
     let server = router(Arc::new(App::new(Store::open(&path).unwrap(), 1)));
     for (id, before) in expected {
-        let (status, after) = call(
-            &server,
-            Method::GET,
-            &format!("/api/games/{id}"),
-            Value::Null,
-        )
-        .await;
+        let (status, after) = Call::new(Method::GET, format!("/api/games/{id}"))
+            .json(Value::Null)
+            .send(&server)
+            .await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(after["state"], before["state"]);
         assert_eq!(after["history"], before["history"]);
     }
-    let (_, list) = call(&server, Method::GET, "/api/games", Value::Null).await;
+    let (_, list) = Call::new(Method::GET, "/api/games")
+        .json(Value::Null)
+        .send(&server)
+        .await;
     assert_eq!(list["games"].as_array().unwrap().len(), 3);
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }

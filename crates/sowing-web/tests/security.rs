@@ -7,9 +7,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
 use axum::extract::connect_info::MockConnectInfo;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{header, Method, StatusCode};
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -17,42 +16,12 @@ use serde_json::{json, Value};
 use sowing_web::limits::{AbuseLimits, Rate};
 use sowing_web::{router, App};
 use tokio_tungstenite::tungstenite::Message;
-use tower::ServiceExt;
 
 mod common;
-use common::send;
+use common::{send, Call, Reply};
 
 fn app() -> Router {
     router(Arc::new(App::new(common::store(), 2)))
-}
-
-/// Sends `body` to `path` with these headers; the status and the JSON answer.
-async fn send_with(
-    router: &Router,
-    method: Method,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> (StatusCode, Value, axum::http::HeaderMap) {
-    let mut request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("x-player-key", common::PLAYER_KEY);
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let response = router
-        .clone()
-        .oneshot(request.body(Body::from(body.to_owned())).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, value, headers)
 }
 
 async fn create(router: &Router) -> i64 {
@@ -102,7 +71,15 @@ async fn a_page_on_another_site_cannot_move_undo_delete_or_create() {
             r#"{"game":"hoyito-ii"}"#,
         ),
     ] {
-        let (status, answer, _) = send_with(&router, method.clone(), &path, &json, body).await;
+        let Reply {
+            status,
+            body: answer,
+            ..
+        } = Call::new(method.clone(), &path)
+            .headers(&json)
+            .text(body)
+            .reply(&router)
+            .await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{method} {path}: {answer}");
         let error = answer["error"].as_str().unwrap();
         assert!(error.contains("http://evil.example"), "{error}");
@@ -122,29 +99,44 @@ async fn an_old_browser_from_another_origin_is_judged_by_origin() {
         ("host", "127.0.0.1:8080"),
         ("content-type", "application/json"),
     ];
-    let (status, answer, _) =
-        send_with(&router, Method::POST, &path, &foreign, r#"{"move":"A"}"#).await;
+    let Reply {
+        status,
+        body: answer,
+        ..
+    } = Call::new(Method::POST, &path)
+        .headers(&foreign)
+        .text(r#"{"move":"A"}"#)
+        .reply(&router)
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
     let own = [
         ("origin", "http://127.0.0.1:8080"),
         ("host", "127.0.0.1:8080"),
         ("content-type", "application/json"),
     ];
-    let (status, answer, _) =
-        send_with(&router, Method::POST, &path, &own, r#"{"move":"A"}"#).await;
+    let Reply {
+        status,
+        body: answer,
+        ..
+    } = Call::new(Method::POST, &path)
+        .headers(&own)
+        .text(r#"{"move":"A"}"#)
+        .reply(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     let same_origin = [
         ("sec-fetch-site", "same-origin"),
         ("content-type", "application/json"),
     ];
-    let (status, answer, _) = send_with(
-        &router,
-        Method::POST,
-        &path,
-        &same_origin,
-        r#"{"move":"a"}"#,
-    )
-    .await;
+    let Reply {
+        status,
+        body: answer,
+        ..
+    } = Call::new(Method::POST, &path)
+        .headers(&same_origin)
+        .text(r#"{"move":"a"}"#)
+        .reply(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
 }
 
@@ -154,14 +146,15 @@ async fn an_allowed_origin_may_act() {
         App::new(common::store(), 2).with_allowed_origins(vec!["http://evil.example".to_owned()]);
     let router = router(Arc::new(games));
     let json = [&ATTACK[..], &[("content-type", "application/json")]].concat();
-    let (status, answer, _) = send_with(
-        &router,
-        Method::POST,
-        "/api/games",
-        &json,
-        r#"{"game":"hoyito-ii"}"#,
-    )
-    .await;
+    let Reply {
+        status,
+        body: answer,
+        ..
+    } = Call::new(Method::POST, "/api/games")
+        .headers(&json)
+        .text(r#"{"game":"hoyito-ii"}"#)
+        .reply(&router)
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
 }
 
@@ -174,7 +167,12 @@ async fn reading_from_another_site_is_allowed_and_answers_carry_the_headers() {
         format!("/api/games/{id}"),
         "/app.js".to_owned(),
     ] {
-        let (status, _, headers) = send_with(&router, Method::GET, &path, &ATTACK, "").await;
+        let Reply {
+            status, headers, ..
+        } = Call::new(Method::GET, &path)
+            .headers(&ATTACK)
+            .reply(&router)
+            .await;
         assert_eq!(status, StatusCode::OK, "{path}");
         let csp = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
         assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
@@ -185,7 +183,11 @@ async fn reading_from_another_site_is_allowed_and_answers_carry_the_headers() {
         assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
     }
     // Refusals carry them too.
-    let (_, _, headers) = send_with(&router, Method::POST, "/api/games", &ATTACK, "{}").await;
+    let Reply { headers, .. } = Call::new(Method::POST, "/api/games")
+        .headers(&ATTACK)
+        .text("{}")
+        .reply(&router)
+        .await;
     assert!(headers.contains_key(header::CONTENT_SECURITY_POLICY));
 }
 
@@ -203,8 +205,15 @@ async fn a_body_that_is_not_declared_json_is_a_415() {
             .into_iter()
             .collect();
         let path = format!("/api/games/{id}/moves");
-        let (status, answer, _) =
-            send_with(&router, Method::POST, &path, &headers, r#"{"move":"A"}"#).await;
+        let Reply {
+            status,
+            body: answer,
+            ..
+        } = Call::new(Method::POST, &path)
+            .headers(&headers)
+            .text(r#"{"move":"A"}"#)
+            .reply(&router)
+            .await;
         assert_eq!(
             status,
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -218,8 +227,15 @@ async fn a_body_that_is_not_declared_json_is_a_415() {
     assert_eq!(moves_of(&router, id).await, 0, "nothing was played");
     let charset = [("content-type", "application/json; charset=utf-8")];
     let path = format!("/api/games/{id}/moves");
-    let (status, answer, _) =
-        send_with(&router, Method::POST, &path, &charset, r#"{"move":"A"}"#).await;
+    let Reply {
+        status,
+        body: answer,
+        ..
+    } = Call::new(Method::POST, &path)
+        .headers(&charset)
+        .text(r#"{"move":"A"}"#)
+        .reply(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
 }
 
@@ -291,14 +307,14 @@ async fn the_socket_route_answers_a_plain_get_in_json() {
     .await;
     assert_eq!(status, StatusCode::CREATED, "{seated}");
     let id = seated["live"]["id"].as_i64().unwrap();
-    let (status, answer, headers) = send_with(
-        &router,
-        Method::GET,
-        &format!("/api/live/{id}/socket"),
-        &[],
-        "",
-    )
-    .await;
+    let Reply {
+        status,
+        body: answer,
+        headers,
+        ..
+    } = Call::new(Method::GET, format!("/api/live/{id}/socket"))
+        .reply(&router)
+        .await;
     assert!(status.is_client_error(), "{status}");
     assert_eq!(headers[header::CONTENT_TYPE], "application/json");
     assert!(

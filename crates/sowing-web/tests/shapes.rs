@@ -10,19 +10,10 @@ use serde_json::{json, Value};
 use sowing_web::{router, App};
 
 mod common;
+use common::Call;
 
 fn app() -> Router {
     router(Arc::new(App::new(common::store(), 2)))
-}
-
-async fn send(
-    router: &Router,
-    method: Method,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let body = body.map(|b| b.to_string());
-    common::send(router, method, path, body.as_deref()).await
 }
 
 /// The value with its `created` and `updated` times checked and replaced by `"<time>"`.
@@ -56,13 +47,10 @@ fn start_snapshot() -> Value {
 #[tokio::test]
 async fn a_new_game_and_a_move_answer_the_whole_view() {
     let router = app();
-    let (status, view) = send(
-        &router,
-        Method::POST,
-        "/api/games",
-        Some(json!({"game": "hoyito-ii", "north": "level:3"})),
-    )
-    .await;
+    let (status, view) = Call::new(Method::POST, "/api/games")
+        .json(json!({"game": "hoyito-ii", "north": "level:3"}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CREATED);
     let id = view["id"].as_i64().unwrap();
     assert_eq!(
@@ -87,13 +75,10 @@ async fn a_new_game_and_a_move_answer_the_whole_view() {
         })
     );
 
-    let (status, answer) = send(
-        &router,
-        Method::POST,
-        &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "A", "ply": 0})),
-    )
-    .await;
+    let (status, answer) = Call::new(Method::POST, format!("/api/games/{id}/moves"))
+        .json(json!({"move": "A", "ply": 0}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(keys(&answer), ["game", "trace"]);
     let after = answer["game"]["state"].clone();
@@ -124,18 +109,17 @@ async fn a_new_game_and_a_move_answer_the_whole_view() {
     assert_eq!(game["state"]["last_sower"], "south");
 
     // The same game read back is the same view.
-    let (_, read) = send(&router, Method::GET, &format!("/api/games/{id}"), None).await;
+    let (_, read) = Call::new(Method::GET, format!("/api/games/{id}"))
+        .send(&router)
+        .await;
     assert_eq!(masked(read), game);
 
     // `?brief=true`: the state alone.
     let mv = after["legal"][0].clone();
-    let (status, brief) = send(
-        &router,
-        Method::POST,
-        &format!("/api/games/{id}/moves?brief=true"),
-        Some(json!({ "move": mv })),
-    )
-    .await;
+    let (status, brief) = Call::new(Method::POST, format!("/api/games/{id}/moves?brief=true"))
+        .json(json!({ "move": mv }))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{brief}");
     assert_eq!(keys(&brief), ["end", "ply", "state", "trace"]);
     assert_eq!(brief["ply"], 2);
@@ -156,13 +140,9 @@ async fn a_new_game_and_a_move_answer_the_whole_view() {
     );
 
     // One move again, with its trace.
-    let (status, replay) = send(
-        &router,
-        Method::GET,
-        &format!("/api/games/{id}/moves/1"),
-        None,
-    )
-    .await;
+    let (status, replay) = Call::new(Method::GET, format!("/api/games/{id}/moves/1"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         keys(&replay),
@@ -176,24 +156,16 @@ async fn a_new_game_and_a_move_answer_the_whole_view() {
     assert_eq!(replay["trace"], answer["trace"]);
 
     // Undo answers the view alone, redo like a move.
-    let (status, undone) = send(
-        &router,
-        Method::POST,
-        &format!("/api/games/{id}/undo"),
-        None,
-    )
-    .await;
+    let (status, undone) = Call::new(Method::POST, format!("/api/games/{id}/undo"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(keys(&undone), ["game"]);
     assert_eq!(undone["game"]["ply"], 1);
     assert_eq!(undone["game"]["redo"], json!([mv]));
-    let (status, redone) = send(
-        &router,
-        Method::POST,
-        &format!("/api/games/{id}/redo"),
-        None,
-    )
-    .await;
+    let (status, redone) = Call::new(Method::POST, format!("/api/games/{id}/redo"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(keys(&redone), ["game", "trace"]);
     assert_eq!(redone["game"]["state"], brief["state"]);
@@ -202,15 +174,12 @@ async fn a_new_game_and_a_move_answer_the_whole_view() {
 #[tokio::test]
 async fn the_list_gives_each_game_in_short() {
     let router = app();
-    let (_, view) = send(
-        &router,
-        Method::POST,
-        "/api/games",
-        Some(json!({"game": "hoyito-ii", "pits": 12, "south": "greedy"})),
-    )
-    .await;
+    let (_, view) = Call::new(Method::POST, "/api/games")
+        .json(json!({"game": "hoyito-ii", "pits": 12, "south": "greedy"}))
+        .send(&router)
+        .await;
     let id = view["id"].as_i64().unwrap();
-    let (status, list) = send(&router, Method::GET, "/api/games", None).await;
+    let (status, list) = Call::new(Method::GET, "/api/games").send(&router).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(keys(&list), ["games"]);
     assert_eq!(
@@ -229,18 +198,17 @@ async fn play_out(
     id: i64,
     kinds: &mut BTreeMap<String, BTreeSet<Vec<String>>>,
 ) -> Value {
-    let (_, view) = send(router, Method::GET, &format!("/api/games/{id}"), None).await;
+    let (_, view) = Call::new(Method::GET, format!("/api/games/{id}"))
+        .send(router)
+        .await;
     let mut state = view["state"].clone();
     let mut last = Value::Null;
     while state["over"] != true {
         let mv = state["legal"][0].clone();
-        let (status, brief) = send(
-            router,
-            Method::POST,
-            &format!("/api/games/{id}/moves?brief=true"),
-            Some(json!({ "move": mv })),
-        )
-        .await;
+        let (status, brief) = Call::new(Method::POST, format!("/api/games/{id}/moves?brief=true"))
+            .json(json!({ "move": mv }))
+            .send(router)
+            .await;
         assert_eq!(status, StatusCode::OK, "{brief}");
         for event in brief["trace"].as_array().unwrap() {
             let kind = event["kind"].as_str().unwrap().to_owned();
@@ -259,18 +227,17 @@ async fn finished_games_give_their_end_and_every_trace_event_its_fields() {
     let mut kinds = BTreeMap::new();
     let mut ends = Vec::new();
     for game in ["hoyito-ii", "hoyito-iii", "ayoayo"] {
-        let (_, view) = send(
-            &router,
-            Method::POST,
-            "/api/games",
-            Some(json!({ "game": game })),
-        )
-        .await;
+        let (_, view) = Call::new(Method::POST, "/api/games")
+            .json(json!({ "game": game }))
+            .send(&router)
+            .await;
         let id = view["id"].as_i64().unwrap();
         let last = play_out(&router, id, &mut kinds).await;
         let end = last["end"].clone();
         assert_eq!(keys(&end), ["reason", "text", "to"], "{end}");
-        let (_, read) = send(&router, Method::GET, &format!("/api/games/{id}"), None).await;
+        let (_, read) = Call::new(Method::GET, format!("/api/games/{id}"))
+            .send(&router)
+            .await;
         assert_eq!(read["end"], end);
         assert_eq!(read["state"]["over"], true);
         ends.push((id, end, read["state"]["winner"].clone()));
@@ -296,7 +263,7 @@ async fn finished_games_give_their_end_and_every_trace_event_its_fields() {
     assert_eq!(kinds, expected);
 
     // The list says how each ended, in words, and who won.
-    let (_, list) = send(&router, Method::GET, "/api/games", None).await;
+    let (_, list) = Call::new(Method::GET, "/api/games").send(&router).await;
     for (id, end, winner) in ends {
         let row = list["games"]
             .as_array()
@@ -312,56 +279,49 @@ async fn finished_games_give_their_end_and_every_trace_event_its_fields() {
 #[tokio::test]
 async fn errors_carry_a_message_a_code_and_an_illegal_move_the_legal_ones() {
     let router = app();
-    let (_, view) = send(
-        &router,
-        Method::POST,
-        "/api/games",
-        Some(json!({"game": "ayoayo"})),
-    )
-    .await;
+    let (_, view) = Call::new(Method::POST, "/api/games")
+        .json(json!({"game": "ayoayo"}))
+        .send(&router)
+        .await;
     let id = view["id"].as_i64().unwrap();
     let path = format!("/api/games/{id}/moves");
-    let (status, body) = send(&router, Method::POST, &path, Some(json!({"move": "a"}))).await;
+    let (status, body) = Call::new(Method::POST, &path)
+        .json(json!({"move": "a"}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(keys(&body), ["code", "error", "legal"]);
     assert_eq!(body["code"], "illegal-move");
     assert_eq!(body["legal"], json!(["A", "B", "C", "D", "E", "F"]));
-    let (status, body) = send(
-        &router,
-        Method::POST,
-        &path,
-        Some(json!({"move": "A", "ply": 3})),
-    )
-    .await;
+    let (status, body) = Call::new(Method::POST, &path)
+        .json(json!({"move": "A", "ply": 3}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(keys(&body), ["code", "error"]);
     assert_eq!(body["code"], "stale-ply");
-    let (status, body) = send(&router, Method::GET, "/api/games/999", None).await;
+    let (status, body) = Call::new(Method::GET, "/api/games/999").send(&router).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(
         body,
         json!({"error": "unknown game \"999\"", "code": "unknown-game"})
     );
     // A refusal known by its status has the status's code; the message says the rest.
-    let (status, body) = send(&router, Method::GET, "/api/no-such-route", None).await;
+    let (status, body) = Call::new(Method::GET, "/api/no-such-route")
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     assert_eq!(body["code"], "not-found");
-    let (status, body) = send(
-        &router,
-        Method::POST,
-        "/api/records",
-        Some(json!({"record": "[Game \"nonsense\"]\n\n*"})),
-    )
-    .await;
+    let (status, body) = Call::new(Method::POST, "/api/records")
+        .json(json!({"record": "[Game \"nonsense\"]\n\n*"}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["code"], "bad-record");
-    let (status, body) = send(
-        &router,
-        Method::POST,
-        "/api/games",
-        Some(json!({"game": "ayoayo", "north": "level:99"})),
-    )
-    .await;
+    let (status, body) = Call::new(Method::POST, "/api/games")
+        .json(json!({"game": "ayoayo", "north": "level:99"}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["code"], "unknown-player");
     for code in sowing_web::ERROR_CODES {
@@ -375,22 +335,16 @@ async fn errors_carry_a_message_a_code_and_an_illegal_move_the_legal_ones() {
 #[tokio::test]
 async fn the_engine_answers_its_move_and_when_asked_plays_it() {
     let router = app();
-    let (_, view) = send(
-        &router,
-        Method::POST,
-        "/api/games",
-        Some(json!({"game": "hoyito-iii"})),
-    )
-    .await;
+    let (_, view) = Call::new(Method::POST, "/api/games")
+        .json(json!({"game": "hoyito-iii"}))
+        .send(&router)
+        .await;
     let id = view["id"].as_i64().unwrap();
     let path = format!("/api/games/{id}/engine");
-    let (status, hint) = send(
-        &router,
-        Method::POST,
-        &path,
-        Some(json!({"engine": "greedy", "time_ms": 100})),
-    )
-    .await;
+    let (status, hint) = Call::new(Method::POST, &path)
+        .json(json!({"engine": "greedy", "time_ms": 100}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     assert_eq!(keys(&hint), ["engine"]);
     assert_eq!(
@@ -398,13 +352,10 @@ async fn the_engine_answers_its_move_and_when_asked_plays_it() {
         ["depth", "engine", "move", "nodes", "pv", "score"]
     );
     assert_eq!(hint["engine"]["engine"], "greedy");
-    let (status, played) = send(
-        &router,
-        Method::POST,
-        &path,
-        Some(json!({"engine": "level:1", "time_ms": 100, "play": true, "ply": 0})),
-    )
-    .await;
+    let (status, played) = Call::new(Method::POST, &path)
+        .json(json!({"engine": "level:1", "time_ms": 100, "play": true, "ply": 0}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::OK, "{played}");
     assert_eq!(keys(&played), ["engine", "game", "trace"]);
     let score = &played["engine"]["score"];
@@ -418,13 +369,10 @@ async fn the_engine_answers_its_move_and_when_asked_plays_it() {
 #[tokio::test]
 async fn a_match_round_carries_the_score_table() {
     let router = app();
-    let (status, view) = send(
-        &router,
-        Method::POST,
-        "/api/games",
-        Some(json!({"game": "hoyito-iii", "rounds": 2, "north": "random"})),
-    )
-    .await;
+    let (status, view) = Call::new(Method::POST, "/api/games")
+        .json(json!({"game": "hoyito-iii", "rounds": 2, "north": "random"}))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CREATED);
     let id = view["id"].as_i64().unwrap();
     let match_id = view["match"]["id"].as_i64().unwrap();
@@ -438,13 +386,9 @@ async fn a_match_round_carries_the_score_table() {
     );
     let mut kinds = BTreeMap::new();
     play_out(&router, id, &mut kinds).await;
-    let (status, next) = send(
-        &router,
-        Method::POST,
-        &format!("/api/matches/{match_id}/next"),
-        None,
-    )
-    .await;
+    let (status, next) = Call::new(Method::POST, format!("/api/matches/{match_id}/next"))
+        .send(&router)
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{next}");
     assert_eq!(next["round"], 2);
     assert_eq!(
@@ -478,7 +422,7 @@ async fn a_match_round_carries_the_score_table() {
     );
     assert!(table["rows"][0]["winner"].is_string());
     assert_eq!(table["rows"][1]["starter"], "north");
-    let (_, list) = send(&router, Method::GET, "/api/games", None).await;
+    let (_, list) = Call::new(Method::GET, "/api/games").send(&router).await;
     let row = &list["games"][0];
     assert_eq!(row["match"], match_id);
     assert_eq!(row["round"], 2);

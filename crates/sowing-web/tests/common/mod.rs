@@ -1,55 +1,32 @@
-//! Helpers shared by the web tests: requests through the router, and throwaway databases.
+//! Helpers shared by the web tests: requests through the router ([`Call`]), and throwaway
+//! databases.
 // Each test binary uses only some of them.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::Router;
 use serde_json::Value;
-use tower::ServiceExt;
+
+mod call;
+// Each test binary uses only some of them.
+#[allow(unused_imports)]
+pub use call::{Call, Reply, Who};
 
 /// The player key the tests' requests present (`X-Player-Key`): the games they create are
 /// its own, so they may play in them (tests of ownership use other keys).
 pub const PLAYER_KEY: &str = "0123456789abcdef0123456789abcdef";
 
-/// Sends a request (a JSON body if given) with [`PLAYER_KEY`] and returns the status and
-/// the body as text.
-pub async fn send_text(
-    router: &Router,
-    method: Method,
-    path: &str,
-    body: Option<&str>,
-) -> (StatusCode, String) {
-    let mut request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("x-player-key", PLAYER_KEY);
-    if body.is_some() {
-        request = request.header(header::CONTENT_TYPE, "application/json");
-    }
-    let request = request
-        .body(Body::from(body.unwrap_or("").to_owned()))
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    (status, String::from_utf8(bytes.to_vec()).unwrap())
-}
-
-/// As [`send_text`], the body read as JSON (or kept as a JSON string when it is not JSON).
+/// The common case of [`Call`]: sent with [`PLAYER_KEY`] and this text, if any, declared
+/// JSON; the status and the body as JSON.
 pub async fn send(
     router: &Router,
     method: Method,
     path: &str,
     body: Option<&str>,
 ) -> (StatusCode, Value) {
-    let (status, text) = send_text(router, method, path, body).await;
-    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
-    (status, value)
+    Call::new(method, path).json_text(body).send(router).await
 }
 
 /// A database path in a new folder of its own under the system's temporary directory.
