@@ -4,7 +4,7 @@
 //! and `sow backup` of the running server's database under load.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use sowing_web::store::Store;
+
+mod common;
+use common::{request, try_request, PLAYER_KEY};
 
 /// A `sow serve` child process (killed when dropped) and what it wrote to standard error.
 struct Server {
@@ -85,53 +88,6 @@ impl Server {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
-}
-
-/// One request on a fresh connection: the status and the body, or `None` when the server
-/// did not answer (it stopped).
-/// The player key every request presents: the one-screen games a test creates are its own
-/// (docs/api.md, "Owners"), and it must never reach the logs.
-const PLAYER_KEY: &str = "c0ffee00c0ffee00c0ffee00c0ffee00";
-
-fn try_request(
-    addr: &str,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> Option<(u16, String)> {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let seat = token.map_or(String::new(), |t| format!("X-Seat-Token: {t}\r\n"));
-    let mut stream = TcpStream::connect(addr).ok()?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .ok()?;
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         {seat}X-Player-Key: {PLAYER_KEY}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .ok()?;
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).ok()?;
-    let (head, body) = answer.split_once("\r\n\r\n")?;
-    let status = head.split(' ').nth(1)?.parse().ok()?;
-    Some((status, body.to_owned()))
-}
-
-fn request(
-    addr: &str,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let (status, text) = try_request(addr, method, path, token, body).expect("an answer");
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
 }
 
 fn temp_dir(name: &str) -> PathBuf {

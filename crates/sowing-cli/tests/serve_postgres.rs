@@ -5,12 +5,15 @@
 //! `scripts/test` starts and names in `SOWING_TEST_POSTGRES` before running them with
 //! `--ignored`.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{json, Value};
+
+mod common;
+use common::request;
 
 /// A `sow serve` child process, killed when dropped.
 struct Server {
@@ -47,41 +50,6 @@ fn serve(db: &str) -> Server {
     Server { child, addr }
 }
 
-/// One request on a fresh connection: the status and the JSON body.
-fn request(server: &Server, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    request_as(server, method, path, None, body)
-}
-
-/// The player key every request presents: the one-screen games the test creates are its own
-/// (docs/api.md, "Owners").
-const PLAYER_KEY: &str = "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a";
-
-/// [`request`] with a seat's token (header `X-Seat-Token`) when given.
-fn request_as(
-    server: &Server,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let seat = token.map_or(String::new(), |t| format!("X-Seat-Token: {t}\r\n"));
-    let mut stream = TcpStream::connect(&server.addr).unwrap();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         {seat}X-Player-Key: {PLAYER_KEY}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        server.addr,
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
 /// A fresh database on the server `SOWING_TEST_POSTGRES` names.
 fn fresh_database(server: &str, test: &str) -> String {
     let name = format!("sowing_cli_test_{}_{test}", std::process::id());
@@ -114,13 +82,19 @@ fn two_servers_on_one_postgres_database_serve_the_same_games() {
     let pg = postgres_server();
     let db = fresh_database(&pg, "games");
     let (one, two) = (serve(&db), serve(&db));
-    let (status, view) = request(&one, "POST", "/api/games", Some(json!({"game": "ayoayo"})));
+    let (status, view) = request(
+        &one.addr,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"game": "ayoayo"})),
+    );
     assert_eq!(status, 201, "{view}");
     let id = view["id"].as_i64().unwrap();
     let game = format!("/api/games/{id}");
     let moves = format!("{game}/moves");
     // Each server keeps the game in memory from here on.
-    assert_eq!(request(&two, "GET", &game, None).0, 200);
+    assert_eq!(request(&two.addr, "GET", &game, None, None).0, 200);
     let mut ply = 0;
     for round in 0..6 {
         let (mover, other) = if round % 2 == 0 {
@@ -128,35 +102,42 @@ fn two_servers_on_one_postgres_database_serve_the_same_games() {
         } else {
             (&two, &one)
         };
-        let (_, view) = request(mover, "GET", &game, None);
+        let (_, view) = request(&mover.addr, "GET", &game, None, None);
         assert_eq!(view["ply"], ply, "{view}");
         let mv = view["state"]["legal"][0].as_str().unwrap().to_owned();
-        let (status, answer) =
-            request(mover, "POST", &moves, Some(json!({"move": mv, "ply": ply})));
+        let (status, answer) = request(
+            &mover.addr,
+            "POST",
+            &moves,
+            None,
+            Some(json!({"move": mv, "ply": ply})),
+        );
         assert_eq!(status, 200, "{answer}");
         ply += 1;
         // The other server serves the move at once, and refuses the stale ply.
-        let (_, view) = request(other, "GET", &game, None);
+        let (_, view) = request(&other.addr, "GET", &game, None, None);
         assert_eq!(view["ply"], ply, "round {round}: {view}");
         assert_eq!(view["history"].as_array().map(Vec::len), Some(ply));
         let (status, answer) = request(
-            other,
+            &other.addr,
             "POST",
             &moves,
+            None,
             Some(json!({"move": mv, "ply": ply - 1})),
         );
         assert_eq!(status, 409, "{answer}");
     }
     // An undo through one is seen through the other.
     let (status, answer) = request(
-        &two,
+        &two.addr,
         "POST",
         &format!("{game}/undo"),
+        None,
         Some(json!({"ply": ply})),
     );
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["game"]["ply"], ply - 1, "{answer}");
-    let (_, view) = request(&one, "GET", &game, None);
+    let (_, view) = request(&one.addr, "GET", &game, None, None);
     assert_eq!(view["ply"], ply - 1, "{view}");
 }
 
@@ -201,9 +182,10 @@ fn a_live_move_made_through_one_server_reaches_the_sockets_of_the_other() {
     let (one, two) = (serve(&db), serve(&db));
     // An open challenge posted through one, listed by and accepted through the other.
     let (status, seated) = request(
-        &one,
+        &one.addr,
         "POST",
         "/api/live",
+        None,
         Some(
             json!({"game": "hoyito-ii", "lobby": true, "name": "Ana", "clock": {"base_ms": 600000}}),
         ),
@@ -212,22 +194,23 @@ fn a_live_move_made_through_one_server_reaches_the_sockets_of_the_other() {
     assert_eq!(seated["seat"], "south");
     let id = seated["live"]["id"].as_i64().unwrap();
     let south = seated["token"].as_str().unwrap().to_owned();
-    let (_, lobby) = request(&two, "GET", "/api/lobby", None);
+    let (_, lobby) = request(&two.addr, "GET", "/api/lobby", None, None);
     assert!(
         lobby.to_string().contains(&format!("\"id\":{id}")),
         "{lobby}"
     );
     let (status, accepted) = request(
-        &two,
+        &two.addr,
         "POST",
         &format!("/api/live/{id}/accept"),
+        None,
         Some(json!({"name": "Ben"})),
     );
     assert_eq!(status, 200, "{accepted}");
     assert_eq!(accepted["seat"], "north");
     let north = accepted["token"].as_str().unwrap().to_owned();
     // Through one, the seat Ben took is seen taken, with his name.
-    let (_, view) = request(&one, "GET", &format!("/api/live/{id}"), None);
+    let (_, view) = request(&one.addr, "GET", &format!("/api/live/{id}"), None, None);
     assert_eq!(
         view["live"]["seats"]["north"],
         json!({"name": "Ben", "taken": true, "account": false, "rating": null}),
@@ -239,7 +222,7 @@ fn a_live_move_made_through_one_server_reaches_the_sockets_of_the_other() {
     let mut watcher = connect(&two, id, None);
     let mut ply = 0;
     for _ in 0..6 {
-        let (_, view) = request(&one, "GET", &format!("/api/live/{id}"), None);
+        let (_, view) = request(&one.addr, "GET", &format!("/api/live/{id}"), None, None);
         assert_eq!(view["game"]["ply"], ply, "{view}");
         let to_move = view["game"]["state"]["to_move"]
             .as_str()
@@ -255,8 +238,8 @@ fn a_live_move_made_through_one_server_reaches_the_sockets_of_the_other() {
         } else {
             (&two, &north)
         };
-        let (status, answer) = request_as(
-            mover,
+        let (status, answer) = request(
+            &mover.addr,
             "POST",
             &format!("/api/live/{id}/moves"),
             Some(token),
@@ -286,8 +269,8 @@ fn a_live_move_made_through_one_server_reaches_the_sockets_of_the_other() {
             Some("south") => &south,
             _ => &north,
         };
-        let (status, answer) = request_as(
-            other,
+        let (status, answer) = request(
+            &other.addr,
             "POST",
             &format!("/api/live/{id}/moves"),
             Some(next),
@@ -296,8 +279,8 @@ fn a_live_move_made_through_one_server_reaches_the_sockets_of_the_other() {
         assert_eq!(status, 409, "{answer}");
     }
     // A resignation through two ends the game on a socket of one.
-    let (status, answer) = request_as(
-        &two,
+    let (status, answer) = request(
+        &two.addr,
         "POST",
         &format!("/api/live/{id}/resign"),
         Some(&north),

@@ -1,8 +1,13 @@
-//! Helpers shared by the `sow` command tests: reading output and checking refusals.
+//! Helpers shared by the `sow` command tests: reading output, checking refusals, and
+//! requests to a `sow serve` child process ([`request`]).
 // Each test binary uses only some of them.
 #![allow(dead_code)]
 
 use std::process::Output;
+
+mod http;
+#[allow(unused_imports)]
+pub use http::{request, try_request, PLAYER_KEY};
 
 pub fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
