@@ -1,10 +1,15 @@
-//! One keep-alive HTTP/1.1 connection: just enough client for JSON requests to our own
-//! server, so that a thousand games cost a thousand connections and no connection pool.
+//! One keep-alive HTTP/1.1 connection per [`Connection`], through hyper's one-connection
+//! client: a thousand games cost a thousand connections and no connection pool.
 
 use std::net::SocketAddr;
 
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper::header::{CONTENT_TYPE, HOST};
+use hyper::Request;
+use hyper_util::rt::TokioIo;
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
 /// What a request presents to act: a live seat's token, or the player key that owns a
@@ -24,25 +29,32 @@ pub fn json_body(request: &impl serde::Serialize) -> Value {
 
 /// A connection to one server, kept open across requests.
 pub struct Connection {
-    reader: BufReader<TcpStream>,
+    sender: SendRequest<Full<Bytes>>,
     host: String,
 }
 
 impl Connection {
-    /// Connects to `addr` (Nagle off: each request is one small write).
+    /// Connects to `addr` (Nagle off: each request is one small write). The connection's
+    /// reading and writing runs on a task of its own, which ends when the server closes it or
+    /// this `Connection` is dropped.
     pub async fn open(addr: SocketAddr) -> Result<Connection, String> {
         let stream = TcpStream::connect(addr)
             .await
             .map_err(|e| format!("connect to {addr}: {e}"))?;
         stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        let (sender, connection) = http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| format!("connect to {addr}: {e}"))?;
+        // Its error, if any, reaches the next request through `sender`.
+        tokio::spawn(connection);
         Ok(Connection {
-            reader: BufReader::new(stream),
+            sender,
             host: addr.to_string(),
         })
     }
 
     /// Sends a request with an optional JSON body and key; the status and the body as JSON
-    /// (`null` when it is not JSON).
+    /// (`null` when it is not JSON). A broken connection is an `Err`.
     pub async fn request(
         &mut self,
         method: &str,
@@ -50,48 +62,35 @@ impl Connection {
         body: Option<&Value>,
         key: Option<Key<'_>>,
     ) -> Result<(u16, Value), String> {
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let token = match key {
-            Some(Key::Seat(token)) => format!("X-Seat-Token: {token}\r\n"),
-            Some(Key::Player(key)) => format!("X-Player-Key: {key}\r\n"),
-            None => String::new(),
+        let failed = |e: &dyn std::fmt::Display| format!("{method} {path}: {e}");
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(HOST, &self.host)
+            .header(CONTENT_TYPE, "application/json");
+        request = match key {
+            Some(Key::Seat(token)) => request.header("x-seat-token", token),
+            Some(Key::Player(key)) => request.header("x-player-key", key),
+            None => request,
         };
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{token}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            self.host,
-            body.len()
-        );
-        let io = |e: std::io::Error| format!("{method} {path}: {e}");
-        let stream = self.reader.get_mut();
-        stream.write_all(head.as_bytes()).await.map_err(io)?;
-        stream.write_all(body.as_bytes()).await.map_err(io)?;
-        let mut line = String::new();
-        self.reader.read_line(&mut line).await.map_err(io)?;
-        let status: u16 = line
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| format!("{method} {path}: bad status line {line:?}"))?;
-        let mut length = 0usize;
-        loop {
-            line.clear();
-            self.reader.read_line(&mut line).await.map_err(io)?;
-            let header = line.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':') {
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value
-                        .trim()
-                        .parse()
-                        .map_err(|_| format!("{method} {path}: bad content-length"))?;
-                }
-            }
-        }
-        let mut buf = vec![0; length];
-        self.reader.read_exact(&mut buf).await.map_err(io)?;
-        let value = serde_json::from_slice(&buf).unwrap_or(Value::Null);
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let request = request
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|e| failed(&e))?;
+        self.sender.ready().await.map_err(|e| failed(&e))?;
+        let response = self
+            .sender
+            .send_request(request)
+            .await
+            .map_err(|e| failed(&e))?;
+        let status = response.status().as_u16();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| failed(&e))?
+            .to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         Ok((status, value))
     }
 }
