@@ -11,7 +11,9 @@ use std::time::Duration;
 use sowing::{Game, Rules};
 
 use crate::http::{Connection, Key};
-use crate::socket::{LiveSocket, ServerMessage, Snapshot};
+use crate::live::Plan;
+use crate::replica::replica_of;
+use crate::socket::LiveSocket;
 
 /// How long a client waits before trying again after a failure.
 const PAUSE: Duration = Duration::from_millis(250);
@@ -71,9 +73,10 @@ pub enum Sent {
     AnswerLost,
 }
 
-/// Sends a seat's move until the server acknowledges it, or says an earlier try was
-/// committed, within `timeout` in all; reconnects (to the next server) when the connection
-/// breaks. Any other answer is an error.
+/// Sends a seat's move. Riding out failures ([`Plan::through_failures`]), until the server
+/// acknowledges it or says an earlier try was committed, within the plan's timeout in all,
+/// reconnecting (to the next server) when the connection breaks; else the first answer but
+/// 200, a broken connection or a silence is an error.
 #[allow(clippy::too_many_arguments)]
 pub async fn send_move(
     http: &mut Connection,
@@ -81,10 +84,12 @@ pub async fn send_move(
     path: &str,
     body: &serde_json::Value,
     token: &str,
-    timeout: Duration,
+    plan: Plan,
     failures: &mut Failures,
     who: &str,
 ) -> Result<Sent, String> {
+    let timeout = plan.timeout;
+    let ride_out = plan.through_failures;
     let deadline = tokio::time::Instant::now() + timeout;
     let mut tried = false;
     loop {
@@ -103,11 +108,15 @@ pub async fn send_move(
             Ok(Ok((409, answer))) if tried && answer["code"] == "stale-ply" => {
                 return Ok(Sent::AnswerLost)
             }
-            Ok(Ok((503, answer))) if answer["code"] == "store-unavailable" => {
+            Ok(Ok((503, answer))) if ride_out && answer["code"] == "store-unavailable" => {
                 failures.refused += 1;
             }
             Ok(Ok((status, answer))) => {
                 return Err(format!("{who}: {path}: {status} {answer}"));
+            }
+            Ok(Err(e)) if !ride_out => return Err(format!("{who}: {e}")),
+            Err(_) if !ride_out => {
+                return Err(format!("{who}: no answer to {path} within {timeout:?}"));
             }
             // The connection broke (its server is gone?): a new one, to the next server.
             Ok(Err(_)) | Err(_) => {
@@ -155,31 +164,4 @@ pub async fn reopen(
             Err(_) => tokio::time::sleep(PAUSE).await,
         }
     }
-}
-
-/// The game a `state` message describes, replayed from its history.
-pub fn replica_of(state: &ServerMessage, rules: Rules, who: &str) -> Result<Game, String> {
-    let ServerMessage::State { game, .. } = state else {
-        return Err(format!("{who}: not a state: {state:?}"));
-    };
-    let mut replica = Game::new(rules);
-    for (i, past) in game.history.iter().enumerate() {
-        let mv = replica
-            .parse_move(&past.mv)
-            .map_err(|e| format!("{who}: history ply {}: {}: {e}", i + 1, past.mv))?;
-        replica
-            .play(mv)
-            .map_err(|e| format!("{who}: history ply {}: {}: {e}", i + 1, past.mv))?;
-    }
-    let theirs = Snapshot {
-        pits: game.state.pits.clone(),
-        captured: game.state.captured,
-        to_move: game.state.to_move.clone(),
-    };
-    if Snapshot::of(replica.position()) != theirs {
-        return Err(format!(
-            "{who}: the history does not reach the state's position"
-        ));
-    }
-    Ok(replica)
 }

@@ -21,8 +21,9 @@ use sowing_web::requests::{ClockRequest, LiveMoveRequest, NewLiveRequest};
 use sowing_web::store::Database;
 
 use crate::failover::{self, Failures, Sent, Servers};
-use crate::http::{json_body, Connection, Key};
-use crate::socket::{LiveSocket, MoveMessage, ServerMessage, Snapshot};
+use crate::http::{json_body, Connection};
+use crate::replica::{apply, check_other, check_state};
+use crate::socket::{LiveSocket, ServerMessage};
 use crate::{play_all, variant_of, Target};
 
 /// How the live games are played.
@@ -108,75 +109,6 @@ fn servers_of(addrs: &[SocketAddr], game: usize) -> [SocketAddr; 3] {
     [at(0), at(1), at(2)]
 }
 
-/// Checks a `move` message against the replica and plays it there.
-fn apply(replica: &mut Game, m: &MoveMessage, who: &str) -> Result<(), String> {
-    let expected = replica.moves().len() + 1;
-    if m.ply != expected {
-        return Err(if m.ply < expected {
-            format!("{who}: ply {} came again (expected {expected})", m.ply)
-        } else {
-            format!("{who}: ply {expected} is missing (got {} instead)", m.ply)
-        });
-    }
-    let to_move = replica.position().to_move().name();
-    if m.side != to_move {
-        return Err(format!(
-            "{who}: ply {}: the move is {}'s, the replica has {to_move} to move",
-            m.ply, m.side
-        ));
-    }
-    let mv = replica
-        .parse_move(&m.mv)
-        .map_err(|e| format!("{who}: ply {}: {}: {e}", m.ply, m.mv))?;
-    replica
-        .play(mv)
-        .map_err(|e| format!("{who}: ply {}: {} refused by the replica: {e}", m.ply, m.mv))?;
-    let mine = Snapshot::of(replica.position());
-    if mine != m.after {
-        return Err(format!(
-            "{who}: ply {}: after {} the replica has {mine:?}, the server {:?}",
-            m.ply, m.mv, m.after
-        ));
-    }
-    Ok(())
-}
-
-/// Checks the socket's first message (`state`): the seat and the start position.
-fn check_state(
-    first: &ServerMessage,
-    seat: Option<Side>,
-    rules: Rules,
-    who: &str,
-) -> Result<(), String> {
-    let ServerMessage::State {
-        seat: got,
-        live,
-        game,
-    } = first
-    else {
-        return Err(format!("{who}: the first message is not the state"));
-    };
-    if got.as_deref() != seat.map(Side::name) || live.ply != 0 {
-        return Err(format!(
-            "{who}: state for seat {got:?} at ply {}, expected {:?} at 0",
-            live.ply,
-            seat.map(Side::name)
-        ));
-    }
-    let start = Snapshot::of(Game::new(rules).position());
-    let theirs = Snapshot {
-        pits: game.state.pits.clone(),
-        captured: game.state.captured,
-        to_move: game.state.to_move.clone(),
-    };
-    if start != theirs {
-        return Err(format!(
-            "{who}: the start is {theirs:?}, expected {start:?}"
-        ));
-    }
-    Ok(())
-}
-
 /// One seat: follows the game on its socket and moves on its turns.
 #[allow(clippy::too_many_arguments)]
 async fn seat(
@@ -221,38 +153,20 @@ async fn seat(
                     mv: name.clone(),
                     ply,
                 });
-                if plan.through_failures {
-                    let sent = failover::send_move(
-                        &mut http,
-                        &mut servers,
-                        &path,
-                        &body,
-                        token,
-                        plan.timeout,
-                        &mut failures,
-                        &who,
-                    )
-                    .await?;
-                    match sent {
-                        Sent::Acknowledged => Shared::lock(shared).acked.push((ply + 1, name)),
-                        Sent::AnswerLost => unanswered = Some((ply + 1, name)),
-                    }
-                } else {
-                    let (status, answer) = tokio::time::timeout(
-                        plan.timeout,
-                        http.request("POST", &path, Some(&body), Some(Key::Seat(token))),
-                    )
-                    .await
-                    .map_err(|_| {
-                        format!("{who}: no answer to move {name} within {:?}", plan.timeout)
-                    })??;
-                    if status != 200 {
-                        return Err(format!(
-                            "{who}: game {id} ply {}: {name}: {status} {answer}",
-                            ply + 1
-                        ));
-                    }
-                    Shared::lock(shared).acked.push((ply + 1, name));
+                let sent = failover::send_move(
+                    &mut http,
+                    &mut servers,
+                    &path,
+                    &body,
+                    token,
+                    plan,
+                    &mut failures,
+                    &format!("{who}: ply {} ({name})", ply + 1),
+                )
+                .await?;
+                match sent {
+                    Sent::Acknowledged => Shared::lock(shared).acked.push((ply + 1, name)),
+                    Sent::AnswerLost => unanswered = Some((ply + 1, name)),
                 }
                 sent_mine = true;
             }
@@ -323,28 +237,6 @@ fn confirm(
     }
     Shared::lock(shared).answer_lost.push((ply, name));
     Ok(())
-}
-
-/// A socket message other than a move, for a client following the game with `replica`:
-/// a result before the replica's end, a state (history rewritten) or an error is an error.
-fn check_other(message: ServerMessage, replica: &Game, who: &str) -> Result<(), String> {
-    match message {
-        ServerMessage::Status { live } => match live.result.filter(|_| !replica.is_over()) {
-            Some(result) => Err(format!(
-                "{who}: the game ended on the server at ply {}: {result}",
-                live.ply
-            )),
-            None => Ok(()),
-        },
-        ServerMessage::State { live, .. } => Err(format!(
-            "{who}: an unexpected state at ply {} (a takeback?)",
-            live.ply
-        )),
-        ServerMessage::Error { error } => Err(format!("{who}: error message: {error}")),
-        // sow-load plays single games: a match's next round is not its business.
-        ServerMessage::NextRound { game } => Err(format!("{who}: an unexpected next round {game}")),
-        ServerMessage::Move { .. } | ServerMessage::Pong => Ok(()),
-    }
 }
 
 /// The spectator: follows the game on its socket; its replica's moves.
@@ -662,70 +554,6 @@ pub async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn message(ply: usize, mv: &str, side: &str, after: &Game) -> MoveMessage {
-        MoveMessage {
-            ply,
-            mv: mv.to_owned(),
-            side: side.to_owned(),
-            after: Snapshot::of(after.position()),
-        }
-    }
-
-    /// The server's game after `moves` from the start of Hoyito II.
-    fn server_after(moves: &[&str]) -> Game {
-        let mut game = Game::new(Rules::new(Variant::HoyitoII));
-        for m in moves {
-            game.play(game.parse_move(m).unwrap()).unwrap();
-        }
-        game
-    }
-
-    #[test]
-    fn a_move_in_order_that_reaches_the_servers_position_is_played() {
-        let mut replica = server_after(&[]);
-        apply(
-            &mut replica,
-            &message(1, "C", "south", &server_after(&["C"])),
-            "t",
-        )
-        .unwrap();
-        assert_eq!(replica.moves().len(), 1);
-    }
-
-    #[test]
-    fn a_doubled_or_missing_ply_is_an_error() {
-        let mut replica = server_after(&["C"]);
-        let doubled = apply(
-            &mut replica,
-            &message(1, "C", "south", &server_after(&["C"])),
-            "t",
-        );
-        assert!(doubled.unwrap_err().contains("ply 1 came again"));
-        let after = server_after(&["C"]);
-        let next = after.legal_names()[0].clone();
-        let skipped = apply(&mut replica, &message(3, &next, "north", &after), "t");
-        assert!(skipped.unwrap_err().contains("ply 2 is missing"));
-        assert_eq!(replica.moves().len(), 1, "nothing played");
-    }
-
-    #[test]
-    fn another_position_after_the_move_or_the_wrong_side_is_an_error() {
-        let mut replica = server_after(&[]);
-        let elsewhere = apply(
-            &mut replica,
-            &message(1, "C", "south", &server_after(&["D"])),
-            "t",
-        );
-        assert!(elsewhere.unwrap_err().contains("the replica has"));
-        let mut replica = server_after(&[]);
-        let side = apply(
-            &mut replica,
-            &message(1, "C", "north", &server_after(&["C"])),
-            "t",
-        );
-        assert!(side.unwrap_err().contains("north's"));
-    }
 
     #[test]
     fn a_games_three_clients_sit_on_different_servers_in_turn() {

@@ -27,6 +27,7 @@ mod http;
 mod idle;
 mod live;
 mod plain;
+mod replica;
 mod socket;
 mod stats;
 
