@@ -5,7 +5,7 @@
 // better move drawn on the board, each player's accuracy — then opened from its link by
 // someone else, from Saved games, and on a 390 px phone. SHOTS=DIR also saves screenshots
 // of the review (desktop and phone) there. Run by scripts/browser-test.sh (SOW_URL).
-import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
+import { BASE, api, assert, check, equal, finish, launch, waitInPage } from './common.mjs';
 
 const browser = await launch();
 const errors = [];
@@ -66,10 +66,10 @@ await check('a game finished on the page is reviewed from its summary: progress,
   // Clicking the first turn's point: the position before E, E ringed red, a better move green.
   await p.click('#review .hit[data-point="1"]');
   await p.waitForFunction(() => document.querySelector('#board .pit.better') && document.querySelector('#board .pit.worse'));
-  const board = await p.evaluate(() => ({
+  const board = await p.evaluate(async () => ({
     better: document.querySelector('#board .pit.better').dataset.name,
     worse: document.querySelector('#board .pit.worse').dataset.name,
-    ply: window.sowing.state.viewPly,
+    ply: (await import('/state.js')).S.viewPly,
     said: document.querySelector('#review .review-turn').textContent,
   }));
   equal(board.worse, 'E', 'the move played');
@@ -78,7 +78,7 @@ await check('a game finished on the page is reviewed from its summary: progress,
   assert(/blunder/.test(board.said) && /proven/.test(board.said), board.said);
   // Hovering another point shows that position.
   await p.hover('#review .hit[data-point="6"]');
-  await p.waitForFunction(() => window.sowing.state.viewPly !== 0);
+  await waitInPage(p, async () => (await import('/state.js')).S.viewPly !== 0, undefined, { timeout: 90000 });
   if (shots) {
     await p.click('#review .hit[data-point="1"]');
     await p.screenshot({ path: `${shots}/analysis-desktop.png`, fullPage: true });
@@ -109,16 +109,19 @@ await check('the review in Spanish: its words from the catalogue, numbers as the
   await p.addInitScript(() => localStorage.setItem('sowing.lang', 'es'));
   await p.goto(`${BASE}/#game=${id}&analysis`);
   await reviewed(p);
-  const words = await p.evaluate(() => ({
-    title: document.querySelector('#review-title').textContent,
-    legend: document.querySelector('#review .review-legend').textContent,
-    accuracy: document.querySelector('#review .review-player.south .accuracy').textContent,
-    // As the reader's locale writes it (es-DO writes 81.3, es-ES 81,3).
-    expected: `${new Intl.NumberFormat(I18N.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
-      .format(Number(document.querySelector('#review .review-player.south .accuracy').dataset.accuracy))} %`,
-    locale: I18N.locale,
-    tooltip: document.querySelector('#moves button[data-ply="1"]').title,
-  }));
+  const words = await p.evaluate(async () => {
+    const { I18N } = await import('/i18n.js');
+    return {
+      title: document.querySelector('#review-title').textContent,
+      legend: document.querySelector('#review .review-legend').textContent,
+      accuracy: document.querySelector('#review .review-player.south .accuracy').textContent,
+      // As the reader's locale writes it (es-DO writes 81.3, es-ES 81,3).
+      expected: `${new Intl.NumberFormat(I18N.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+        .format(Number(document.querySelector('#review .review-player.south .accuracy').dataset.accuracy))} %`,
+      locale: I18N.locale,
+      tooltip: document.querySelector('#moves button[data-ply="1"]').title,
+    };
+  });
   equal(words.title, 'Análisis', 'the title');
   assert(words.legend.includes('error grave'), `the legend: ${words.legend}`);
   equal(words.locale, 'es-DO', 'the locale');

@@ -53,6 +53,27 @@ export async function api(method, path, body, token) {
   return data;
 }
 
+/**
+ * Waits until `fn(arg)`, run in the page, gives a truthy value, and returns it: what
+ * page.waitForFunction does, for a function that awaits. The page keeps what a test reads
+ * beyond the screen (the game it shows, its counters) in its ES modules, not in globals: a
+ * test imports the module in the page (`await import('/state.js')`, the instance the page
+ * runs) and reads it there. Polled every 20 ms; a navigation meanwhile is waited out.
+ */
+export async function waitInPage(p, fn, arg, { timeout = 30000 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    try {
+      const value = await p.evaluate(fn, arg);
+      if (value) return value;
+    } catch (e) {
+      if (!/context was destroyed|navigat|Cannot find context/i.test(String(e && e.message))) throw e;
+    }
+    if (Date.now() > end) throw new Error(`waitInPage: ${timeout} ms passed, still false: ${fn}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const tally = { passed: 0, failed: 0 };
 
 /** Runs one named check, printing `ok` or `FAILED` with the first lines of the error. */

@@ -60,17 +60,17 @@ await check('a game against the computer, each move told in a Spanish sentence',
   equal(first.move, 'C', 'South sowed C');
   const said = await text('#commentary');
   assert(/\.$/.test(said) && !ENGLISH.test(said), `the computer's move told in Spanish: ${said}`);
-  const told = await page.evaluate((h) => window.sowing.describeMove(h.side, h.move, h.trace || [], 'hoyito-ii'), { ...first, trace: [] });
+  const told = await page.evaluate(async (h) => (await import('/words.js')).describeMove(h.side, h.move, h.trace || [], 'hoyito-ii'), { ...first, trace: [] });
   equal(told, 'Sur sembró C: terminó en un hoyo vacío.', 'a move with no capture, in words');
-  const words = await page.evaluate(() => [
-    window.sowing.describeMove('north', 'c', [
+  const words = await page.evaluate(async () => [
+    (await import('/words.js')).describeMove('north', 'c', [
       { kind: 'lift', relay: false }, { kind: 'lift', relay: true }, { kind: 'lift', relay: true },
       { kind: 'take', why: 'capture', name: 'E', seeds: 4, by: 'north' }, { kind: 'extra-turn' }], 'hoyito-ii'),
-    window.sowing.describeMove('south', 'pass', [], 'hoyito-ii'),
-    window.sowing.hintWords('A', { kind: 'estimate', south: -1.2 }, 'south'),
-    window.sowing.hintWords('pass', { kind: 'proven', south: 0 }, 'south'),
-    window.sowing.movesAndTurns({ ply: 1, history: [{ side: 'south' }] }),
-    window.sowing.movesAndTurns({ ply: 3, history: [{ side: 'south' }, { side: 'south' }, { side: 'north' }] }),
+    (await import('/words.js')).describeMove('south', 'pass', [], 'hoyito-ii'),
+    (await import('/words.js')).hintWords('A', { kind: 'estimate', south: -1.2 }, 'south'),
+    (await import('/words.js')).hintWords('pass', { kind: 'proven', south: 0 }, 'south'),
+    (await import('/words.js')).movesAndTurns({ ply: 1, history: [{ side: 'south' }] }),
+    (await import('/words.js')).movesAndTurns({ ply: 3, history: [{ side: 'south' }, { side: 'south' }, { side: 'north' }] }),
   ]);
   equal(words, [
     'Norte sembró c: hizo 2 relevos y hizo casa en E — Norte se lleva 4 y vuelve a jugar.',
@@ -92,12 +92,14 @@ await check('the server’s refusal is said in Spanish, by its code', async () =
   const view = await api('GET', `/games/${await page.evaluate(() => Number(document.body.dataset.game))}`);
   // A move sent for a ply the game has left: the server answers 409 with code stale-ply.
   const said = await page.evaluate(async (id) => {
-    try { await window.sowing.api('POST', `/games/${id}/moves`, { move: 'A', ply: 0 }); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; }
+    const { api } = await import('/api.js');
+    try { await api('POST', `/games/${id}/moves`, { move: 'A', ply: 0 }); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; }
   }, view.id);
   equal(said, 'stale-ply: La partida ha avanzado desde la última vez que esta página la vio: vuelve a cargarla.', 'the refusal');
   // North's pit on South's turn: 422, code illegal-move, with the legal moves listed.
   const illegal = await page.evaluate(async (v) => {
-    try { await window.sowing.api('POST', `/games/${v.id}/moves`, { move: 'a', ply: v.ply }); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; }
+    const { api } = await import('/api.js');
+    try { await api('POST', `/games/${v.id}/moves`, { move: 'a', ply: v.ply }); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; }
   }, { id: view.id, ply: view.ply });
   assert(/^illegal-move: Esa jugada no se puede hacer ahora; las jugadas posibles son ([A-F], )*[A-F] y [A-F]\.$/.test(illegal), `the refusal: ${illegal}`);
   // A link to a game that is not there: followed on the page, then opened afresh.

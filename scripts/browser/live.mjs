@@ -3,7 +3,7 @@
 // the watch link; mid-game the server is killed hard and restarted, and all three pages
 // must come back by themselves with nothing lost or doubled. Then a rematch, a resignation,
 // the lobby, and a Hoyito III match whose pages follow into its next round. Run by scripts/browser-test.sh (SOW_URL, SOW_RESTART).
-import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
+import { BASE, api, assert, check, equal, finish, launch, waitInPage } from './common.mjs';
 import { execSync } from 'node:child_process';
 
 const browser = await launch();
@@ -23,15 +23,20 @@ const watcher = await device('watcher');
 const pages = [creator, friend, watcher];
 
 // Settled: the page shows ply `ply` of live game `id`, connected, nothing animating or queued.
-const settled = (p, id, ply) => p.waitForFunction(([gid, n]) => document.body.dataset.live === String(gid)
-  && Number(document.body.dataset.ply) === n && document.body.dataset.animating === '0'
-  && document.body.dataset.busy === '0' && document.body.dataset.liveConnected === '1'
-  && window.sowing.state.view && !window.sowing.state.view.provisional && window.sowing.state.view.ply === n, [id, ply]);
-const shown = (p) => p.evaluate(() => {
-  const v = window.sowing.state.view;
+const settled = (p, id, ply) => waitInPage(p, async ([gid, n]) => {
+  const { S } = await import('/state.js');
+  return document.body.dataset.live === String(gid)
+    && Number(document.body.dataset.ply) === n && document.body.dataset.animating === '0'
+    && document.body.dataset.busy === '0' && document.body.dataset.liveConnected === '1'
+    && S.view && !S.view.provisional && S.view.ply === n;
+}, [id, ply]);
+const shown = (p) => p.evaluate(async () => {
+  const v = (await import('/state.js')).S.view;
   return { moves: v.history.map((h) => h.move), pits: v.state.pits, captured: v.state.captured };
 });
-const liveCounters = (p) => p.evaluate(() => ({ ...window.sowing.live.counters, mismatches: window.sowing.mismatches }));
+const liveCounters = (p) => p.evaluate(async () => ({
+  ...(await import('/live.js')).counters, mismatches: (await import('/board.js')).counters.mismatches,
+}));
 
 let id = null, inviteUrl = null, watchUrl = null;
 const NAME = 'Ana <b>&amp;</b>';
@@ -80,7 +85,7 @@ await check('the friend opens the invitation and a third page watches; names are
   assert(names.some((n) => n.includes(NAME)), `the name as typed: ${names} (${label})`);
   equal(await friend.$$eval('.live-name b', (els) => els.length), 0, 'no markup from a name');
   // The friend's board is turned so that North's row is at the bottom.
-  assert(await friend.evaluate(() => window.sowing.state.flipped), 'North sees its own row at the bottom');
+  assert(await friend.evaluate(async () => (await import('/state.js')).S.flipped), 'North sees its own row at the bottom');
   // Only the seat to move has playable pits; the watcher has none, nor buttons to act.
   equal(await friend.$$eval('#board .pit.legal', (g) => g.length), 0, 'north waits');
   equal(await watcher.$$eval('#board .pit.legal', (g) => g.length), 0, 'the watcher cannot move');
@@ -113,7 +118,7 @@ await check('a whole game through the invitation, each move reaching the other p
       execSync(process.env.SOW_RESTART, { stdio: 'inherit' });
       restartedAt = ply;
       for (const [k, p] of pages.entries()) {
-        await p.waitForFunction((n) => window.sowing.live.counters.reconnects > n, before[k].reconnects);
+        await waitInPage(p, async (n) => (await import('/live.js')).counters.reconnects > n, before[k].reconnects);
         await settled(p, id, ply);
       }
     }
@@ -230,7 +235,7 @@ await check('a Hoyito III match between two seats: both pages follow into round 
   const second = view.live.next_round;
   assert(second, `round 2 started: ${JSON.stringify(view.live)}`);
   for (const [k, p] of [creator, friend].entries()) {
-    await p.waitForFunction((n) => window.sowing.live.counters.rounds > n, seen[k].rounds, { timeout: 120000 });
+    await waitInPage(p, async (n) => (await import('/live.js')).counters.rounds > n, seen[k].rounds, { timeout: 120000 });
     await settled(p, second, 0);
     const text = await p.textContent('#live-match');
     assert(/round 2 of 2: rounds won [01]–[01]/.test(text), `the match score: ${text}`);

@@ -2,7 +2,7 @@
 // playwright-core). Run by scripts/browser-test.sh, which starts the server and passes
 // SOW_URL, SOW_RESTART (a command that kills the server hard and starts it again on the
 // same database) and SHOT (where to write the screenshot, optional).
-import { BASE, PLAYER_KEY, api, assert, check, equal, finish, launch } from './common.mjs';
+import { BASE, PLAYER_KEY, api, assert, check, equal, finish, launch, waitInPage } from './common.mjs';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -23,8 +23,9 @@ page.on('request', (r) => {
   if (!body.play && body.time_ms === 300) evalEngines.push(body.engine);
 });
 // Reads a counter and presses a button in one step, so that nothing happens in between.
-const pressAndCount = (selector, p = page) => p.evaluate((sel) => {
-  const painted = window.sowing.painted;
+const pressAndCount = (selector, p = page) => p.evaluate(async (sel) => {
+  const { counters } = await import('/board.js');
+  const painted = counters.painted;
   document.querySelector(sel).click();
   return painted;
 }, selector);
@@ -60,7 +61,7 @@ const gameId = (p = page) => p.evaluate(() => Number(document.body.dataset.game)
 const idle = (p = page) => p.waitForFunction(() => document.body.dataset.busy === '0' && document.body.dataset.animating === '0');
 const humanTurn = (p = page) => p.waitForFunction(() => ['human', 'over'].includes(document.body.dataset.turn)
   && document.body.dataset.busy === '0' && document.body.dataset.animating === '0');
-const counters = (p = page) => p.evaluate(() => ({ ...window.sowing, state: undefined }));
+const counters = (p = page) => p.evaluate(async () => ({ ...(await import('/board.js')).counters }));
 
 async function newGame(options, p = page) {
   if (!(await p.locator('#new-game').evaluate((d) => d.open))) await p.click('#btn-new');
@@ -216,12 +217,12 @@ await check('clicking pits sows with animation; the drawn counts match the JSON 
 });
 
 await check('a move is said in a sentence: relays, casas, captures, extra turns', async () => {
-  const said = await page.evaluate(() => window.sowing.describeMove('north', 'c', [
+  const said = await page.evaluate(async () => (await import('/words.js')).describeMove('north', 'c', [
     { kind: 'lift', pit: 8, name: 'c', seeds: 4, relay: false }, { kind: 'drop', pit: 9, name: 'd' },
     { kind: 'lift', pit: 9, name: 'd', seeds: 5, relay: true }, { kind: 'lift', pit: 2, name: 'C', seeds: 3, relay: true },
     { kind: 'take', pit: 4, name: 'E', seeds: 4, by: 'north', why: 'capture' }, { kind: 'extra-turn' }], 'hoyito-ii'));
   equal(said, 'North sowed c: it relayed twice and made a casa at E — North takes 4 and moves again.', 'the sentence');
-  equal(await page.evaluate(() => window.sowing.describeMove('south', 'pass', [{ kind: 'pass' }], 'ayoayo')),
+  equal(await page.evaluate(async () => (await import('/words.js')).describeMove('south', 'pass', [{ kind: 'pass' }], 'ayoayo')),
     'South had no sowing move and passed.', 'a pass');
 });
 
@@ -245,9 +246,9 @@ await check('the evaluation bar always asks the same engine, and says its value 
   assert(kind === 'unclear' ? clip.t === '?' : /^(0|[+−]\d+)$/.test(clip.t), `whole seeds (${kind}): ${clip.t}`);
   const words = await page.textContent('#eval-words');
   assert(/(South|North) is about \d+ seeds? ahead|About level|with best play|No evaluation|Unclear/.test(words), `in words: ${words}`);
-  equal(await page.evaluate(() => window.sowing.scoreWords({ kind: 'proven', south: -8 })), 'North wins by 8 with best play', 'a proven result');
-  equal(await page.evaluate(() => window.sowing.barNumber(-26.9)), '−27', 'the bar’s number');
-  equal(await page.evaluate(() => window.sowing.hintWords('A', { kind: 'estimate', south: -26.4 }, 'south')),
+  equal(await page.evaluate(async () => (await import('/words.js')).scoreWords({ kind: 'proven', south: -8 })), 'North wins by 8 with best play', 'a proven result');
+  equal(await page.evaluate(async () => (await import('/words.js')).barNumber(-26.9)), '−27', 'the bar’s number');
+  equal(await page.evaluate(async () => (await import('/words.js')).hintWords('A', { kind: 'estimate', south: -26.4 }, 'south')),
     'Best: A — you stay about 26 seeds behind.', 'a hint for people');
 });
 
@@ -324,7 +325,8 @@ await check('clicking a move in the list shows the position then', async () => {
   equal((await drawn()).pits, view.start.pits, 'the start');
   const before = await counters();
   await page.click('#btn-step');
-  await page.waitForFunction((n) => window.sowing.animations > n && document.body.dataset.busy === '0', before.animations);
+  await waitInPage(page, async (n) => (await import('/board.js')).counters.animations > n && document.body.dataset.busy === '0',
+    before.animations, { timeout: 60000 });
   equal((await drawn()).pits, view.history[0].after.pits, 'pits after the replayed move 1');
   equal((await counters()).mismatches, 0, 'replay animations that missed');
   // A hint is for the live position: none while an earlier one is on screen.
@@ -422,7 +424,7 @@ await check('Skip ends the running animation and every one queued; the computer�
   await setSpeed(1);
   const cid = await newGame({ game: 'hoyito-iii', south: 'greedy', north: 'random', time: 300, wait: false });
   await page.waitForFunction(() => document.body.dataset.animating === '1');
-  const last = await page.evaluate(() => window.sowing.lastStepMs);
+  const last = await page.evaluate(async () => (await import('/board.js')).counters.lastStepMs);
   equal(last, { ms: 350, computer: true }, 'a computer’s step at half the person’s 700 ms');
   const painted = await pressAndCount('#btn-skip');
   await page.waitForFunction(() => document.body.dataset.turn === 'over' && document.body.dataset.busy === '0', null, { timeout: 120000 });
@@ -530,7 +532,7 @@ await check('Learn: every rule of the three games on the board — watch it, the
   const before = await gameId();
   await page.click('#btn-learn');
   await page.waitForSelector('#learn:not([hidden])');
-  const learn = await page.evaluate(() => window.sowing.learn.map(([v, t, ls]) => [v, t, ls.map((l) => ({ ...l }))]));
+  const learn = await page.evaluate(async () => (await import('/learn.js')).LEARN.map(([v, t, ls]) => [v, t, ls.map((l) => ({ ...l }))]));
   // What each example must be said to do (the sentence after its animation).
   const shows = {
     'hoyito-ii': [
@@ -800,7 +802,7 @@ await check('on 2×12 the bar shows a value only from a search deep enough to me
   assert(response.url().includes(`/games/${gid}/`), `the bar evaluates the new game: ${response.url()}`);
   const { engine } = await response.json();
   const shallow = engine.score.kind !== 'proven' && engine.depth < 8;
-  const expected = shallow ? '?' : await page.evaluate((s) => window.sowing.barNumber(s), engine.score.south);
+  const expected = shallow ? '?' : await page.evaluate(async (s) => (await import('/words.js')).barNumber(s), engine.score.south);
   await page.waitForFunction((t) => document.querySelector('#eval-text').textContent === t, expected);
   if (shallow) assert(/Unclear/.test(await page.textContent('#eval-words')), 'it says the value is unclear');
 });
@@ -827,12 +829,12 @@ await check('a newcomer is seated in the easier seat, and the dialog states each
 
 // A turn of several moves (extra turns) is told whole, not by its last move alone.
 await check('a turn of several moves is told whole', async () => {
-  const told = await page.evaluate(() => {
-    const { tellTurn } = window.sowing;
+  const told = await page.evaluate(async () => {
+    const { tellTurn } = await import('/game.js');
     const take = (seeds) => ({ kind: 'take', why: 'capture', name: 'C', seeds });
     const again = { kind: 'extra-turn' };
     const game = 'hoyito-ii';
-    const ply = window.sowing.state.view.ply;
+    const ply = (await import('/state.js')).S.view.ply;
     return [
       tellTurn('north', 'f', [take(4), again], game, ply + 1),
       tellTurn('north', 'd', [take(8), again], game, ply + 2),
@@ -847,10 +849,10 @@ await check('a turn of several moves is told whole', async () => {
 });
 
 await check('a result puts the winner’s seeds first, and moves are counted with their turns', async () => {
-  const [result, count, plain] = await page.evaluate(() => {
+  const [result, count, plain] = await page.evaluate(async () => {
     const sides = ['south', 'north', 'north', 'south'];
     const v = { state: { captured: [0, 48], winner: 'north' }, end: null, ply: 4, history: sides.map((side) => ({ side })) };
-    const w = window.sowing;
+    const w = (await import('/words.js'));
     return [w.resultText(v), w.movesAndTurns(v), w.movesAndTurns({ ply: 2, history: [{ side: 'south' }, { side: 'north' }] })];
   });
   equal(result, 'North wins, 48–0', 'the winner’s score first');
@@ -874,7 +876,7 @@ await check('closing the tab during a lesson leaves no game behind', async () =>
   await p.click('#new-game button[value="cancel"]');
   await p.click('#btn-learn');
   await p.waitForFunction(() => document.body.dataset.lesson && document.body.dataset.busy === '0');
-  const gid = await p.evaluate(() => window.sowing.state.view.id);
+  const gid = await p.evaluate(async () => (await import('/state.js')).S.view.id);
   await p.close({ runBeforeUnload: true });
   assert(await gone(gid), `lesson game ${gid} is still saved after the tab closed`);
   // A leftover the closing could not delete (the server was down) goes at the next visit.

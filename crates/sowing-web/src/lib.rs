@@ -372,21 +372,83 @@ async fn shutdown() {
     tracing::info!("stopping: no new connections; sockets told to reconnect");
 }
 
-/// The page's files, compiled in.
-const INDEX_HTML: &str = include_str!("../static/index.html");
-const APP_JS: &str = include_str!("../static/app.js");
-const LIVE_JS: &str = include_str!("../static/live.js");
-const ACCOUNT_JS: &str = include_str!("../static/account.js");
-const ANALYSIS_JS: &str = include_str!("../static/analysis.js");
-const STYLE_CSS: &str = include_str!("../static/style.css");
-const ICON_SVG: &str = include_str!("../static/icon.svg");
-const I18N_JS: &str = include_str!("../static/i18n.js");
-/// Fluent's message formatter (npm `@fluent/bundle`, its UMD build, vendored: docs/dependencies.md).
-const FLUENT_JS: &str = include_str!("../static/vendor/fluent-bundle.js");
-/// The page's words, one catalogue per language (docs/web.md, "Languages").
-const CATALOGUE_EN: &str = include_str!("../static/i18n/en.ftl");
-const CATALOGUE_ES: &str = include_str!("../static/i18n/es.ftl");
+const HTML: &str = "text/html; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const TEXT: &str = "text/plain; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const SVG: &str = "image/svg+xml";
 
+/// The page's files, compiled in: its address, content type and contents. The scripts are ES
+/// modules that import one another by these addresses (docs/web.md, "The page's files"): a
+/// new module needs one line here.
+const PAGE_FILES: &[(&str, &str, &str)] = &[
+    ("/", HTML, include_str!("../static/index.html")),
+    ("/style.css", CSS, include_str!("../static/style.css")),
+    ("/icon.svg", SVG, include_str!("../static/icon.svg")),
+    ("/main.js", JS, include_str!("../static/main.js")),
+    ("/state.js", JS, include_str!("../static/state.js")),
+    ("/i18n.js", JS, include_str!("../static/i18n.js")),
+    ("/words.js", JS, include_str!("../static/words.js")),
+    ("/api.js", JS, include_str!("../static/api.js")),
+    ("/rules.js", JS, include_str!("../static/rules.js")),
+    ("/board.js", JS, include_str!("../static/board.js")),
+    ("/helps.js", JS, include_str!("../static/helps.js")),
+    ("/game.js", JS, include_str!("../static/game.js")),
+    ("/newgame.js", JS, include_str!("../static/newgame.js")),
+    ("/saved.js", JS, include_str!("../static/saved.js")),
+    ("/learn.js", JS, include_str!("../static/learn.js")),
+    ("/live.js", JS, include_str!("../static/live.js")),
+    ("/lobby.js", JS, include_str!("../static/lobby.js")),
+    ("/account.js", JS, include_str!("../static/account.js")),
+    ("/analysis.js", JS, include_str!("../static/analysis.js")),
+    // Fluent's message formatter: npm `@fluent/bundle`, its ES module build, vendored
+    // (docs/dependencies.md).
+    (
+        "/vendor/fluent-bundle/index.js",
+        JS,
+        include_str!("../static/vendor/fluent-bundle/index.js"),
+    ),
+    (
+        "/vendor/fluent-bundle/bundle.js",
+        JS,
+        include_str!("../static/vendor/fluent-bundle/bundle.js"),
+    ),
+    (
+        "/vendor/fluent-bundle/builtins.js",
+        JS,
+        include_str!("../static/vendor/fluent-bundle/builtins.js"),
+    ),
+    (
+        "/vendor/fluent-bundle/memoizer.js",
+        JS,
+        include_str!("../static/vendor/fluent-bundle/memoizer.js"),
+    ),
+    (
+        "/vendor/fluent-bundle/resolver.js",
+        JS,
+        include_str!("../static/vendor/fluent-bundle/resolver.js"),
+    ),
+    (
+        "/vendor/fluent-bundle/resource.js",
+        JS,
+        include_str!("../static/vendor/fluent-bundle/resource.js"),
+    ),
+    (
+        "/vendor/fluent-bundle/scope.js",
+        JS,
+        include_str!("../static/vendor/fluent-bundle/scope.js"),
+    ),
+    (
+        "/vendor/fluent-bundle/types.js",
+        JS,
+        include_str!("../static/vendor/fluent-bundle/types.js"),
+    ),
+    // The page's words, one catalogue per language (docs/web.md, "Languages").
+    ("/i18n/en.ftl", TEXT, include_str!("../static/i18n/en.ftl")),
+    ("/i18n/es.ftl", TEXT, include_str!("../static/i18n/es.ftl")),
+];
+
+/// One of the page's files, to be checked again before use (it changes with the server).
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     (
         [
@@ -400,52 +462,11 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 /// The app's routes: the page, then the API under `/api`; requests from other sites that
 /// would change something are refused, and every answer carries the security headers.
 pub fn router(app: Arc<App>) -> Router {
-    Router::new()
-        .route(
-            "/",
-            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
-        )
-        .route(
-            "/live.js",
-            get(|| async { asset("text/javascript; charset=utf-8", LIVE_JS) }),
-        )
-        .route(
-            "/account.js",
-            get(|| async { asset("text/javascript; charset=utf-8", ACCOUNT_JS) }),
-        )
-        .route(
-            "/analysis.js",
-            get(|| async { asset("text/javascript; charset=utf-8", ANALYSIS_JS) }),
-        )
-        .route(
-            "/i18n.js",
-            get(|| async { asset("text/javascript; charset=utf-8", I18N_JS) }),
-        )
-        .route(
-            "/vendor/fluent-bundle.js",
-            get(|| async { asset("text/javascript; charset=utf-8", FLUENT_JS) }),
-        )
-        .route(
-            "/i18n/en.ftl",
-            get(|| async { asset("text/plain; charset=utf-8", CATALOGUE_EN) }),
-        )
-        .route(
-            "/i18n/es.ftl",
-            get(|| async { asset("text/plain; charset=utf-8", CATALOGUE_ES) }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
-        )
-        .route(
-            "/icon.svg",
-            get(|| async { asset("image/svg+xml", ICON_SVG) }),
-        )
-        .route("/healthz", get(transport::ops::healthz))
+    let mut page: Router<Arc<App>> = Router::new();
+    for &(path, content_type, body) in PAGE_FILES {
+        page = page.route(path, get(move || async move { asset(content_type, body) }));
+    }
+    page.route("/healthz", get(transport::ops::healthz))
         .route("/metrics", get(transport::ops::metrics_page))
         .nest("/api", transport::games::api())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -464,6 +485,40 @@ pub fn router(app: Arc<App>) -> Router {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every file in static/ is served (a module left out of the table would fail to load
+    /// only in a browser), and served once.
+    #[test]
+    fn every_file_of_the_page_is_served() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push(path.to_string_lossy().into_owned());
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let mut files = Vec::new();
+        walk(&root, &mut files);
+        let mut on_disk: Vec<String> = files
+            .iter()
+            .map(|f| {
+                let address = f[root.to_string_lossy().len()..].replace('\\', "/");
+                if address == "/index.html" {
+                    "/".to_owned()
+                } else {
+                    address
+                }
+            })
+            .collect();
+        on_disk.sort();
+        let mut served: Vec<String> = PAGE_FILES.iter().map(|f| f.0.to_owned()).collect();
+        served.sort();
+        assert_eq!(served, on_disk);
+    }
 
     #[test]
     fn a_postgres_password_is_never_shown() {

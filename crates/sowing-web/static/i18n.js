@@ -10,9 +10,12 @@
 //   data-i18n=ID           in the HTML: the element's text is the message's value (if it has
 //                          one) and each of its attributes (.title, .aria-label …) is set
 //   data-i18n-html=ID      the element's HTML is the message (the catalogue's own markup)
-'use strict';
+//
+// I18N.ready settles when the catalogues are loaded and the page translated; a module that
+// writes words itself adds a function to I18N.changed to write them again in another language.
+import { FluentBundle, FluentResource } from './vendor/fluent-bundle/index.js';
 
-const I18N = {
+export const I18N = {
   languages: ['en', 'es'],   // each has static/i18n/<language>.ftl
   lang: 'en',
   locale: 'en',              // for Intl: the browser's own tag for the language (es-DO …)
@@ -43,8 +46,8 @@ function chooseLanguage() {
 async function loadCatalogue(lang) {
   const response = await fetch(`/i18n/${lang}.ftl`);
   if (!response.ok) throw new Error(`/i18n/${lang}.ftl: ${response.status}`);
-  const bundle = new FluentBundle.FluentBundle([localeFor(lang), lang], { useIsolating: false });
-  const errors = bundle.addResource(new FluentBundle.FluentResource(await response.text()));
+  const bundle = new FluentBundle([localeFor(lang), lang], { useIsolating: false });
+  const errors = bundle.addResource(new FluentResource(await response.text()));
   for (const e of errors) console.warn(`i18n ${lang}:`, e);
   return bundle;
 }
@@ -64,7 +67,7 @@ function formatted(bundle, pattern, args) {
   return text;
 }
 
-function T(id, args) {
+export function T(id, args) {
   const bundle = bundleFor(id);
   const message = bundle && bundle.getMessage(id);
   if (!message || !message.value) { console.warn('i18n: no message', id); return id; }
@@ -100,7 +103,7 @@ T.escaped = (id, args) => escapeArg(T(id, args));
 T.number = (n, options) => new Intl.NumberFormat(I18N.locale, options).format(n);
 
 // Translates the elements that name a message.
-function translatePage(root = document) {
+export function translatePage(root = document) {
   for (const el of root.querySelectorAll('[data-i18n]')) {
     const id = el.dataset.i18n;
     const bundle = bundleFor(id);

@@ -500,10 +500,11 @@ async fn the_page_and_its_files_are_served() {
     let (router, _) = app();
     for (path, kind, says) in [
         ("/", "text/html", "<svg id=\"board\""),
-        ("/app.js", "text/javascript", "animate"),
+        ("/main.js", "text/javascript", "import"),
+        ("/board.js", "text/javascript", "animate"),
         ("/i18n.js", "text/javascript", "translatePage"),
         (
-            "/vendor/fluent-bundle.js",
+            "/vendor/fluent-bundle/index.js",
             "text/javascript",
             "@fluent/bundle@",
         ),

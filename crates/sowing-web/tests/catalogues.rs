@@ -122,7 +122,7 @@ fn page_files() -> Vec<(String, String)> {
         }
     }
     files.sort();
-    assert!(files.iter().any(|(name, _)| name == "app.js"), "{files:?}");
+    assert!(files.iter().any(|(name, _)| name == "main.js"), "{files:?}");
     files
 }
 
@@ -272,7 +272,7 @@ fn every_message_the_page_names_exists_in_every_language() {
                     value.name
                 );
             }
-            assert!(uses.tables.contains(&id), "app.js names no {id}");
+            assert!(uses.tables.contains(&id), "the page names no {id}");
         }
     }
 }
@@ -294,17 +294,17 @@ fn every_message_of_every_language_is_used_by_the_page() {
 
 #[test]
 fn every_error_code_of_the_server_has_words_on_the_page() {
-    let app = std::fs::read_to_string(static_dir().join("app.js")).unwrap();
-    let table = &app[app
+    let api = std::fs::read_to_string(static_dir().join("api.js")).unwrap();
+    let table = &api[api
         .find("const ERRORS = {")
-        .expect("app.js: the ERRORS table")..];
+        .expect("api.js: the ERRORS table")..];
     let table = &table[..table.find("\n};").unwrap()];
     for code in sowing_web::ERROR_CODES {
         let quoted = format!("'{code}':");
         let bare = format!("  {code}:");
         assert!(
             table.contains(&quoted) || table.contains(&bare),
-            "app.js ERRORS has no words for the server's code {code}"
+            "api.js ERRORS has no words for the server's code {code}"
         );
     }
 }
@@ -320,9 +320,10 @@ fn the_finder_sees_what_it_must_and_nothing_else() {
 
 #[test]
 fn the_vendored_fluent_is_the_pinned_release() {
-    let fluent = std::fs::read_to_string(static_dir().join("vendor/fluent-bundle.js")).unwrap();
+    let fluent =
+        std::fs::read_to_string(static_dir().join("vendor/fluent-bundle/index.js")).unwrap();
     assert!(
-        fluent.starts_with("/** @fluent/bundle@0.19.1 */"),
+        fluent.starts_with("/** @fluent/bundle@0.19.1 "),
         "{}",
         &fluent[..60]
     );

@@ -165,7 +165,7 @@ async fn reading_from_another_site_is_allowed_and_answers_carry_the_headers() {
     for path in [
         "/".to_owned(),
         format!("/api/games/{id}"),
-        "/app.js".to_owned(),
+        "/main.js".to_owned(),
     ] {
         let Reply {
             status, headers, ..

@@ -19,7 +19,7 @@ from ._sowing import Game
 CELL = 72  # pixels a pit
 RADIUS = 28
 MARGIN = 16
-# The page's colours (style.css and the gradients of app.js).
+# The page's colours (style.css and the gradients of board.js).
 WOOD_TOP = (201, 143, 85)
 WOOD_BOTTOM = (147, 89, 42)
 WOOD_EDGE = (110, 66, 32)

@@ -572,7 +572,7 @@ error-unknown-account = No account has that name.
 error-other = { $detail }
 error-status = { $status } { $text }
 
-## Play a friend (live.js)
+## Play a friend (live.js, lobby.js)
 
 live-against = Play against
 live-against-here = the computer, or someone at this screen

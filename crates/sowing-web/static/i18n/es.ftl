@@ -578,7 +578,7 @@ error-unknown-account = Ninguna cuenta tiene ese nombre.
 error-other = El servidor respondió con un error (detalle: { $detail })
 error-status = El servidor respondió { $status } { $text }
 
-## Jugar con un amigo (live.js)
+## Jugar con un amigo (live.js, lobby.js)
 
 live-against = Jugar contra
 live-against-here = la computadora, o alguien en esta pantalla
