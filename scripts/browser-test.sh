@@ -23,6 +23,9 @@ if [ ! -d scripts/browser/node_modules/playwright-core ]; then
   (cd scripts/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
 fi
 
+# The page's modules first: no import circle, none too long, no globals (plain Node, fast).
+node scripts/browser/imports.mjs
+
 if [ -z "${SOW_BIN:-}" ]; then
   cargo build -q -p sowing-cli
   SOW_BIN="$root/target/debug/sow"
