@@ -51,6 +51,13 @@ start_servers() { # $1: database URL; sets servers, urls, addrs
   done
 }
 
+# Starts the live games on both servers against the database $1, logging to $2; sets load.
+play() {
+  "$SOW_LOAD_BIN" "${urls[@]}" --db "$1" --live --through-failures --games "$games" \
+    --think-ms "$think" --timeout 60 >"$2" 2>&1 &
+  load=$!
+}
+
 # The games whose move count is not their stored moves (0 when nothing is half-written).
 half_written() {
   psql -qtA "$1" -c "SELECT count(*) FROM games g
@@ -61,9 +68,7 @@ echo "chaos 1: PostgreSQL stopped for ${outage} s under $games live games on two
 psql -q "$url" -c "CREATE DATABASE restart"
 db="${url%/*}/restart"
 start_servers "$db"
-"$SOW_LOAD_BIN" "${urls[@]}" --db "$db" --live --through-failures --games "$games" \
-  --think-ms "$think" --timeout 60 >"$work/load-1.log" 2>&1 &
-load=$!
+play "$db" "$work/load-1.log"
 sleep 8
 down_at=$(now)
 scripts/postgres.sh down "$work/cluster"
@@ -101,9 +106,7 @@ echo "chaos 2: one of two servers killed (kill -9) under $games live games"
 psql -q "$url" -c "CREATE DATABASE killed"
 db="${url%/*}/killed"
 start_servers "$db"
-"$SOW_LOAD_BIN" "${urls[@]}" --db "$db" --live --through-failures --games "$games" \
-  --think-ms "$think" --timeout 60 >"$work/load-2.log" 2>&1 &
-load=$!
+play "$db" "$work/load-2.log"
 sleep 8
 kill -9 "${servers[1]}"
 echo "chaos 2: killed the server at ${addrs[1]}"

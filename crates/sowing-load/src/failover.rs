@@ -11,7 +11,6 @@ use std::time::Duration;
 use sowing::{Game, Rules};
 
 use crate::http::{Connection, Key};
-use crate::live::Plan;
 use crate::replica::replica_of;
 use crate::socket::LiveSocket;
 
@@ -73,10 +72,10 @@ pub enum Sent {
     AnswerLost,
 }
 
-/// Sends a seat's move. Riding out failures ([`Plan::through_failures`]), until the server
-/// acknowledges it or says an earlier try was committed, within the plan's timeout in all,
-/// reconnecting (to the next server) when the connection breaks; else the first answer but
-/// 200, a broken connection or a silence is an error.
+/// Sends a seat's move. Riding out failures (`ride_out`), until the server acknowledges it
+/// or says an earlier try was committed, within `timeout` in all, reconnecting (to the next
+/// server) when the connection breaks; else the first answer but 200, a broken connection or
+/// a silence longer than `timeout` is an error.
 #[allow(clippy::too_many_arguments)]
 pub async fn send_move(
     http: &mut Connection,
@@ -84,12 +83,11 @@ pub async fn send_move(
     path: &str,
     body: &serde_json::Value,
     token: &str,
-    plan: Plan,
+    timeout: Duration,
+    ride_out: bool,
     failures: &mut Failures,
     who: &str,
 ) -> Result<Sent, String> {
-    let timeout = plan.timeout;
-    let ride_out = plan.through_failures;
     let deadline = tokio::time::Instant::now() + timeout;
     let mut tried = false;
     loop {

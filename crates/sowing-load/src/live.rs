@@ -159,7 +159,8 @@ async fn seat(
                     &path,
                     &body,
                     token,
-                    plan,
+                    plan.timeout,
+                    plan.through_failures,
                     &mut failures,
                     &format!("{who}: ply {} ({name})", ply + 1),
                 )

@@ -100,15 +100,7 @@ async fn two_services_on_one_database_serve_each_others_moves() {
     let app_b = Arc::new(App::new(Store::connect(&url).unwrap(), 1));
     app_b.listen().unwrap();
     let (a, b) = (router(app_a), router(app_b.clone()));
-    let (status, view) = common::send(
-        &a,
-        Method::POST,
-        "/api/games",
-        Some(&json!({"game": "hoyito-ii"}).to_string()),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{view}");
-    let id = view["id"].as_i64().unwrap();
+    let id = new_game(&a).await;
     // B reads (and keeps) the game, then hears of and serves the move made through A.
     let (status, _) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
     assert_eq!(status, StatusCode::OK);
@@ -135,6 +127,19 @@ async fn two_services_on_one_database_serve_each_others_moves() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     let (_, view) = common::send(&a, Method::GET, &format!("/api/games/{id}"), None).await;
     assert_eq!(view["ply"], 2, "{view}");
+}
+
+/// A game of Hoyito II created through `server`: its id.
+async fn new_game(server: &axum::Router) -> i64 {
+    let (status, view) = common::send(
+        server,
+        Method::POST,
+        "/api/games",
+        Some(&json!({"game": "hoyito-ii"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{view}");
+    view["id"].as_i64().unwrap()
 }
 
 /// An open challenge by Ana (South) from 192.0.2.1, with a 60+2 clock.
@@ -386,15 +391,7 @@ async fn a_cut_listen_connection_is_made_again_and_no_stale_copy_accepts_a_move(
         "B listens"
     );
     let first_listener = listener_pids(&url)[0];
-    let (status, view) = common::send(
-        &a,
-        Method::POST,
-        "/api/games",
-        Some(&json!({"game": "hoyito-ii"}).to_string()),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{view}");
-    let id = view["id"].as_i64().unwrap();
+    let id = new_game(&a).await;
     // B keeps the game at ply 0, and a socket of it follows the game.
     let (_, view) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
     assert_eq!(view["ply"], 0, "{view}");
