@@ -75,22 +75,32 @@ scripts/postgres.sh down "$work/cluster"
 sleep "$outage"
 scripts/postgres.sh up "$work/cluster"
 back_at=$(now)
-for addr in "${addrs[@]}"; do
-  # Each server, polled every 50 ms for 10 s: when it hears every change again (its gauge),
-  # and when its pool answers a read (/healthz).
-  heard="" healthy=""
+# The moment (to 50 ms) that `$2` first succeeds, within 10 s, written to the file $1.
+first_success() {
   for _ in $(seq 200); do
-    if [ -z "$heard" ] && curl -sf "$addr/metrics" | grep -q '^sowing_store_listening 1'; then heard=$(now); fi
-    if [ -z "$healthy" ] && curl -sf "$addr/healthz" >/dev/null; then healthy=$(now); fi
-    [ -n "$heard" ] && [ -n "$healthy" ] && break
+    if eval "$2"; then now >"$1"; return; fi
     sleep 0.05
   done
-  if [ -z "$heard" ] || [ -z "$healthy" ]; then
+}
+# Both servers, each polled apart (a read waiting for the pool must not delay the other
+# poll): when it hears every change again (its gauge), and when its pool answers (/healthz).
+pollers=()
+for i in 0 1; do
+  addr=${addrs[$i]}
+  first_success "$work/heard-$i" "curl -sf $addr/metrics | grep -q '^sowing_store_listening 1'" &
+  pollers+=($!)
+  first_success "$work/healthy-$i" "curl -sf -m 10 $addr/healthz >/dev/null" &
+  pollers+=($!)
+done
+wait "${pollers[@]}"
+for i in 0 1; do
+  addr=${addrs[$i]}
+  if [ ! -s "$work/heard-$i" ] || [ ! -s "$work/healthy-$i" ]; then
     echo "chaos 1: $addr did not reconnect within 10 s"; failed=1
     continue
   fi
-  listen_took=$(elapsed "$back_at" "$heard")
-  pool_took=$(elapsed "$back_at" "$healthy")
+  listen_took=$(elapsed "$back_at" "$(cat "$work/heard-$i")")
+  pool_took=$(elapsed "$back_at" "$(cat "$work/healthy-$i")")
   echo "chaos 1: $addr after PostgreSQL's return: LISTEN again in $listen_took s, pool answering in $pool_took s"
   python3 -c "import sys; sys.exit(0 if max($listen_took, $pool_took) <= 5 else 1)" ||
     { echo "chaos 1: over 5 s"; failed=1; }
