@@ -4,7 +4,7 @@
 // and both pages show the ratings moved — as the server's Glicko-2 says — beside the names,
 // on the profile (with its graph) and on the leaderboard. Then signing out. Run by
 // scripts/browser-test.sh (SOW_URL).
-import { BASE, api, assert, check, equal, finish, launch, waitInPage } from './common.mjs';
+import { BASE, api, assert, check, equal, finish, launch, liveSettled } from './common.mjs';
 
 const browser = await launch();
 const errors = [];
@@ -50,13 +50,7 @@ await check('two people sign up from the page, each on their own device', async 
 });
 
 let id = null, inviteUrl = null;
-const settled = (p, ply) => waitInPage(p, async ([gid, n]) => {
-  const { S } = await import('/state.js');
-  return document.body.dataset.live === String(gid)
-    && Number(document.body.dataset.ply) === n && document.body.dataset.animating === '0'
-    && document.body.dataset.busy === '0' && document.body.dataset.liveConnected === '1'
-    && S.view && !S.view.provisional && S.view.ply === n;
-}, [id, ply]);
+const settled = (p, ply) => liveSettled(p, id, ply);
 const ratingsShown = (p) => p.$$eval('.live-rating', (els) => {
   const by = Object.fromEntries(els.map((e) => [e.dataset.side, e.textContent.trim()]));
   return { south: by.south, north: by.north };

@@ -77,6 +77,15 @@ export async function waitInPage(p, fn, arg, { timeout = 30000 } = {}) {
 const tally = { passed: 0, failed: 0 };
 
 /** Runs one named check, printing `ok` or `FAILED` with the first lines of the error. */
+// Settled: page `p` shows ply `ply` of live game `id`, connected, nothing animating or queued.
+export const liveSettled = (p, id, ply) => waitInPage(p, async ([gid, n]) => {
+  const { S } = await import('/state.js');
+  return document.body.dataset.live === String(gid)
+    && Number(document.body.dataset.ply) === n && document.body.dataset.animating === '0'
+    && document.body.dataset.busy === '0' && document.body.dataset.liveConnected === '1'
+    && S.view && !S.view.provisional && S.view.ply === n;
+}, [id, ply]);
+
 export async function check(name, fn) {
   try {
     await fn();

@@ -3,7 +3,7 @@
 // the watch link; mid-game the server is killed hard and restarted, and all three pages
 // must come back by themselves with nothing lost or doubled. Then a rematch, a resignation,
 // the lobby, and a Hoyito III match whose pages follow into its next round. Run by scripts/browser-test.sh (SOW_URL, SOW_RESTART).
-import { BASE, api, assert, check, equal, finish, launch, waitInPage } from './common.mjs';
+import { BASE, api, assert, check, equal, finish, launch, liveSettled, waitInPage } from './common.mjs';
 import { execSync } from 'node:child_process';
 
 const browser = await launch();
@@ -22,14 +22,7 @@ const friend = await device('friend');
 const watcher = await device('watcher');
 const pages = [creator, friend, watcher];
 
-// Settled: the page shows ply `ply` of live game `id`, connected, nothing animating or queued.
-const settled = (p, id, ply) => waitInPage(p, async ([gid, n]) => {
-  const { S } = await import('/state.js');
-  return document.body.dataset.live === String(gid)
-    && Number(document.body.dataset.ply) === n && document.body.dataset.animating === '0'
-    && document.body.dataset.busy === '0' && document.body.dataset.liveConnected === '1'
-    && S.view && !S.view.provisional && S.view.ply === n;
-}, [id, ply]);
+const settled = liveSettled;
 const shown = (p) => p.evaluate(async () => {
   const v = (await import('/state.js')).S.view;
   return { moves: v.history.map((h) => h.move), pits: v.state.pits, captured: v.state.captured };

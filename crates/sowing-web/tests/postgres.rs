@@ -96,10 +96,7 @@ fn every_commit_is_announced_to_every_listener() {
 #[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
 async fn two_services_on_one_database_serve_each_others_moves() {
     let url = fresh_db();
-    let app_a = Arc::new(App::new(Store::connect(&url).unwrap(), 1));
-    let app_b = Arc::new(App::new(Store::connect(&url).unwrap(), 1));
-    app_b.listen().unwrap();
-    let (a, b) = (router(app_a), router(app_b.clone()));
+    let (a, b, app_b) = two_servers(&url);
     let id = new_game(&a).await;
     // B reads (and keeps) the game, then hears of and serves the move made through A.
     let (status, _) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
@@ -127,6 +124,14 @@ async fn two_services_on_one_database_serve_each_others_moves() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     let (_, view) = common::send(&a, Method::GET, &format!("/api/games/{id}"), None).await;
     assert_eq!(view["ply"], 2, "{view}");
+}
+
+/// Two servers on the database `url`: A's routes, B's, and B's service, which listens.
+fn two_servers(url: &str) -> (axum::Router, axum::Router, Arc<App>) {
+    let app_a = Arc::new(App::new(Store::connect(url).unwrap(), 1));
+    let app_b = Arc::new(App::new(Store::connect(url).unwrap(), 1));
+    app_b.listen().unwrap();
+    (router(app_a), router(app_b.clone()), app_b)
 }
 
 /// A game of Hoyito II created through `server`: its id.
@@ -380,10 +385,7 @@ async fn within(within: Duration, mut done: impl FnMut() -> bool) -> Option<Dura
 #[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
 async fn a_cut_listen_connection_is_made_again_and_no_stale_copy_accepts_a_move() {
     let url = fresh_db();
-    let app_a = Arc::new(App::new(Store::connect(&url).unwrap(), 1));
-    let app_b = Arc::new(App::new(Store::connect(&url).unwrap(), 1));
-    app_b.listen().unwrap();
-    let (a, b) = (router(app_a), router(app_b.clone()));
+    let (a, b, app_b) = two_servers(&url);
     assert!(
         within(Duration::from_secs(10), || listener_pids(&url).len() == 1)
             .await
