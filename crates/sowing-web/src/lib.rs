@@ -31,6 +31,7 @@ pub mod clock;
 pub mod limits;
 pub mod listener;
 mod matches;
+mod memory;
 mod ops;
 mod owners;
 pub mod ratings;
@@ -306,6 +307,7 @@ const BLOCKING_THREADS: usize = 64;
 
 /// Serves `app` on `addr` until Ctrl-C or SIGTERM, then stops gracefully.
 fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError> {
+    memory::cap_malloc_arenas();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(BLOCKING_THREADS)
@@ -332,6 +334,7 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
                 if let Err(e) = sweeper.close_stale(sweeper.now_ms()).await {
                     tracing::error!(error = %e, "closing abandoned games");
                 }
+                let _ = tokio::task::spawn_blocking(memory::return_free_memory).await;
             }
         });
         let stopping = app.clone();
