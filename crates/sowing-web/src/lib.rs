@@ -334,6 +334,9 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
                 if let Err(e) = sweeper.close_stale(sweeper.now_ms()).await {
                     tracing::error!(error = %e, "closing abandoned games");
                 }
+                if let Err(e) = sweeper.sweep_seeks(false).await {
+                    tracing::error!(error = %e, "taking out seeks nobody waits on");
+                }
                 let _ = tokio::task::spawn_blocking(memory::return_free_memory).await;
             }
         });
@@ -352,6 +355,10 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
         // The requests in flight have finished, and their writes with them.
         if !app.ops().sockets_closed(SOCKETS_CLOSE_WITHIN).await {
             tracing::warn!("sockets still open after the stop; closing them");
+        }
+        // The seeks whose sockets were here: their players seek again elsewhere.
+        if let Err(e) = app.sweep_seeks(true).await {
+            tracing::warn!(error = %e, "taking out this server's seeks");
         }
         tracing::info!("stopped");
         Ok(())

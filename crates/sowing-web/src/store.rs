@@ -5,7 +5,7 @@
 //! is written once, by what it keeps, for both databases (`?N` parameters, `RETURNING`,
 //! `CAST`): `games.rs` (games, their moves and matches), `moves.rs` (playing on a stored
 //! game), `live.rs` (games between two seats), `changes.rs` (what the servers tell one
-//! another), `analyses.rs`, `accounts.rs` (accounts and sessions) and `ratings.rs`, each
+//! another), `analyses.rs`, `accounts.rs` (accounts and sessions), `ratings.rs` and `seeks.rs` (quick pairing), each
 //! adding its operations to [`Store`] and its writes as [`write::Write`]s, over `sql.rs`
 //! (values, rows, statements). A backend (`sqlite.rs`, `postgres.rs`) supplies only what
 //! differs: how a connection is had, how writes are made durable (SQLite commits the writes
@@ -28,6 +28,7 @@ mod live;
 mod moves;
 mod postgres;
 mod ratings;
+mod seeks;
 mod sql;
 mod sqlite;
 mod write;
@@ -41,6 +42,7 @@ pub use games::{GameRow, MatchRow, NewGame};
 pub use live::{LiveListing, LiveResult, LiveRow, Offers};
 pub use postgres::LISTENER_NAME;
 pub use ratings::{RatedGameRow, RatingRow};
+pub use seeks::{NewSeek, SeekRow, SEEK_ALIVE_MS};
 pub use write::Stamp;
 
 use sql::{Record, Sql, Value};

@@ -98,6 +98,7 @@ const ERRORS = {
   'server-error': (d) => T('error-server', { detail: d.error }),
   'signed-out': (d) => T('error-signed-out', { detail: d.error }),
   'unknown-account': () => T('error-unknown-account'),
+  'unknown-seek': () => T('error-unknown-seek'),
 };
 
 function errorWords(data, response) {

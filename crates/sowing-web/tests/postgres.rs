@@ -448,3 +448,56 @@ async fn a_cut_listen_connection_is_made_again_and_no_stale_copy_accepts_a_move(
     let (_, view) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
     assert_eq!(view["ply"], 2, "{view}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
+async fn seekers_through_two_servers_are_each_paired_exactly_once() {
+    let url = fresh_db();
+    let server = || {
+        let app = App::new(Store::connect(&url).unwrap(), 1).with_limits(
+            sowing_web::limits::AbuseLimits {
+                enabled: false,
+                ..Default::default()
+            },
+        );
+        router(Arc::new(app))
+    };
+    let servers = [server(), server()];
+    const SEEKERS: usize = 200;
+    let keys: Vec<String> = (0..SEEKERS).map(|i| format!("{i:032x}")).collect();
+    // Everyone seeks at once, half through each server.
+    let placed = futures_util::future::join_all(keys.iter().enumerate().map(|(i, key)| {
+        common::Call::new(Method::POST, "/api/seeks")
+            .key(Some(key))
+            .json(json!({"game": "hoyito-ii", "clock": {"base_ms": 60000}}))
+            .send(&servers[i % 2])
+    }))
+    .await;
+    let mut seats_by_game = std::collections::HashMap::<i64, Vec<String>>::new();
+    for (i, (status, seek)) in placed.iter().enumerate() {
+        assert_eq!(*status, StatusCode::CREATED, "{seek}");
+        // Read back through the other server.
+        let (status, state) =
+            common::Call::new(Method::GET, format!("/api/seeks/{}", seek["seek"]))
+                .seat(seek["token"].as_str())
+                .send(&servers[(i + 1) % 2])
+                .await;
+        assert_eq!(status, StatusCode::OK, "{state}");
+        let game = state["game"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("seek {i} unpaired: {state}"));
+        seats_by_game
+            .entry(game)
+            .or_default()
+            .push(state["seat"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(
+        seats_by_game.len(),
+        SEEKERS / 2,
+        "one game for each two seekers"
+    );
+    for (game, mut seats) in seats_by_game {
+        seats.sort();
+        assert_eq!(seats, ["north", "south"], "game {game}: one seat each");
+    }
+}

@@ -100,6 +100,8 @@ pub enum GameError {
     SignedOut(String),
     /// No account has this name.
     UnknownAccount(String),
+    /// No seek of quick pairing has this id.
+    UnknownSeek(String),
 }
 
 impl fmt::Display for GameError {
@@ -144,6 +146,7 @@ impl fmt::Display for GameError {
             | GameError::Conflict(message)
             | GameError::SignedOut(message) => f.write_str(message),
             GameError::UnknownAccount(name) => write!(f, "no account is named {}", shorten(name)),
+            GameError::UnknownSeek(id) => write!(f, "unknown seek {}", shorten(id)),
             GameError::NotLive(id) => write!(
                 f,
                 "game {id} is not played between two seats (it is a one-screen game: \
@@ -311,6 +314,8 @@ pub struct Games {
     pub(crate) time: crate::clock::TimeSource,
     /// Analyses after the game, waiting or running.
     analyses: Analyses,
+    /// Quick pairing's seeks whose sockets wait here.
+    pub(crate) seekers: crate::services::pairing::Seekers,
 }
 
 /// Runs store work off the async runtime.
@@ -468,6 +473,7 @@ impl Games {
             secure_cookies: false,
             time: crate::clock::TimeSource::System,
             analyses: Analyses::new(crate::services::analysis::Settings::default()),
+            seekers: crate::services::pairing::Seekers::default(),
         }
     }
 

@@ -10,4 +10,5 @@ pub mod first_tables;
 pub(crate) mod games;
 pub(crate) mod hub;
 pub(crate) mod live;
+pub(crate) mod pairing;
 pub(crate) mod table_values;

@@ -269,7 +269,7 @@ impl Write for NewMatch {
 
 /// A new game with the moves it already has, and its live row for a game between two seats;
 /// the answer is its id.
-struct Create {
+pub(super) struct Create {
     variant: &'static str,
     pits: usize,
     start: String,
@@ -280,6 +280,31 @@ struct Create {
     summary: Summary,
     live: Option<LiveRow>,
     owner: Option<[u8; 32]>,
+}
+
+impl Create {
+    /// The write that saves `new`.
+    pub(super) fn of(new: &NewGame<'_>) -> Create {
+        let rules = new.game.rules();
+        let n = rules.pits_per_row();
+        Create {
+            variant: rules.variant().name(),
+            pits: n,
+            start: new.game.start().to_string(),
+            south: new.south.to_owned(),
+            north: new.north.to_owned(),
+            match_round: new.match_round,
+            moves: new
+                .game
+                .moves()
+                .iter()
+                .map(|m| m.name(n).to_string())
+                .collect(),
+            summary: Summary::of(new.game),
+            live: new.live.cloned(),
+            owner: new.owner,
+        }
+    }
 }
 
 impl Write for Create {
@@ -379,26 +404,8 @@ impl Store {
     /// On a database failure, or [`StoreError::Conflict`] when that round of the match is
     /// already stored; nothing is then saved.
     pub fn create_game(&self, new: &NewGame<'_>) -> StoreResult<i64> {
-        let rules = new.game.rules();
-        let n = rules.pits_per_row();
         self.backend
-            .write(Box::new(Create {
-                variant: rules.variant().name(),
-                pits: n,
-                start: new.game.start().to_string(),
-                south: new.south.to_owned(),
-                north: new.north.to_owned(),
-                match_round: new.match_round,
-                moves: new
-                    .game
-                    .moves()
-                    .iter()
-                    .map(|m| m.name(n).to_string())
-                    .collect(),
-                summary: Summary::of(new.game),
-                live: new.live.cloned(),
-                owner: new.owner,
-            }))
+            .write(Box::new(Create::of(new)))
             .map(|a| a.answer)
     }
 

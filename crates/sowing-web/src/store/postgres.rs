@@ -46,8 +46,9 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// the table `live` (games between two seats), created on start when missing; 3 gives each
 /// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start; 4 adds
 /// the table `analyses` (each game's analysis after the game), created on start; 5 adds
-/// accounts, sessions and ratings, and each live seat's account and `rated`.
-const VERSION: i64 = 5;
+/// accounts, sessions and ratings, and each live seat's account and `rated`; 6 adds quick
+/// pairing's seeks (`seeks`), created on start.
+const VERSION: i64 = 6;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -173,6 +174,28 @@ CREATE TABLE IF NOT EXISTS analyses (
     body    TEXT NOT NULL,
     created TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seeks (
+    id         BIGSERIAL PRIMARY KEY,
+    pool       TEXT NOT NULL,
+    player     BYTEA NOT NULL,
+    token_hash BYTEA NOT NULL,
+    name       TEXT,
+    account_id BIGINT,
+    rating     DOUBLE PRECISION,
+    range_low  DOUBLE PRECISION,
+    range_high DOUBLE PRECISION,
+    address    TEXT NOT NULL,
+    server     BIGINT NOT NULL,
+    alive_ms   BIGINT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    game_id    BIGINT,
+    seat       TEXT,
+    paired_ms  BIGINT
+);
+CREATE INDEX IF NOT EXISTS seeks_open ON seeks(pool, game_id, id);
+CREATE INDEX IF NOT EXISTS seeks_by_player ON seeks(player, id);
+CREATE INDEX IF NOT EXISTS seeks_by_server ON seeks(server, id);
+CREATE INDEX IF NOT EXISTS seeks_by_game ON seeks(game_id);
 ";
 
 type Pool = r2d2::Pool<Connections>;
@@ -401,6 +424,11 @@ impl Sql for Tx<'_> {
             .iter()
             .map(record)
             .collect()
+    }
+
+    fn serialize_on(&mut self, key: i64) -> StoreResult<()> {
+        self.execute("SELECT pg_advisory_xact_lock(?1)", &[Value::Int(key)])
+            .map(drop)
     }
 }
 

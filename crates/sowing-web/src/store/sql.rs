@@ -160,6 +160,13 @@ impl Record {
         }
     }
 
+    pub(super) fn opt_real(&self, column: usize) -> StoreResult<Option<f64>> {
+        match self.0.get(column) {
+            Some(Value::Null) => Ok(None),
+            _ => self.real(column).map(Some),
+        }
+    }
+
     pub(super) fn opt_side(&self, column: usize) -> StoreResult<Option<Side>> {
         self.opt_text(column)?
             .map(|text| text.parse::<Side>().map_err(|_| self.bad(column, "a side")))
@@ -184,6 +191,10 @@ pub(super) trait Sql {
     fn execute(&mut self, sql: &str, params: &[Value]) -> StoreResult<usize>;
     /// Runs a query; its rows.
     fn query(&mut self, sql: &str, params: &[Value]) -> StoreResult<Vec<Record>>;
+    /// Makes every other transaction that asks for `key` wait until this one ends:
+    /// PostgreSQL's transaction-level advisory lock; nothing for SQLite, whose writes are
+    /// one at a time already.
+    fn serialize_on(&mut self, key: i64) -> StoreResult<()>;
 }
 
 impl dyn Sql + '_ {

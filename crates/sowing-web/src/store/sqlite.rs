@@ -23,8 +23,8 @@ use super::{Backend, ReadWork};
 /// game's analysis after the game, docs/web.md "Analysis"), created on start; 6 adds
 /// accounts, their sessions and ratings (`accounts`, `sessions`, `ratings`, `rated_games`)
 /// and each live seat's account and whether the game is rated (`live.south_account`,
-/// `north_account`, `rated`).
-const VERSION: i64 = 6;
+/// `north_account`, `rated`); 7 adds quick pairing's seeks (`seeks`), created on start.
+const VERSION: i64 = 7;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -139,6 +139,28 @@ CREATE TABLE IF NOT EXISTS analyses (
     body    TEXT NOT NULL,
     created TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seeks (
+    id         INTEGER PRIMARY KEY,
+    pool       TEXT NOT NULL,
+    player     BLOB NOT NULL,
+    token_hash BLOB NOT NULL,
+    name       TEXT,
+    account_id INTEGER,
+    rating     REAL,
+    range_low  REAL,
+    range_high REAL,
+    address    TEXT NOT NULL,
+    server     INTEGER NOT NULL,
+    alive_ms   INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    game_id    INTEGER,
+    seat       TEXT,
+    paired_ms  INTEGER
+);
+CREATE INDEX IF NOT EXISTS seeks_open ON seeks(pool, game_id, id);
+CREATE INDEX IF NOT EXISTS seeks_by_player ON seeks(player, id);
+CREATE INDEX IF NOT EXISTS seeks_by_server ON seeks(server, id);
+CREATE INDEX IF NOT EXISTS seeks_by_game ON seeks(game_id);
 ";
 
 fn db(error: rusqlite::Error) -> StoreError {
@@ -199,6 +221,10 @@ impl Sql for Lite<'_> {
             records.push(Record(record));
         }
         Ok(records)
+    }
+
+    fn serialize_on(&mut self, _key: i64) -> StoreResult<()> {
+        Ok(())
     }
 }
 

@@ -95,6 +95,7 @@ fn game_error_code(error: &GameError) -> &'static str {
         GameError::Conflict(_) => "conflict",
         GameError::SignedOut(_) => "signed-out",
         GameError::UnknownAccount(_) => "unknown-account",
+        GameError::UnknownSeek(_) => "unknown-seek",
         GameError::Store(_) | GameError::Internal(_) => "server-error",
     }
 }
@@ -159,7 +160,9 @@ impl From<GameError> for ApiError {
             GameError::Limited(_) => StatusCode::TOO_MANY_REQUESTS,
             GameError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             GameError::Conflict(_) => StatusCode::CONFLICT,
-            GameError::NotLive(_) | GameError::UnknownAccount(_) => StatusCode::NOT_FOUND,
+            GameError::NotLive(_) | GameError::UnknownAccount(_) | GameError::UnknownSeek(_) => {
+                StatusCode::NOT_FOUND
+            }
             GameError::SignedOut(_) => StatusCode::UNAUTHORIZED,
             GameError::Engine(EngineError::Busy) => StatusCode::TOO_MANY_REQUESTS,
             GameError::Engine(EngineError::NoAnswer)

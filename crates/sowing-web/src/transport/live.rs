@@ -30,7 +30,7 @@ use crate::transport::new_game::new_game_rules;
 use crate::views::games::{MoveReplay, View};
 use crate::views::live::{Challenge, LiveMoved, LiveStatus, LiveView, Seated};
 use crate::views::messages::{ClientMessage, ServerMessage};
-use crate::views::requests::{LiveMoveRequest, NewGameRequest, NewLiveRequest};
+use crate::views::requests::{ClockRequest, LiveMoveRequest, NewGameRequest, NewLiveRequest};
 
 type Shared = State<Arc<Games>>;
 
@@ -53,7 +53,7 @@ pub(crate) fn routes() -> Router<Arc<Games>> {
 }
 
 /// The largest live request body ([`crate::limits::AbuseLimits::body_bytes`]'s default).
-const LIVE_BODY_LIMIT: usize = 4096;
+pub(crate) const LIVE_BODY_LIMIT: usize = 4096;
 
 /// The longest clock accepted: three hours a side; the shortest: a tenth of a second.
 const CLOCK_MS: std::ops::RangeInclusive<i64> = 100..=3 * 3600 * 1000;
@@ -71,7 +71,7 @@ fn hidden_or_reordering(c: char) -> bool {
 
 /// A name as given: trimmed, at most `max` characters, no control, invisible or reordering
 /// characters; empty is none. The page shows it escaped.
-fn check_name(name: Option<String>, max: usize) -> ApiResult<Option<String>> {
+pub(crate) fn check_name(name: Option<String>, max: usize) -> ApiResult<Option<String>> {
     let Some(name) = name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()) else {
         return Ok(None);
     };
@@ -93,7 +93,30 @@ fn check_name(name: Option<String>, max: usize) -> ApiResult<Option<String>> {
     Ok(Some(name))
 }
 
-fn limited(message: &str) -> ApiError {
+/// A time control as asked for: none (unlimited), or within [`CLOCK_MS`] and
+/// [`INCREMENT_MS`].
+pub(crate) fn check_clock(clock: Option<ClockRequest>) -> ApiResult<Option<LiveClock>> {
+    let Some(c) = clock else { return Ok(None) };
+    if !CLOCK_MS.contains(&c.base_ms) {
+        return Err(ApiError::bad(format!(
+            "clock.base_ms: {} (expected {} to {})",
+            c.base_ms,
+            CLOCK_MS.start(),
+            CLOCK_MS.end()
+        )));
+    }
+    if !INCREMENT_MS.contains(&c.increment_ms) {
+        return Err(ApiError::bad(format!(
+            "clock.increment_ms: {} (expected {} to {})",
+            c.increment_ms,
+            INCREMENT_MS.start(),
+            INCREMENT_MS.end()
+        )));
+    }
+    Ok(Some(LiveClock::new(c.base_ms, c.increment_ms)))
+}
+
+pub(crate) fn limited(message: &str) -> ApiError {
     ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
 }
 
@@ -137,28 +160,7 @@ async fn create(
             )))
         }
     };
-    let clock = match body.clock {
-        None => None,
-        Some(c) => {
-            if !CLOCK_MS.contains(&c.base_ms) {
-                return Err(ApiError::bad(format!(
-                    "clock.base_ms: {} (expected {} to {})",
-                    c.base_ms,
-                    CLOCK_MS.start(),
-                    CLOCK_MS.end()
-                )));
-            }
-            if !INCREMENT_MS.contains(&c.increment_ms) {
-                return Err(ApiError::bad(format!(
-                    "clock.increment_ms: {} (expected {} to {})",
-                    c.increment_ms,
-                    INCREMENT_MS.start(),
-                    INCREMENT_MS.end()
-                )));
-            }
-            Some(LiveClock::new(c.base_ms, c.increment_ms))
-        }
-    };
+    let clock = check_clock(body.clock)?;
     let name = check_name(body.name, games.limiter.limits().name_chars)?;
     let seated = games
         .create_live(
@@ -319,12 +321,12 @@ fn act(act: Act) -> MethodRouter<Arc<Games>> {
 // ---------------------------------------------------------------- the socket
 
 /// How long a new socket may take to say hello.
-const HELLO_WITHIN: Duration = Duration::from_secs(10);
+pub(crate) const HELLO_WITHIN: Duration = Duration::from_secs(10);
 /// A ping this often keeps idle connections (and proxies) awake.
-const PING_EVERY: Duration = Duration::from_secs(20);
+pub(crate) const PING_EVERY: Duration = Duration::from_secs(20);
 
 /// A socket's read buffer: the messages in are at most 1 KiB.
-const SOCKET_READ_BUFFER: usize = 4096;
+pub(crate) const SOCKET_READ_BUFFER: usize = 4096;
 
 /// A message the server sends: its views, borrowed.
 type Outgoing<'a> = ServerMessage<&'a LiveStatus, &'a View, &'a MoveReplay>;
@@ -369,7 +371,7 @@ async fn socket(
         .into_response())
 }
 
-async fn send_json(socket: &mut WebSocket, value: &impl Serialize) -> bool {
+pub(crate) async fn send_json(socket: &mut WebSocket, value: &impl Serialize) -> bool {
     send_all_json(socket, std::slice::from_ref(&value)).await
 }
 

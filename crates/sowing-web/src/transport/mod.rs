@@ -9,3 +9,4 @@ pub(crate) mod live;
 pub(crate) mod new_game;
 pub(crate) mod ops;
 pub(crate) mod security;
+pub(crate) mod seeks;

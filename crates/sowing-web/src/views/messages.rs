@@ -44,6 +44,31 @@ pub enum ServerMessage<Live, Game, Move> {
     },
 }
 
+/// What the server sends on the socket of a seek (docs/api.md, "Quick pairing").
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum SeekMessage {
+    /// The seek is open: the socket holds it until it is paired.
+    Waiting {
+        /// The seek.
+        seek: i64,
+    },
+    /// Paired: the game and the seat the seek's token holds there.
+    Paired {
+        /// The game.
+        game: i64,
+        /// `south` or `north`.
+        seat: String,
+    },
+    /// The answer to a ping.
+    Pong,
+    /// Something the server refused; the socket closes after it.
+    Error {
+        /// What went wrong.
+        error: String,
+    },
+}
+
 /// What a client sends on a socket.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]

@@ -70,6 +70,41 @@ pub struct NewLiveRequest {
     pub options: serde_json::Map<String, serde_json::Value>,
 }
 
+/// `POST /api/seeks`: a seek of quick pairing.
+#[derive(Serialize, Deserialize, Clone, Debug, Default)]
+pub struct SeekRequest {
+    /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
+    pub game: String,
+    /// Pits per row (default: the game's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pits: Option<usize>,
+    /// Null or absent: unlimited time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockRequest>,
+    /// A rated game (signed-in players only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The opponents' ratings taken, around the seeker's own (signed-in players only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<RangeRequest>,
+    /// The name shown to the opponent (a signed-in player's is their account's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The rule options by JSON field, as in [`NewGameRequest`].
+    #[serde(flatten)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+}
+
+/// How far below and above one's own rating an opponent may be.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RangeRequest {
+    /// Rating points below one's own.
+    pub below: f64,
+    /// Rating points above one's own.
+    pub above: f64,
+}
+
 /// A live game's time control.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug)]
 #[serde(deny_unknown_fields)]

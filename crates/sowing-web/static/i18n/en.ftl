@@ -569,6 +569,7 @@ error-limited = { $detail }
 error-server = The server failed: { $detail }
 error-signed-out = { $detail }
 error-unknown-account = No account has that name.
+error-unknown-seek = That search for an opponent has ended.
 error-other = { $detail }
 error-status = { $status } { $text }
 

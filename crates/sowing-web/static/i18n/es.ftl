@@ -575,6 +575,7 @@ error-limited = Demasiadas peticiones: espera un poco y vuelve a intentarlo (det
 error-server = Falló el servidor (detalle: { $detail })
 error-signed-out = Tienes que iniciar sesión, o el nombre o la contraseña no son correctos (detalle del servidor: { $detail })
 error-unknown-account = Ninguna cuenta tiene ese nombre.
+error-unknown-seek = Esa búsqueda de rival ya terminó.
 error-other = El servidor respondió con un error (detalle: { $detail })
 error-status = El servidor respondió { $status } { $text }
 
