@@ -6,7 +6,9 @@
 //! - `--live`: games between two seats, each followed by three WebSockets (South, North,
 //!   a spectator), each seat moving over its own keep-alive connection when its socket
 //!   says it is its turn; latency from a move sent to the opponent's socket receiving it;
-//! - `--live --idle N --server-pid PID`: the server's memory per idle live game.
+//! - `--live --idle N --server-pid PID`: the server's memory per idle live game;
+//! - `--seek`: `--games` players seeking one game and clock at once (quick pairing), the
+//!   time from each seek to its pairing, and every player paired exactly once.
 //!
 //! ```text
 //! sow serve --addr 127.0.0.1:8099 --db /tmp/load.db --no-limits &
@@ -28,6 +30,7 @@ mod idle;
 mod live;
 mod plain;
 mod replica;
+mod seek;
 mod socket;
 mod stats;
 
@@ -65,9 +68,13 @@ struct Args {
     /// Live games between two seats, over WebSockets (docs/api.md, "Play a friend").
     #[arg(long)]
     live: bool,
-    /// Live: the clock, BASE+INC in seconds (e.g. 300+3); default unlimited.
-    #[arg(long, value_name = "BASE+INC", requires = "live")]
+    /// Live or seek: the clock, BASE+INC in seconds (e.g. 300+3); default unlimited.
+    #[arg(long, value_name = "BASE+INC")]
     clock: Option<String>,
+    /// Quick pairing: --games players seek the same game and clock at once, through the
+    /// servers in turn (docs/api.md, "Quick pairing").
+    #[arg(long, conflicts_with = "live")]
+    seek: bool,
     /// Live: a seat's mean think time before each move, in ms; each is drawn uniformly
     /// from 0 to twice it, so that the games do not move in step.
     #[arg(long, value_name = "MS", default_value_t = 0, requires = "live")]
@@ -242,6 +249,18 @@ async fn run(args: Args) -> Result<bool, String> {
         through_failures: args.through_failures,
     };
     let game = args.game.as_deref();
+    if args.seek {
+        let timeout = Duration::from_secs(args.timeout.max(1));
+        return seek::run(
+            target,
+            args.games,
+            game.unwrap_or("hoyito-ii"),
+            clock,
+            args.seed,
+            timeout,
+        )
+        .await;
+    }
     match (args.live, args.idle) {
         (true, Some(n)) => {
             idle::run(

@@ -1,25 +1,35 @@
-//! Quick pairing (docs/api.md, "Quick pairing"): placing a seek, which pairs at once with
-//! the oldest compatible one waiting (the store decides, once, in one transaction), and
-//! telling the socket waiting on a seek when someone else's seek took it — on this server
-//! at once, on another within [`WATCH_EVERY`].
+//! Quick pairing (docs/api.md, "Quick pairing"): placing a seek, the rounds that pair the
+//! open seeks (the store decides, once, in one transaction a round: [`Store::pair_seeks`]),
+//! and telling the socket waiting on a seek that it was paired.
+//!
+//! Each server runs rounds on a task of its own: at once when a seek is placed here, else
+//! every [`ROUND_EVERY`]. A placed seek waits for the end of a round begun after it, so
+//! that its answer already names the game when a partner was waiting; a burst of seeks
+//! shares rounds. After each round the task reads which of the seeks whose sockets wait
+//! here were paired (by this server or another) and tells those sockets.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use sowing::{Game, Rules, Side};
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch, Notify};
 
 use crate::clock::LiveClock;
 use crate::ratings::Speed;
 use crate::seats;
 use crate::services::games::{blocking, GameError, Games};
-use crate::store::{LiveRow, NewSeek, SeekRow, Store};
+use crate::store::{NewSeek, SeekRow, Store};
 
 type GameResult<T> = Result<T, GameError>;
 
-/// How often a server looks for its waiting seeks that another server paired.
-const WATCH_EVERY: Duration = Duration::from_millis(200);
+/// How often a server runs a round when no seek was placed here meanwhile (one read when
+/// there is nothing to pair), and looks for its waiting seeks that another server paired.
+const ROUND_EVERY: Duration = Duration::from_millis(100);
+
+/// The longest a seek's placing waits for a round before it answers (open).
+const PLACING_WAITS: Duration = Duration::from_secs(2);
 
 /// How often a server marks the seeks it holds sockets for as alive; well inside
 /// [`crate::store::SEEK_ALIVE_MS`].
@@ -68,14 +78,20 @@ pub enum Waiting {
     Open(oneshot::Receiver<(i64, Side)>),
 }
 
-/// The seeks whose sockets wait on this server.
+/// This server's side of quick pairing: its rounds, and the seeks whose sockets wait here.
 pub(crate) struct Seekers {
     /// This server's id among those sharing the store.
     server: i64,
     /// Each waiting seek and where to send its pairing.
     waiting: Mutex<HashMap<i64, oneshot::Sender<(i64, Side)>>>,
-    /// The task that watches for pairings made elsewhere, once started.
-    watcher: OnceLock<()>,
+    /// Rounds begun by this server's task.
+    rounds_begun: AtomicU64,
+    /// Rounds it finished.
+    rounds_done: watch::Sender<u64>,
+    /// Wakes the task for a round now.
+    poke: Notify,
+    /// The task, once started.
+    task: OnceLock<()>,
 }
 
 impl Default for Seekers {
@@ -83,7 +99,10 @@ impl Default for Seekers {
         Seekers {
             server: rand::random(),
             waiting: Mutex::new(HashMap::new()),
-            watcher: OnceLock::new(),
+            rounds_begun: AtomicU64::new(0),
+            rounds_done: watch::Sender::new(0),
+            poke: Notify::new(),
+            task: OnceLock::new(),
         }
     }
 }
@@ -164,10 +183,6 @@ impl Games {
             // No key: a player of its own, paired with anyone.
             (None, None) => seats::hash(&seats::new_token().0),
         };
-        let live = LiveRow {
-            rated: asked.rated,
-            ..LiveRow::new([None, None], [None, None], asked.clock, now)
-        };
         let new = NewSeek {
             pool: pool_of(&game.start().to_string(), asked.clock, asked.rated),
             player,
@@ -182,33 +197,27 @@ impl Games {
             address: asked.address,
             server: self.seekers.server,
             now_ms: now,
-            game,
-            live,
+            start: game.start().to_string(),
+            clock: asked.clock,
+            rated: asked.rated,
         };
         let store = self.store.clone();
-        let (row, pair) = blocking(move || {
-            let id = store.place_seek(new)?;
-            let row = store.seek(id)?;
-            let pair = match row.as_ref().and_then(|r| r.paired) {
-                Some((game, _)) => store.seeks_of_game(game)?,
-                None => Vec::new(),
-            };
-            Ok((row, pair))
-        })
-        .await?;
-        let row =
-            row.ok_or_else(|| GameError::Internal("a seek just placed is gone".to_owned()))?;
-        if row.paired.is_some() {
-            crate::ops::game_created("live");
-            // A socket waiting on the other seek here hears of it now; on another server,
-            // from that server's watcher.
-            self.seekers.tell(&pair);
-        }
+        let seek = blocking(move || store.place_seek(new)).await?;
+        // A round begun after the seek was written pairs it if a partner waits.
+        self.start_rounds();
+        let begun = self.seekers.rounds_begun.load(Ordering::SeqCst);
+        let mut done = self.seekers.rounds_done.subscribe();
+        self.seekers.poke.notify_one();
+        let _ = tokio::time::timeout(PLACING_WAITS, done.wait_for(|&d| d > begun)).await;
+        let store = self.store.clone();
+        let paired = blocking(move || store.seek(seek))
+            .await?
+            .and_then(|r| r.paired);
         Ok(Placed {
-            seek: row.id,
+            seek,
             token,
-            game: row.paired.map(|p| p.0),
-            seat: row.paired.map(|p| p.1.name()),
+            game: paired.map(|p| p.0),
+            seat: paired.map(|p| p.1.name()),
         })
     }
 
@@ -276,7 +285,7 @@ impl Games {
         if let Some((game, seat)) = row.paired {
             return Ok(Waiting::Paired(game, seat));
         }
-        self.start_watcher();
+        self.start_rounds();
         let (sender, receiver) = oneshot::channel();
         self.seekers.waiting().insert(row.id, sender);
         let (store, server, now, seek) = (
@@ -322,42 +331,48 @@ impl Games {
         blocking(move || store.sweep_seeks(now, server)).await
     }
 
-    /// Starts, once, the task that tells this server's waiting sockets of pairings made by
-    /// other servers and keeps their seeks alive. It ends with the service.
-    fn start_watcher(self: &Arc<Self>) {
-        self.seekers.watcher.get_or_init(|| {
-            let games = Arc::downgrade(self);
-            tokio::spawn(watch(games));
+    /// Starts, once, the task that runs this server's rounds of pairing, tells its waiting
+    /// sockets of their pairings and keeps their seeks alive. It ends with the service.
+    fn start_rounds(self: &Arc<Self>) {
+        self.seekers.task.get_or_init(|| {
+            tokio::spawn(run_rounds(Arc::downgrade(self)));
         });
     }
 }
 
-async fn watch(games: Weak<Games>) {
-    let mut every = tokio::time::interval(WATCH_EVERY);
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+async fn run_rounds(games: Weak<Games>) {
     let mut alive_at = tokio::time::Instant::now();
     loop {
-        every.tick().await;
         let Some(games) = games.upgrade() else { return };
-        let Some(from) = games.seekers.waiting().keys().min().copied() else {
-            continue;
-        };
-        let (store, server): (Arc<Store>, i64) = (games.store.clone(), games.seekers.server);
-        let keep_alive = alive_at.elapsed() >= ALIVE_EVERY;
-        let now = games.time.now_ms();
-        let found = blocking(move || {
+        let seekers = &games.seekers;
+        let _ = tokio::time::timeout(ROUND_EVERY, seekers.poke.notified()).await;
+        let begun = seekers.rounds_begun.fetch_add(1, Ordering::SeqCst) + 1;
+        let waiting_from = seekers.waiting().keys().min().copied();
+        let keep_alive = waiting_from.is_some() && alive_at.elapsed() >= ALIVE_EVERY;
+        let (store, server, now): (Arc<Store>, i64, i64) =
+            (games.store.clone(), seekers.server, games.time.now_ms());
+        let round = blocking(move || {
+            if store.seeks_to_pair(now)? {
+                for _ in 0..store.pair_seeks(now)? {
+                    crate::ops::game_created("live");
+                }
+            }
             if keep_alive {
                 store.keep_seeks_alive(server, now)?;
             }
-            store.paired_seeks(server, from)
+            match waiting_from {
+                Some(from) => store.paired_seeks(server, from),
+                None => Ok(Vec::new()),
+            }
         })
         .await;
+        seekers.rounds_done.send_replace(begun);
         if keep_alive {
             alive_at = tokio::time::Instant::now();
         }
-        match found {
-            Ok(paired) => games.seekers.tell(&paired),
-            Err(e) => tracing::warn!(error = %e, "looking for seeks paired elsewhere"),
+        match round {
+            Ok(paired) => seekers.tell(&paired),
+            Err(e) => tracing::warn!(error = %e, "a round of quick pairing"),
         }
     }
 }

@@ -188,6 +188,10 @@ CREATE TABLE IF NOT EXISTS seeks (
     server     BIGINT NOT NULL,
     alive_ms   BIGINT NOT NULL,
     created_ms BIGINT NOT NULL,
+    start      TEXT NOT NULL,
+    base_ms    BIGINT,
+    increment_ms BIGINT NOT NULL DEFAULT 0,
+    rated      BOOLEAN NOT NULL DEFAULT FALSE,
     game_id    BIGINT,
     seat       TEXT,
     paired_ms  BIGINT

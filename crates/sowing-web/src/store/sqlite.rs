@@ -153,6 +153,10 @@ CREATE TABLE IF NOT EXISTS seeks (
     server     INTEGER NOT NULL,
     alive_ms   INTEGER NOT NULL,
     created_ms INTEGER NOT NULL,
+    start      TEXT NOT NULL,
+    base_ms    INTEGER,
+    increment_ms INTEGER NOT NULL DEFAULT 0,
+    rated      INTEGER NOT NULL DEFAULT 0,
     game_id    INTEGER,
     seat       TEXT,
     paired_ms  INTEGER
