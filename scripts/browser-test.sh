@@ -73,6 +73,8 @@ SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \
   node scripts/browser/test.mjs || status=$?
 # Play a friend: two devices and a watcher, through the same server (restarted once more).
 SOW_URL="$url" SOW_RESTART="$restart" node scripts/browser/live.mjs || status=$?
+# Quick pairing: a desktop and a phone press the same clock; cancelling and leaving.
+SOW_URL="$url" node scripts/browser/pairing.mjs || status=$?
 # A 390×844 phone: the board holds still, everything fits, nothing misleads.
 SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
 # The page in Spanish, and the switch to English and back.

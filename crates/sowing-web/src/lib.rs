@@ -417,6 +417,7 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/learn.js", JS, include_str!("../static/learn.js")),
     ("/live.js", JS, include_str!("../static/live.js")),
     ("/lobby.js", JS, include_str!("../static/lobby.js")),
+    ("/pairing.js", JS, include_str!("../static/pairing.js")),
     ("/account.js", JS, include_str!("../static/account.js")),
     ("/analysis.js", JS, include_str!("../static/analysis.js")),
     // Fluent's message formatter: npm `@fluent/bundle`, its ES module build, vendored

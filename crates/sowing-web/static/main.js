@@ -14,6 +14,7 @@ import { startSaved } from './saved.js';
 import { relabelLearn, startLearn } from './learn.js';
 import { fromAddress as liveFromAddress, startLive } from './live.js';
 import { startLobby } from './lobby.js';
+import { startPairing } from './pairing.js';
 import { startAccount } from './account.js';
 import { fromAddress as reviewFromAddress } from './analysis.js';
 import { S } from './state.js';
@@ -79,6 +80,7 @@ async function init() {
   const form = startNewGame();
   startLive();
   startLobby();
+  startPairing();
   startAccount();
   await form;
   S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;

@@ -852,3 +852,21 @@ analysis-engine = Engine { $engine } ({ $limits }) above the endgame tables { $t
         [0] (this server has none for this game)
        *[other] (exact up to { $tables } seeds on the board)
     }.
+
+## Quick pairing (pairing.js)
+pair-title = Quick pairing
+pair-how = Press a clock to play the first player who wants the same game and clock.
+pair-game = Game
+pair-custom = Custom
+pair-custom-minutes = Minutes
+pair-custom-increment = Seconds added a move
+pair-custom-go = Seek
+pair-custom-bad = A custom clock is 1 to 180 minutes, and 0 to 60 seconds added a move.
+pair-rated = Rated
+pair-range = Opponent's rating
+pair-range-any = any
+pair-range-within = within { $points } of mine
+pair-seeking = Looking for an opponent: { $game }, { $clock }…
+pair-cancel = Cancel
+pair-cancelled = Search cancelled.
+pair-failed = The search failed: { $error }

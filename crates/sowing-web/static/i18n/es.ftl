@@ -861,3 +861,21 @@ analysis-engine = Motor { $engine } ({ $limits }) por encima de las tablas de fi
         [0] (este servidor no tiene para este juego)
        *[other] (exactas hasta { $tables } semillas en el tablero)
     }.
+
+## Quick pairing (pairing.js)
+pair-title = Partida rápida
+pair-how = Pulsa un reloj para jugar con el primero que quiera el mismo juego y reloj.
+pair-game = Juego
+pair-custom = Otro
+pair-custom-minutes = Minutos
+pair-custom-increment = Segundos añadidos por jugada
+pair-custom-go = Buscar
+pair-custom-bad = Un reloj a medida va de 1 a 180 minutos, y de 0 a 60 segundos añadidos por jugada.
+pair-rated = Con puntuación
+pair-range = Puntuación del rival
+pair-range-any = cualquiera
+pair-range-within = a { $points } o menos de la mía
+pair-seeking = Buscando rival: { $game }, { $clock }…
+pair-cancel = Cancelar
+pair-cancelled = Búsqueda cancelada.
+pair-failed = La búsqueda falló: { $error }
