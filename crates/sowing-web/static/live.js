@@ -379,7 +379,9 @@ function decorate(v) {
     setStatus(!live.seats.south.taken || !live.seats.north.taken ? T('live-waiting-seat')
       : T('live-to-move', { who, seated: LV.seat ? 'yes' : 'no' }));
   } else if (mayMove(v) && !S.busy) {
-    setStatus(T('live-your-move'));
+    // A first move is due in time in a game both players began together (docs/api.md).
+    const due = live.first_move_by_ms && live.clock ? Math.ceil((live.first_move_by_ms - live.clock.now_ms) / 1000) : null;
+    setStatus(due === null ? T('live-your-move') : `${T('live-your-move')} ${T('live-first-move-due', { seconds: due })}`);
   }
   if (live.result && !S.busy) {
     setStatus(live.next_round ? T('live-round-over', { result: resultWords(live, v) })

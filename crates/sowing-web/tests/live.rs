@@ -1095,3 +1095,64 @@ async fn sockets_are_capped_per_address() {
         .unwrap();
     watch(addr, id, None).await;
 }
+
+#[tokio::test]
+async fn an_invitation_waits_for_its_friend_and_is_never_aborted_for_a_late_first_move() {
+    let time = Arc::new(AtomicI64::new(now_ms()));
+    let app = App::new(common::store(), 2).with_time(TimeSource::Manual(time.clone()));
+    let router = router(Arc::new(app));
+    let (id, south, _) = invite(
+        &router,
+        json!({"clock": {"base_ms": 60000, "increment_ms": 0}}),
+    )
+    .await;
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router)
+        .await;
+    assert_eq!(v["live"]["first_move_by_ms"], Value::Null, "{v}");
+    // The friend opens the link ten minutes later: the game is there to play.
+    time.fetch_add(600_000, Ordering::SeqCst);
+    let moved = play(&router, id, &south, "C", 0).await;
+    assert_eq!(moved["live"]["result"], Value::Null);
+}
+
+#[tokio::test]
+async fn an_accepted_lobby_challenge_is_aborted_when_south_does_not_move_in_time() {
+    let time = Arc::new(AtomicI64::new(now_ms()));
+    let app = App::new(common::store(), 2).with_time(TimeSource::Manual(time.clone()));
+    let router = router(Arc::new(app));
+    let (status, posted) = Call::new(Method::POST, "/api/live")
+        .json(json!({"game": "ayoayo", "lobby": true, "clock": {"base_ms": 60000}}))
+        .send(&router)
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let id = posted["live"]["id"].as_i64().unwrap();
+    // The challenge waits in the lobby for as long as it is open.
+    time.fetch_add(120_000, Ordering::SeqCst);
+    let (status, taken) = Call::new(Method::POST, format!("/api/live/{id}/accept"))
+        .key(Some("fedcba9876543210fedcba9876543210"))
+        .json(json!({}))
+        .send(&router)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{taken}");
+    assert_eq!(
+        taken["live"]["first_move_by_ms"],
+        time.load(Ordering::SeqCst) + 30_000
+    );
+    time.fetch_add(30_000, Ordering::SeqCst);
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router)
+        .await;
+    assert_eq!(v["live"]["result"]["reason"], "aborted", "{v}");
+    assert_eq!(v["live"]["result"]["outcome"], "none");
+    let (status, refused) = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .seat(posted["token"].as_str())
+        .json(json!({"move": "A", "ply": 0}))
+        .send(&router)
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "an aborted game takes no move: {refused}"
+    );
+}

@@ -165,6 +165,8 @@ fn open_challenge() -> LiveRow {
         touched_ms: 1_000,
         accounts: [None, None],
         rated: false,
+        first_move_due: false,
+        credited_ms: 0,
     }
 }
 
@@ -316,7 +318,7 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
     })
     .join()
     .unwrap();
-    assert_eq!(version, 5);
+    assert_eq!(version, 6);
     // Accounts, and the live rows' accounts, are there.
     let ana = store.sign_up("Ana", "h", [1; 32], None, 0).unwrap();
     assert_eq!(

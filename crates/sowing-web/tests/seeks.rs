@@ -445,3 +445,87 @@ async fn a_socket_with_a_wrong_token_is_refused() {
     );
     assert_eq!(seek_state(&router, &ana).await["open"], true);
 }
+
+#[tokio::test]
+async fn a_paired_game_whose_first_move_does_not_come_in_time_is_aborted_and_not_rated() {
+    use sowing_web::clock::{now_ms, TimeSource};
+    use std::sync::atomic::{AtomicI64, Ordering};
+    let time = Arc::new(AtomicI64::new(now_ms()));
+    let app = App::new(common::store(), 1)
+        .with_limits(AbuseLimits {
+            enabled: false,
+            ..AbuseLimits::default()
+        })
+        .with_time(TimeSource::Manual(time.clone()));
+    let router = router(Arc::new(app));
+    let (ana, bo) = (
+        sign_up(&router, "Ana", ANA).await,
+        sign_up(&router, "Bo", BO).await,
+    );
+    let rated = json!({"game": "hoyito-ii", "clock": {"base_ms": 180000, "increment_ms": 2000},
+                       "rated": true});
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        for session in [&ana, &bo] {
+            let (status, placed) = Call::new(Method::POST, "/api/seeks")
+                .by(&signed_in(session))
+                .json(rated.clone())
+                .send(&router)
+                .await;
+            assert_eq!(status, StatusCode::CREATED, "{placed}");
+            if let Some(game) = placed["game"].as_i64() {
+                games.push((
+                    game,
+                    placed["seat"].clone(),
+                    placed["token"].as_str().unwrap().to_owned(),
+                ));
+            }
+        }
+    }
+    let live = |game: i64| Call::new(Method::GET, format!("/api/live/{game}"));
+    // Game 1: South never moves. Game 2: South moves, North never does.
+    let (first, second) = (games[0].0, &games[1]);
+    let (_, view) = live(first).send(&router).await;
+    let by = view["live"]["first_move_by_ms"]
+        .as_i64()
+        .expect("a first move is due");
+    assert_eq!(by, time.load(Ordering::SeqCst) + 30_000);
+    // The answer that paired the second game was Bo's, who sits South there: Ana sat South
+    // in the first.
+    assert_eq!(second.1, "south");
+    let south_token = second.2.clone();
+    time.fetch_add(10_000, Ordering::SeqCst);
+    let (status, _) = Call::new(Method::POST, format!("/api/live/{}/moves", second.0))
+        .seat(Some(&south_token))
+        .json(json!({"move": "A", "ply": 0}))
+        .send(&router)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    time.fetch_add(19_999, Ordering::SeqCst);
+    let (_, view) = live(first).send(&router).await;
+    assert_eq!(view["live"]["result"], Value::Null, "1 ms left: {view}");
+    time.fetch_add(1, Ordering::SeqCst);
+    let (_, view) = live(first).send(&router).await;
+    assert_eq!(view["live"]["result"]["reason"], "aborted", "{view}");
+    assert_eq!(view["live"]["result"]["outcome"], "none");
+    // North's first move is due 30 s after South's.
+    let (_, view) = live(second.0).send(&router).await;
+    assert_eq!(
+        view["live"]["result"],
+        Value::Null,
+        "North has 10 s left: {view}"
+    );
+    time.fetch_add(10_000, Ordering::SeqCst);
+    let (_, view) = live(second.0).send(&router).await;
+    assert_eq!(view["live"]["result"]["reason"], "aborted", "{view}");
+    // Aborted games are not rated: both players still have no rated game.
+    for name in ["Ana", "Bo"] {
+        let (_, profile) = Call::new(Method::GET, format!("/api/accounts/{name}"))
+            .send(&router)
+            .await;
+        let ratings = profile["ratings"]
+            .as_array()
+            .expect("the profile's ratings");
+        assert!(ratings.is_empty(), "{name}: {profile}");
+    }
+}

@@ -264,6 +264,8 @@ fn open_challenge() -> LiveRow {
         touched_ms: 1_000,
         accounts: [None, None],
         rated: false,
+        first_move_due: false,
+        credited_ms: 0,
     }
 }
 

@@ -70,6 +70,28 @@ pub enum Update {
     Moves(Vec<MoveReplay>, Box<LiveStatus>),
 }
 
+/// How long each side has for its first move in a game with a clock (lichess: about 30 s):
+/// a game nobody starts is aborted, unrated, rather than lost on time minutes later.
+pub const FIRST_MOVE_WITHIN_MS: i64 = 30_000;
+
+/// When the side to move must make its first move (Unix ms): in a game with a clock whose
+/// players were both there when it began ([`LiveRow::first_move_due`]: quick pairing, a
+/// lobby challenge accepted), not over, before each side has moved once. South's time
+/// counts from the last act before the first move (the seat taken), North's from South's
+/// first move.
+fn first_move_by(loaded: &Loaded, live: &LiveRow) -> Option<i64> {
+    let clock = live.clock.filter(|_| live.first_move_due)?;
+    let plies = loaded.game.moves().len();
+    if plies >= 2 || live.seats.iter().any(Option::is_none) || is_over(loaded) {
+        return None;
+    }
+    let since = match (plies, clock.running_since) {
+        (1, Some(since)) => since,
+        _ => live.touched_ms,
+    };
+    Some(since + FIRST_MOVE_WITHIN_MS)
+}
+
 /// The result when the side to move has run out of time: it loses, unless its opponent
 /// could no longer win on captures (its captures and every seed on the board together not
 /// more than the flagged side's captures): then it is a draw.
@@ -202,6 +224,7 @@ impl Games {
             spectators: self.hub.spectators(loaded.row.id),
             rated: live.rated,
             speed: speed_of(live).name(),
+            first_move_by_ms: first_move_by(loaded, live),
         }
     }
 
@@ -316,13 +339,26 @@ impl Games {
     }
 
     /// Ends the game if the side to move's time has run out (the flag falls at any read
-    /// or act after that moment; sockets ask at that moment). Whether it fell now.
+    /// or act after that moment; sockets ask at that moment), or aborts it when a first move
+    /// did not come in time. Whether it ended now.
     async fn settle(&self, guard: Guard, now: i64) -> GameResult<(Guard, bool)> {
         let loaded = &*guard;
         let Some(live) = &loaded.live else {
             return Ok((guard, false));
         };
         let to_move = loaded.game.position().to_move();
+        if first_move_by(loaded, live).is_some_and(|by| now >= by) {
+            let mut next = live.clone();
+            if let Some(clock) = &mut next.clock {
+                clock.stop(to_move, now);
+            }
+            next.result = Some(LiveResult {
+                outcome: "none".to_owned(),
+                reason: "aborted".to_owned(),
+            });
+            next.offers = Offers::default();
+            return Ok((self.commit(guard, next, Commit::Row).await?, true));
+        }
         let Some(mut clock) = live.clock.filter(|c| c.flagged(to_move, now)) else {
             return Ok((guard, false));
         };
@@ -514,6 +550,7 @@ impl Games {
         }
         next.address = None;
         next.touched_ms = now;
+        next.first_move_due = true;
         let guard = self.commit(guard, next, Commit::Row).await?;
         let view = self.live_view_of(&guard, now).await?;
         Ok(Seated {

@@ -135,6 +135,8 @@ mod tests {
             touched_ms: 2_000,
             accounts: [Some(4), None],
             rated: true,
+            first_move_due: true,
+            credited_ms: 5_200,
         };
         assert_eq!(live_row(&live_record(&live)), Ok(live.clone()));
         for mv in [Some("pass".to_owned()), None] {

@@ -76,6 +76,12 @@ pub struct LiveRow {
     pub accounts: [Option<i64>; 2],
     /// A rated game: its end moves both accounts' ratings (once, in the write that ends it).
     pub rated: bool,
+    /// Both players were there when it began (quick pairing, a challenge accepted): each
+    /// side's first move must come in time, else the game is aborted. Not for an
+    /// invitation, whose friend may open the link much later.
+    pub first_move_due: bool,
+    /// The time given back to the clock, in all, for the server's outages (ms).
+    pub credited_ms: i64,
 }
 
 impl LiveRow {
@@ -103,6 +109,8 @@ impl LiveRow {
             touched_ms: now,
             accounts: [None, None],
             rated: false,
+            first_move_due: false,
+            credited_ms: 0,
         }
     }
 }
@@ -111,7 +119,7 @@ pub(super) const LIVE_COLUMNS: &str =
     "game_id, south_hash, north_hash, south_name, north_name, lobby, \
     address, base_ms, increment_ms, south_ms, north_ms, running_since, offer_draw, \
     offer_takeback, offer_rematch, outcome, reason, rematch_id, takebacks, version, \
-    created_ms, touched_ms, south_account, north_account, rated";
+    created_ms, touched_ms, south_account, north_account, rated, first_move_due, credited_ms";
 
 /// An open challenge of the lobby (with `?1` bound to true): listed, a seat free, no result.
 pub(super) const OPEN: &str =
@@ -151,6 +159,8 @@ pub(super) fn live_row(r: &Record) -> StoreResult<LiveRow> {
         touched_ms: r.int(21)?,
         accounts: [r.opt_int(22)?, r.opt_int(23)?],
         rated: r.flag(24)?,
+        first_move_due: r.flag(25)?,
+        credited_ms: r.int(26)?,
     })
 }
 
@@ -184,6 +194,8 @@ fn live_values(id: i64, live: &LiveRow) -> Vec<Value> {
         live.accounts[0],
         live.accounts[1],
         live.rated,
+        live.first_move_due,
+        live.credited_ms,
     ]
     .into()
 }
@@ -203,7 +215,7 @@ pub(super) fn insert_live(sql: &mut dyn Sql, id: i64, live: &LiveRow) -> StoreRe
         &format!(
             "INSERT INTO live ({LIVE_COLUMNS})
              VALUES (?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-                     ?15, ?16, ?17, ?18, ?19, ?20, ?2, ?21, ?22, ?23, ?24, ?25)"
+                     ?15, ?16, ?17, ?18, ?19, ?20, ?2, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"
         ),
         &live_values(
             id,
@@ -225,7 +237,8 @@ pub(super) fn put_live(sql: &mut dyn Sql, live: &LiveRow) -> StoreResult<()> {
              south_ms = ?11, north_ms = ?12, running_since = ?13, offer_draw = ?14,
              offer_takeback = ?15, offer_rematch = ?16, outcome = ?17, reason = ?18,
              rematch_id = ?19, takebacks = ?20, created_ms = ?21, touched_ms = ?22,
-             south_account = ?23, north_account = ?24, rated = ?25, version = version + 1
+             south_account = ?23, north_account = ?24, rated = ?25, first_move_due = ?26,
+             credited_ms = ?27, version = version + 1
          WHERE game_id = ?1 AND version = ?2",
         &live_values(live.game_id, live),
     )?;

@@ -47,7 +47,8 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start; 4 adds
 /// the table `analyses` (each game's analysis after the game), created on start; 5 adds
 /// accounts, sessions and ratings, and each live seat's account and `rated`; 6 adds quick
-/// pairing's seeks (`seeks`), created on start.
+/// pairing's seeks (`seeks`), created on start, and to each live game `first_move_due` and
+/// `credited_ms`.
 const VERSION: i64 = 6;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
@@ -124,6 +125,8 @@ CREATE TABLE IF NOT EXISTS live (
 ALTER TABLE live ADD COLUMN IF NOT EXISTS south_account BIGINT;
 ALTER TABLE live ADD COLUMN IF NOT EXISTS north_account BIGINT;
 ALTER TABLE live ADD COLUMN IF NOT EXISTS rated BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE live ADD COLUMN IF NOT EXISTS first_move_due BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE live ADD COLUMN IF NOT EXISTS credited_ms BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
 CREATE TABLE IF NOT EXISTS accounts (
     id       BIGSERIAL PRIMARY KEY,

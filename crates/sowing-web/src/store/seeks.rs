@@ -250,6 +250,7 @@ impl Round {
         let live = LiveRow {
             accounts: [south.account, north.account],
             rated: older.rated,
+            first_move_due: true,
             ..LiveRow::new(
                 [Some(south.token_hash), Some(north.token_hash)],
                 [south.name.clone(), north.name.clone()],

@@ -23,7 +23,9 @@ use super::{Backend, ReadWork};
 /// game's analysis after the game, docs/web.md "Analysis"), created on start; 6 adds
 /// accounts, their sessions and ratings (`accounts`, `sessions`, `ratings`, `rated_games`)
 /// and each live seat's account and whether the game is rated (`live.south_account`,
-/// `north_account`, `rated`); 7 adds quick pairing's seeks (`seeks`), created on start.
+/// `north_account`, `rated`); 7 adds quick pairing's seeks (`seeks`), created on start,
+/// and to each live game whether its first moves are due in time (`first_move_due`) and
+/// the time given back to its clock for outages (`credited_ms`).
 const VERSION: i64 = 7;
 
 const SCHEMA: &str = "
@@ -87,7 +89,9 @@ CREATE TABLE IF NOT EXISTS live (
     touched_ms     INTEGER NOT NULL,
     south_account  INTEGER,
     north_account  INTEGER,
-    rated          INTEGER NOT NULL DEFAULT 0
+    rated          INTEGER NOT NULL DEFAULT 0,
+    first_move_due INTEGER NOT NULL DEFAULT 0,
+    credited_ms    INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
 CREATE TABLE IF NOT EXISTS accounts (
@@ -348,6 +352,13 @@ impl Sqlite {
                 "ALTER TABLE live ADD COLUMN south_account INTEGER;
                  ALTER TABLE live ADD COLUMN north_account INTEGER;
                  ALTER TABLE live ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
+            )
+            .map_err(db)?;
+        }
+        if has_live && version < 7 {
+            tx.execute_batch(
+                "ALTER TABLE live ADD COLUMN first_move_due INTEGER NOT NULL DEFAULT 0;
+                 ALTER TABLE live ADD COLUMN credited_ms INTEGER NOT NULL DEFAULT 0;",
             )
             .map_err(db)?;
         }
@@ -712,13 +723,14 @@ mod tests {
             .unwrap()
             .create_game(&NewGame::live(&game, &live))
             .unwrap();
-        // Back to version 5: no accounts, no seats' accounts.
+        // Back to version 5: no accounts, no seats' accounts, none of version 7.
         let conn = Connection::open(&path).unwrap();
         conn.execute_batch(
             "DROP TABLE rated_games; DROP TABLE ratings; DROP TABLE sessions;
              DROP TABLE accounts; ALTER TABLE live DROP COLUMN south_account;
              ALTER TABLE live DROP COLUMN north_account; ALTER TABLE live DROP COLUMN rated;
-             PRAGMA user_version = 5;",
+             ALTER TABLE live DROP COLUMN first_move_due; ALTER TABLE live DROP COLUMN credited_ms;
+             DROP TABLE seeks; PRAGMA user_version = 5;",
         )
         .unwrap();
         drop(conn);

@@ -399,7 +399,8 @@ struct Sent {
     takebacks: u32,
     /// The next round it announced, in a match.
     next_round: Option<i64>,
-    /// When the running side's flag falls, if a clock runs.
+    /// When the running side's flag falls, if a clock runs, or the game is aborted for want
+    /// of a first move, whichever comes first.
     flag: Option<tokio::time::Instant>,
 }
 
@@ -407,17 +408,19 @@ impl Sent {
     fn saw(&mut self, status: &LiveStatus) {
         self.ply = status.ply;
         self.takebacks = status.takebacks;
-        self.flag = status
-            .clock
-            .as_ref()
-            .filter(|_| status.result.is_none())
-            .and_then(|c| {
-                let left = match c.running? {
-                    "south" => c.south_ms,
-                    _ => c.north_ms,
-                };
-                Some(tokio::time::Instant::now() + Duration::from_millis(left.max(0) as u64 + 20))
-            });
+        let after =
+            |ms: i64| tokio::time::Instant::now() + Duration::from_millis(ms.max(0) as u64 + 20);
+        let clock = status.clock.as_ref().filter(|_| status.result.is_none());
+        let flag = clock.and_then(|c| {
+            Some(after(match c.running? {
+                "south" => c.south_ms,
+                _ => c.north_ms,
+            }))
+        });
+        let abort = clock
+            .zip(status.first_move_by_ms)
+            .map(|(c, by)| after(by - c.now_ms));
+        self.flag = flag.into_iter().chain(abort).min();
     }
 }
 

@@ -101,6 +101,9 @@ pub struct LiveStatus {
     pub rated: bool,
     /// Its speed, from the clock (`bullet`, `blitz`, `rapid`, `classical`, `unlimited`).
     pub speed: &'static str,
+    /// When the side to move must have made its first move (Unix ms), in a game with a
+    /// clock before each side's first move; else the game is aborted, unrated, at that time.
+    pub first_move_by_ms: Option<i64>,
 }
 
 /// A live game whole: its status and its game view.
@@ -197,6 +200,7 @@ fn game_result_text(result: &LiveResult) -> String {
         ("agreement", _) => "drawn by agreement".to_owned(),
         ("abandoned", _) => "closed: nobody moved for too long".to_owned(),
         ("expired", _) => "closed: nobody took the open seat in time".to_owned(),
+        ("aborted", _) => "aborted: a first move did not come in time (not rated)".to_owned(),
         (reason, outcome) => format!("{reason}: {outcome}"),
     }
 }

@@ -296,6 +296,7 @@ live-end = { $reason ->
         [agreement] drawn by agreement
         [abandoned] closed: nobody moved for too long
         [expired] closed: nobody took the open seat in time
+        [aborted] aborted: a first move did not come in time (not rated)
        *[other] closed
     }{ $match ->
         [yes] ; the match ends with this round
@@ -628,6 +629,7 @@ live-to-move = { $who } to move{ $seated ->
        *[no] .
     }
 live-your-move = Your move: click a marked pit or type its letter.
+live-first-move-due = Make your first move within { $seconds } s, or the game is aborted.
 live-confirm-resign = { $match ->
         [yes] Resign the match? (It ends with this round.)
        *[no] Resign this game?

@@ -302,6 +302,7 @@ live-end = { $reason ->
         [resignation] { $loser } se rindió: gana { $winner }
         [agreement] empate de común acuerdo
         [abandoned] cerrada: nadie jugó en mucho tiempo
+        [aborted] anulada: una primera jugada no llegó a tiempo (no puntúa)
         [expired] cerrada: nadie ocupó el puesto libre a tiempo
        *[other] cerrada
     }{ $match ->
@@ -634,6 +635,7 @@ live-to-move = Le toca a { $who }{ $seated ->
        *[no] .
     }
 live-your-move = Te toca: haz clic en un hoyo marcado o escribe su letra.
+live-first-move-due = Haz tu primera jugada en { $seconds } s, o la partida se anula.
 live-confirm-resign = { $match ->
         [yes] ¿Te rindes en la serie? (Termina con esta ronda.)
        *[no] ¿Te rindes en esta partida?
