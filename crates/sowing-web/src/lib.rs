@@ -317,6 +317,28 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
         if let Err(e) = listener::raise_open_files_limit() {
             tracing::warn!(error = %e, "cannot raise the open files limit");
         }
+        // The clocks that ran while no server served get that time back.
+        match app.credit_outage().await {
+            Ok(Some((gap, games))) => {
+                tracing::info!(
+                    away_ms = gap,
+                    games,
+                    "gave the running clocks back the outage"
+                )
+            }
+            Ok(None) => {}
+            Err(e) => tracing::error!(error = %e, "crediting the clocks for the outage"),
+        }
+        let beat = app.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(services::outages::SERVING_BEAT);
+            loop {
+                every.tick().await;
+                if let Err(e) = beat.mark_serving().await {
+                    tracing::warn!(error = %e, "marking the store as served");
+                }
+            }
+        });
         let listener = listener::listen(addr)
             .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
         let local = listener
@@ -355,6 +377,10 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
         // The requests in flight have finished, and their writes with them.
         if !app.ops().sockets_closed(SOCKETS_CLOSE_WITHIN).await {
             tracing::warn!("sockets still open after the stop; closing them");
+        }
+        // The last mark: a restart credits the clocks from this moment.
+        if let Err(e) = app.mark_serving().await {
+            tracing::warn!(error = %e, "marking the store as served");
         }
         // The seeks whose sockets were here: their players seek again elsewhere.
         if let Err(e) = app.sweep_seeks(true).await {

@@ -5,7 +5,7 @@
 //! is written once, by what it keeps, for both databases (`?N` parameters, `RETURNING`,
 //! `CAST`): `games.rs` (games, their moves and matches), `moves.rs` (playing on a stored
 //! game), `live.rs` (games between two seats), `changes.rs` (what the servers tell one
-//! another), `analyses.rs`, `accounts.rs` (accounts and sessions), `ratings.rs` and `seeks.rs` (quick pairing), each
+//! another), `analyses.rs`, `accounts.rs` (accounts and sessions), `ratings.rs`, `seeks.rs` (quick pairing) and `serving.rs` (when the servers last served), each
 //! adding its operations to [`Store`] and its writes as [`write::Write`]s, over `sql.rs`
 //! (values, rows, statements). A backend (`sqlite.rs`, `postgres.rs`) supplies only what
 //! differs: how a connection is had, how writes are made durable (SQLite commits the writes
@@ -29,6 +29,7 @@ mod moves;
 mod postgres;
 mod ratings;
 mod seeks;
+mod serving;
 mod sql;
 mod sqlite;
 mod write;

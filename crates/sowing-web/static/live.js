@@ -462,6 +462,10 @@ function renderLive() {
     }));
   }
   $('live-note').textContent = offerNotes(offers, mine, live).join(' ');
+  // The server was away (a restart): the clocks did not run meanwhile (docs/api.md).
+  const credited = live.clock ? live.clock.credited_ms : 0;
+  $('live-credit').hidden = !credited;
+  if (credited) $('live-credit').textContent = T('live-credited', { seconds: (credited / 1000).toFixed(1) });
   const m = S.view && S.view.match;
   $('live-match').hidden = !m;
   if (m) {
@@ -487,7 +491,7 @@ function panel() {
   p.className = 'live-panel';
   p.hidden = true;
   p.dataset.i18n = 'live-panel';
-  p.innerHTML = '<p id="live-match" class="live-match" hidden></p><p id="live-note" class="live-note" aria-live="polite"></p><p id="live-buttons" class="live-buttons"></p><div id="live-links" class="live-links"></div><p id="live-watchers" class="live-watchers" aria-live="off"></p>';
+  p.innerHTML = '<p id="live-match" class="live-match" hidden></p><p id="live-note" class="live-note" aria-live="polite"></p><p id="live-credit" class="live-note" hidden></p><p id="live-buttons" class="live-buttons"></p><div id="live-links" class="live-links"></div><p id="live-watchers" class="live-watchers" aria-live="off"></p>';
   document.querySelector('#play .controls').before(p);
 }
 

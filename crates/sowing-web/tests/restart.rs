@@ -150,3 +150,51 @@ fn a_crash_mid_write_loses_no_acknowledged_move() {
         std::fs::remove_dir_all(path.parent().unwrap()).ok();
     }
 }
+
+#[tokio::test]
+async fn a_restart_gives_the_running_clock_back_the_time_no_server_served() {
+    use sowing_web::clock::{now_ms, TimeSource};
+    use std::sync::atomic::{AtomicI64, Ordering};
+    let path = temp_db("outage");
+    let time = Arc::new(AtomicI64::new(now_ms()));
+    let serve = || {
+        let app =
+            App::new(Store::open(&path).unwrap(), 1).with_time(TimeSource::Manual(time.clone()));
+        Arc::new(app)
+    };
+    let app = serve();
+    let server = router(app.clone());
+    let (status, seated) = Call::new(Method::POST, "/api/live")
+        .json(json!({"game": "hoyito-ii", "clock": {"base_ms": 300000, "increment_ms": 0}}))
+        .send(&server)
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{seated}");
+    let id = seated["live"]["id"].as_i64().unwrap();
+    let (status, _) = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .seat(seated["token"].as_str())
+        .json(json!({"move": "A", "ply": 0}))
+        .send(&server)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    // North thinks for 4 s while the server serves; it stops (its last mark), and is away
+    // for 5 s.
+    time.fetch_add(4_000, Ordering::SeqCst);
+    app.mark_serving().await.unwrap();
+    drop((server, app));
+    time.fetch_add(5_000, Ordering::SeqCst);
+    let app = serve();
+    assert_eq!(app.credit_outage().await.unwrap(), Some((5_000, 1)));
+    let (_, view) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router(app.clone()))
+        .await;
+    let clock = &view["live"]["clock"];
+    assert_eq!(
+        clock["north_ms"], 296_000,
+        "only the 4 s served are charged: {clock}"
+    );
+    assert_eq!(clock["credited_ms"], 5_000);
+    // A start while the store was marked a moment ago (another server serving, or a quick
+    // restart) credits nothing.
+    time.fetch_add(1_000, Ordering::SeqCst);
+    assert_eq!(serve().credit_outage().await.unwrap(), None);
+}

@@ -210,6 +210,7 @@ impl Games {
                     north_ms: left[1],
                     running: c.running_since.map(|_| to_move.name()),
                     now_ms: now,
+                    credited_ms: live.credited_ms,
                 }
             }),
             offers: OffersView {

@@ -10,5 +10,6 @@ pub mod first_tables;
 pub(crate) mod games;
 pub(crate) mod hub;
 pub(crate) mod live;
+pub(crate) mod outages;
 pub(crate) mod pairing;
 pub(crate) mod table_values;

@@ -47,8 +47,8 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// game its owner (`owner`) and keeps the last id given (`game_ids`), added on start; 4 adds
 /// the table `analyses` (each game's analysis after the game), created on start; 5 adds
 /// accounts, sessions and ratings, and each live seat's account and `rated`; 6 adds quick
-/// pairing's seeks (`seeks`), created on start, and to each live game `first_move_due` and
-/// `credited_ms`.
+/// pairing's seeks (`seeks`), created on start, to each live game `first_move_due` and
+/// `credited_ms`, and when the servers last served (`serving`).
 const VERSION: i64 = 6;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
@@ -203,6 +203,8 @@ CREATE INDEX IF NOT EXISTS seeks_open ON seeks(pool, game_id, id);
 CREATE INDEX IF NOT EXISTS seeks_by_player ON seeks(player, id);
 CREATE INDEX IF NOT EXISTS seeks_by_server ON seeks(server, id);
 CREATE INDEX IF NOT EXISTS seeks_by_game ON seeks(game_id);
+CREATE TABLE IF NOT EXISTS serving (last_ms BIGINT NOT NULL);
+INSERT INTO serving (last_ms) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM serving);
 ";
 
 type Pool = r2d2::Pool<Connections>;

@@ -25,7 +25,8 @@ use super::{Backend, ReadWork};
 /// and each live seat's account and whether the game is rated (`live.south_account`,
 /// `north_account`, `rated`); 7 adds quick pairing's seeks (`seeks`), created on start,
 /// and to each live game whether its first moves are due in time (`first_move_due`) and
-/// the time given back to its clock for outages (`credited_ms`).
+/// the time given back to its clock for outages (`credited_ms`), and when the server last
+/// served (`serving`).
 const VERSION: i64 = 7;
 
 const SCHEMA: &str = "
@@ -169,6 +170,8 @@ CREATE INDEX IF NOT EXISTS seeks_open ON seeks(pool, game_id, id);
 CREATE INDEX IF NOT EXISTS seeks_by_player ON seeks(player, id);
 CREATE INDEX IF NOT EXISTS seeks_by_server ON seeks(server, id);
 CREATE INDEX IF NOT EXISTS seeks_by_game ON seeks(game_id);
+CREATE TABLE IF NOT EXISTS serving (last_ms INTEGER NOT NULL);
+INSERT INTO serving (last_ms) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM serving);
 ";
 
 fn db(error: rusqlite::Error) -> StoreError {

@@ -44,6 +44,8 @@ pub struct ClockView {
     pub running: Option<&'static str>,
     /// The server's time of this view, Unix ms.
     pub now_ms: i64,
+    /// The time given back to the running clock, in all, for the server's outages (ms).
+    pub credited_ms: i64,
 }
 
 /// Who made each standing offer.

@@ -630,6 +630,7 @@ live-to-move = { $who } to move{ $seated ->
     }
 live-your-move = Your move: click a marked pit or type its letter.
 live-first-move-due = Make your first move within { $seconds } s, or the game is aborted.
+live-credited = The server was away: { $seconds } s were given back to the clock.
 live-confirm-resign = { $match ->
         [yes] Resign the match? (It ends with this round.)
        *[no] Resign this game?

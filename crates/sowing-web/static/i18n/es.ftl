@@ -636,6 +636,7 @@ live-to-move = Le toca a { $who }{ $seated ->
     }
 live-your-move = Te toca: haz clic en un hoyo marcado o escribe su letra.
 live-first-move-due = Haz tu primera jugada en { $seconds } s, o la partida se anula.
+live-credited = El servidor no estuvo disponible: se devolvieron { $seconds } s al reloj.
 live-confirm-resign = { $match ->
         [yes] ¿Te rindes en la serie? (Termina con esta ronda.)
        *[no] ¿Te rindes en esta partida?
