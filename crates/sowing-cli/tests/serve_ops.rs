@@ -429,3 +429,49 @@ fn a_backup_under_load_holds_every_game_acknowledged_before_it_began() {
     assert!(!out.status.success());
     assert!(!dir.join("none.db").exists());
 }
+
+#[test]
+fn a_five_second_restart_costs_the_side_to_move_nothing() {
+    let dir = temp_dir("outage");
+    let db = dir.join("games.db");
+    let mut server = Server::start(&db, &[]);
+    let (status, seated) = request(
+        &server.addr,
+        "POST",
+        "/api/live",
+        None,
+        Some(json!({"game": "hoyito-ii", "clock": {"base_ms": 300000, "increment_ms": 0}})),
+    );
+    assert_eq!(status, 201, "{seated}");
+    let id = seated["live"]["id"].as_i64().unwrap();
+    let south = seated["token"].as_str().unwrap().to_owned();
+    let moved = request(
+        &server.addr,
+        "POST",
+        &format!("/api/live/{id}/moves"),
+        Some(&south),
+        Some(json!({"move": "A", "ply": 0})),
+    );
+    assert_eq!(moved.0, 200, "{}", moved.1);
+    let north_ms = |addr: &str| {
+        let (status, view) = request(addr, "GET", &format!("/api/live/{id}"), None, None);
+        assert_eq!(status, 200, "{view}");
+        let clock = view["live"]["clock"].clone();
+        (
+            clock["north_ms"].as_i64().unwrap(),
+            clock["credited_ms"].as_i64().unwrap(),
+        )
+    };
+    let (before, _) = north_ms(&server.addr);
+    assert!(server.terminate().success());
+    std::thread::sleep(Duration::from_secs(5));
+    let server = Server::start(&db, &[]);
+    let (after, credited) = north_ms(&server.addr);
+    let lost = before - after;
+    println!("a 5 s restart: North's clock {before} ms before, {after} ms after ({lost} ms lost, {credited} ms given back)");
+    assert!(credited >= 5_000, "the outage given back: {credited} ms");
+    assert!(
+        lost < 1_500,
+        "only the time served is charged: {lost} ms lost"
+    );
+}
