@@ -5,9 +5,11 @@
 //! is written once, by what it keeps, for both databases (`?N` parameters, `RETURNING`,
 //! `CAST`): `games.rs` (games, their moves and matches), `moves.rs` (playing on a stored
 //! game), `live.rs` (games between two seats), `changes.rs` (what the servers tell one
-//! another), `analyses.rs`, `accounts.rs` (accounts and sessions), `ratings.rs`, `seeks.rs` (quick pairing) and `serving.rs` (when the servers last served), each
-//! adding its operations to [`Store`] and its writes as [`write::Write`]s, over `sql.rs`
-//! (values, rows, statements). A backend (`sqlite.rs`, `postgres.rs`) supplies only what
+//! another), `analyses.rs`, `accounts.rs` (accounts, sessions and recovery codes),
+//! `ratings.rs`, `seeks.rs` (quick pairing) and `serving.rs` (when the servers last
+//! served), each adding its operations to [`Store`] and its writes as [`write::Write`]s,
+//! over `sql.rs` (values, rows, statements). A backend (`sqlite.rs`, `postgres.rs`)
+//! supplies only what
 //! differs: how a connection is had, how writes are made durable (SQLite commits the writes
 //! queued meanwhile together; PostgreSQL announces each commit with `NOTIFY` to the other
 //! servers), its schema and its upgrades.
@@ -34,7 +36,7 @@ mod sql;
 mod sqlite;
 mod write;
 
-pub use accounts::{AccountRow, SessionEnd};
+pub use accounts::{AccountRow, RecoveryCode, SessionEnd};
 pub use analyses::{moves_key, StoredAnalysis};
 pub use changes::{Change, Notice, Step};
 pub use database::{backup, off_runtime, Database};

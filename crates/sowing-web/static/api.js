@@ -99,6 +99,7 @@ const ERRORS = {
   'signed-out': (d) => T('error-signed-out', { detail: d.error }),
   'unknown-account': () => T('error-unknown-account'),
   'unknown-seek': () => T('error-unknown-seek'),
+  'wrong-recovery-code': () => T('error-wrong-recovery-code'),
 };
 
 function errorWords(data, response) {

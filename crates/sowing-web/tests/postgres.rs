@@ -14,7 +14,7 @@ use axum::http::{Method, StatusCode};
 use serde_json::json;
 use sowing::{Game, Rules, Variant};
 use sowing_web::clock::LiveClock;
-use sowing_web::store::{Change, LiveRow, NewGame, Notice, Offers, Step, Store};
+use sowing_web::store::{Change, LiveRow, NewGame, Notice, Offers, RecoveryCode, Step, Store};
 use sowing_web::{router, App};
 
 /// A fresh database on the server of `SOWING_TEST_POSTGRES`: its URL.
@@ -284,8 +284,8 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
         client
             .batch_execute(
                 "DROP TABLE live; DROP TABLE game_ids; ALTER TABLE games DROP COLUMN owner;
-                 DROP TABLE rated_games; DROP TABLE ratings; DROP TABLE sessions;
-                 DROP TABLE accounts;
+                 DROP TABLE recovery_codes; DROP TABLE rated_games; DROP TABLE ratings;
+                 DROP TABLE sessions; DROP TABLE accounts;
                  UPDATE sowing_schema SET version = 1",
             )
             .unwrap();
@@ -318,13 +318,21 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
     })
     .join()
     .unwrap();
-    assert_eq!(version, 6);
-    // Accounts, and the live rows' accounts, are there.
-    let ana = store.sign_up("Ana", "h", [1; 32], None, 0).unwrap();
+    assert_eq!(version, 7);
+    // Accounts, their recovery codes, and the live rows' accounts, are there.
+    let ana = store.sign_up("Ana", "h", [1; 32], None, 0, &[]).unwrap();
     assert_eq!(
         store.session_account([1; 32], 0).unwrap().unwrap().id,
         ana.id
     );
+    let code = RecoveryCode {
+        tag: "ab".to_owned(),
+        hash: "$argon2id$…".to_owned(),
+    };
+    store
+        .set_recovery_codes(ana.id, std::slice::from_ref(&code))
+        .unwrap();
+    assert_eq!(store.recovery_codes(ana.id).unwrap(), vec![code]);
     assert_eq!(
         store.live_row(live).unwrap().unwrap().accounts,
         [None, None]

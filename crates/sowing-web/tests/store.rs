@@ -10,8 +10,8 @@ use std::sync::Arc;
 use sowing::{Game, Rules, Side, Variant};
 use sowing_web::clock::LiveClock;
 use sowing_web::store::{
-    moves_key, Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, SessionEnd, Stamp,
-    Store, StoreError,
+    moves_key, Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, RecoveryCode,
+    SessionEnd, Stamp, Store, StoreError,
 };
 
 /// The database a test runs on.
@@ -77,6 +77,7 @@ on_both!(
     a_game_keeps_its_owner_and_the_list_shows_each_owner_theirs,
     an_id_is_never_given_twice,
     accounts_and_sessions_are_kept_and_a_keys_games_move_into_an_account,
+    a_recovery_code_is_spent_once_and_new_codes_end_the_old_ones,
     a_rated_live_game_is_rated_once_in_the_write_that_ends_it,
     an_analysis_is_kept_with_its_game_and_leaves_with_it,
 );
@@ -469,7 +470,7 @@ fn accounts_and_sessions_are_kept_and_a_keys_games_move_into_an_account(kind: Ki
         .create_game(&NewGame::new(&game, "human", "human").owned_by(Some(key)))
         .unwrap();
     let ana = a
-        .sign_up("Ana", "$argon2id$…", [1; 32], Some(key), 1_000)
+        .sign_up("Ana", "$argon2id$…", [1; 32], Some(key), 1_000, &[])
         .unwrap();
     assert_eq!((ana.name.as_str(), ana.about.as_str()), ("Ana", ""));
     assert_ne!(ana.owner, key);
@@ -482,7 +483,7 @@ fn accounts_and_sessions_are_kept_and_a_keys_games_move_into_an_account(kind: Ki
     assert!(b.list(key, 10).unwrap().is_empty());
     // A taken name, in any case, is a conflict and writes nothing.
     assert!(matches!(
-        b.sign_up("ANA", "x", [2; 32], None, 1_000),
+        b.sign_up("ANA", "x", [2; 32], None, 1_000, &[]),
         Err(StoreError::Conflict(_))
     ));
     assert_eq!(b.session_account([2; 32], 0).unwrap(), None);
@@ -511,10 +512,104 @@ fn accounts_and_sessions_are_kept_and_a_keys_games_move_into_an_account(kind: Ki
     assert_eq!(a.sessions(ana.id).unwrap(), 0);
 }
 
+fn code(tag: &str, hash: &str) -> RecoveryCode {
+    RecoveryCode {
+        tag: tag.to_owned(),
+        hash: hash.to_owned(),
+    }
+}
+
+fn a_recovery_code_is_spent_once_and_new_codes_end_the_old_ones(kind: Kind) {
+    let (a, b) = two(kind, "recovery");
+    let (first, second) = (code("aa", "$argon2id$1"), code("bb", "$argon2id$2"));
+    let ana = a
+        .sign_up(
+            "Ana",
+            "$argon2id$old",
+            [1; 32],
+            None,
+            0,
+            &[first.clone(), second.clone()],
+        )
+        .unwrap();
+    assert_eq!(
+        b.recovery_codes(ana.id).unwrap(),
+        vec![first.clone(), second.clone()]
+    );
+    b.sign_in(ana.id, [2; 32], None, 0).unwrap();
+    // A recovery spends the code, sets the password and ends every session but its own.
+    let key = [9; 32];
+    let game = Game::new(Rules::new(Variant::Ayoayo));
+    let keys_game = a
+        .create_game(&NewGame::new(&game, "human", "human").owned_by(Some(key)))
+        .unwrap();
+    assert_eq!(
+        a.recover(ana.id, &first, "$argon2id$new", [3; 32], Some(key), 5_000)
+            .unwrap(),
+        Some(2)
+    );
+    assert_eq!(b.recovery_codes(ana.id).unwrap(), vec![second.clone()]);
+    assert_eq!(
+        b.account(ana.id).unwrap().unwrap().password,
+        "$argon2id$new"
+    );
+    assert_eq!(b.sessions(ana.id).unwrap(), 1);
+    assert_eq!(b.session_account([1; 32], 0).unwrap(), None);
+    assert_eq!(b.session_account([3; 32], 0).unwrap().unwrap().id, ana.id);
+    assert_eq!(
+        b.game_row(keys_game).unwrap().unwrap().owner,
+        Some(ana.owner)
+    );
+    // The same code again, through the other server: refused, and nothing is written.
+    assert_eq!(
+        b.recover(ana.id, &first, "$argon2id$other", [4; 32], None, 6_000)
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        a.account(ana.id).unwrap().unwrap().password,
+        "$argon2id$new"
+    );
+    assert_eq!(a.session_account([4; 32], 0).unwrap(), None);
+    assert_eq!(a.sessions(ana.id).unwrap(), 1);
+    // A tag with another hash is not the code.
+    assert_eq!(
+        a.recover(ana.id, &code("bb", "$argon2id$x"), "h", [5; 32], None, 0)
+            .unwrap(),
+        None
+    );
+    // New codes end the old ones.
+    let third = code("cc", "$argon2id$3");
+    b.set_recovery_codes(ana.id, std::slice::from_ref(&third))
+        .unwrap();
+    assert_eq!(a.recovery_codes(ana.id).unwrap(), vec![third.clone()]);
+    assert_eq!(
+        a.recover(ana.id, &second, "h", [6; 32], None, 0).unwrap(),
+        None
+    );
+    // One code tried through both servers at once works once.
+    let tries: Vec<Option<usize>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = [(&a, [7; 32]), (&b, [8; 32])]
+            .into_iter()
+            .map(|(store, session)| {
+                let third = &third;
+                scope.spawn(move || {
+                    store
+                        .recover(ana.id, third, "$argon2id$raced", session, None, 7_000)
+                        .unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(tries.iter().filter(|t| t.is_some()).count(), 1, "{tries:?}");
+    assert!(a.recovery_codes(ana.id).unwrap().is_empty());
+}
+
 fn a_rated_live_game_is_rated_once_in_the_write_that_ends_it(kind: Kind) {
     let (a, b) = two(kind, "ratings");
-    let ana = a.sign_up("Ana", "h", [1; 32], None, 0).unwrap();
-    let bea = a.sign_up("Bea", "h", [2; 32], None, 0).unwrap();
+    let ana = a.sign_up("Ana", "h", [1; 32], None, 0, &[]).unwrap();
+    let bea = a.sign_up("Bea", "h", [2; 32], None, 0, &[]).unwrap();
     let game = Game::new(Rules::new(Variant::HoyitoII));
     let live = LiveRow {
         accounts: [Some(ana.id), Some(bea.id)],

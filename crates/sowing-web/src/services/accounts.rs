@@ -1,8 +1,9 @@
 //! Accounts: signing up and in with a name and a password (argon2id), sessions (a token the
 //! browser keeps in an HttpOnly cookie; only its SHA-256 is stored), signing out of one
-//! session or all, a new password (which ends the other sessions), profiles, leaderboards.
-//! An anonymous player's games (those of the player key presented) move into the account
-//! when they sign up, or sign in with that key.
+//! session or all, a new password (which ends the other sessions), recovery codes (a
+//! forgotten password without e-mail), profiles, leaderboards. An anonymous player's games
+//! (those of the player key presented) move into the account when they sign up, or sign in
+//! with that key.
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -13,7 +14,7 @@ use argon2::Argon2;
 use crate::ratings::Speed;
 use crate::seats;
 use crate::services::games::{blocking, GameError, Games};
-use crate::store::{AccountRow, SessionEnd, StoreError};
+use crate::store::{AccountRow, RecoveryCode, SessionEnd, StoreError};
 use crate::views::accounts::{LeaderboardView, ProfileView};
 
 type GameResult<T> = Result<T, GameError>;
@@ -36,6 +37,20 @@ const PROFILE_GAMES: usize = 200;
 /// How many players a leaderboard lists.
 const LEADERS: usize = 100;
 
+/// How many recovery codes an account is given at a time.
+pub const RECOVERY_CODES: usize = 8;
+
+/// The characters of a recovery code: Crockford's base 32 in lower case (no i, l, o or u,
+/// which are read for 1, 1, 0 and v), five bits each.
+const CODE_ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+
+/// A code's length: 12 characters, 60 random bits.
+const CODE_CHARS: usize = 12;
+
+/// How many of a code's first characters are its tag, kept in clear to find its hash: the
+/// other 50 bits stay secret.
+const TAG_CHARS: usize = 2;
+
 /// A session begun: the account and the token for the cookie (shown once, never stored).
 pub struct SignedIn {
     /// The account.
@@ -44,6 +59,56 @@ pub struct SignedIn {
     pub token: String,
     /// Games that moved into the account from the player key presented.
     pub moved: usize,
+    /// A new account's recovery codes, shown this once (empty when signing in).
+    pub recovery_codes: Vec<String>,
+    /// Sessions of the account that a recovery ended.
+    pub ended: Option<usize>,
+}
+
+/// Fresh recovery codes as shown (`abcd-efgh-jkmn`) and as kept (tag and argon2id hash),
+/// their tags all different so that a code tried is checked against one hash.
+fn new_recovery_codes() -> Result<(Vec<String>, Vec<RecoveryCode>), StoreError> {
+    use rand::Rng;
+    let mut rng = rand::rngs::OsRng;
+    let mut plain: Vec<String> = Vec::with_capacity(RECOVERY_CODES);
+    while plain.len() < RECOVERY_CODES {
+        let code: String = (0..CODE_CHARS)
+            .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
+            .collect();
+        if plain.iter().all(|p| p[..TAG_CHARS] != code[..TAG_CHARS]) {
+            plain.push(code);
+        }
+    }
+    let kept = plain
+        .iter()
+        .map(|code| {
+            Ok(RecoveryCode {
+                tag: code[..TAG_CHARS].to_owned(),
+                hash: hash_password(code)?,
+            })
+        })
+        .collect::<Result<_, StoreError>>()?;
+    let shown = plain
+        .iter()
+        .map(|code| format!("{}-{}-{}", &code[..4], &code[4..8], &code[8..]))
+        .collect();
+    Ok((shown, kept))
+}
+
+/// A recovery code as typed, in the form it was hashed: lower case, without the dashes and
+/// spaces, with the letters Crockford's base 32 reads as digits (o, i, l) read so; `None`
+/// when it cannot be a code.
+fn typed_code(typed: &str) -> Option<String> {
+    let code: String = typed
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' '))
+        .map(|c| match c.to_ascii_lowercase() {
+            'o' => '0',
+            'i' | 'l' => '1',
+            c => c,
+        })
+        .collect();
+    (code.len() == CODE_CHARS && code.bytes().all(|b| CODE_ALPHABET.contains(&b))).then_some(code)
 }
 
 /// Why a name cannot be an account's, or `None` when it can.
@@ -170,15 +235,16 @@ impl Games {
                 return Ok(None);
             }
             let phc = hash_password(&password)?;
-            match store.sign_up(&name, &phc, session, key, now) {
-                Ok(account) => Ok(Some(account)),
+            let (shown, kept) = new_recovery_codes()?;
+            match store.sign_up(&name, &phc, session, key, now, &kept) {
+                Ok(account) => Ok(Some((account, shown))),
                 // Another request took the name meanwhile.
                 Err(StoreError::Conflict(_)) => Ok(None),
                 Err(e) => Err(e),
             }
         })
         .await?;
-        let Some(account) = signed else {
+        let Some((account, recovery_codes)) = signed else {
             return Err(GameError::Conflict(
                 "that name is taken: choose another".to_owned(),
             ));
@@ -189,6 +255,8 @@ impl Games {
             account,
             token,
             moved,
+            recovery_codes,
+            ended: None,
         })
     }
 
@@ -235,6 +303,8 @@ impl Games {
             account,
             token,
             moved,
+            recovery_codes: Vec::new(),
+            ended: None,
         })
     }
 
@@ -314,6 +384,98 @@ impl Games {
         })
         .await?;
         ended.ok_or_else(|| GameError::SignedOut("wrong password".to_owned()))
+    }
+
+    /// Signs in to the account named `name` with one of its recovery codes, which is spent,
+    /// and sets `new_password`; every other session of the account ends (whoever forgot the
+    /// password may not be the only one who had it). The games of the player key whose hash
+    /// is `key` move into the account.
+    ///
+    /// # Errors
+    /// 422 for a new password of the wrong form; 401 for an unknown name, a wrong code or
+    /// one already used (the same answer, in the same time: one argon2 check each);
+    /// 429 past the rate of attempts from `address` (shared with signing in); a store
+    /// failure.
+    pub async fn recover(
+        &self,
+        address: std::net::IpAddr,
+        name: &str,
+        code: &str,
+        new_password: &str,
+        key: Option<[u8; 32]>,
+    ) -> GameResult<SignedIn> {
+        if let Some(problem) = password_problem(new_password) {
+            return Err(GameError::Refused(format!("new_{problem}")));
+        }
+        self.may_sign_in(address)?;
+        if name.chars().count() > *NAME_CHARS.end() {
+            return Err(GameError::WrongRecoveryCode);
+        }
+        let ids = self.ids_of_key(key).await?;
+        let (token, session) = seats::new_token();
+        let store = self.store.clone();
+        let (name, password) = (name.to_owned(), new_password.to_owned());
+        let typed = typed_code(code);
+        let now = self.time.now_ms();
+        let recovered = blocking(move || {
+            let account = store.account_named(&name)?;
+            let kept = match (&account, &typed) {
+                (Some(account), Some(typed)) => store
+                    .recovery_codes(account.id)?
+                    .into_iter()
+                    .find(|c| c.tag == typed[..TAG_CHARS]),
+                _ => None,
+            };
+            let phc = kept.as_ref().map_or(DECOY.as_str(), |c| c.hash.as_str());
+            let matches = password_matches(phc, typed.as_deref().unwrap_or_default());
+            let (Some(account), Some(kept), true) = (account, kept, matches) else {
+                return Ok(None);
+            };
+            let fresh = hash_password(&password)?;
+            let ended = store.recover(account.id, &kept, &fresh, session, key, now)?;
+            Ok(ended.map(|ended| (account, ended)))
+        })
+        .await?;
+        let Some((account, ended)) = recovered else {
+            return Err(GameError::WrongRecoveryCode);
+        };
+        let moved = ids.len();
+        self.forget_moved(ids).await;
+        Ok(SignedIn {
+            account,
+            token,
+            moved,
+            recovery_codes: Vec::new(),
+            ended: Some(ended),
+        })
+    }
+
+    /// New recovery codes for `account` if `password` is its password: the old codes work
+    /// no more. The codes, shown this once.
+    ///
+    /// # Errors
+    /// 401 for a wrong password; 429 past the rate of attempts (shared with signing in); a
+    /// store failure.
+    pub async fn renew_recovery_codes(
+        &self,
+        address: std::net::IpAddr,
+        account: &AccountRow,
+        password: &str,
+    ) -> GameResult<Vec<String>> {
+        self.may_sign_in(address)?;
+        let store = self.store.clone();
+        let (id, phc) = (account.id, account.password.clone());
+        let password = password.to_owned();
+        let shown = blocking(move || {
+            if !password_matches(&phc, &password) {
+                return Ok(None);
+            }
+            let (shown, kept) = new_recovery_codes()?;
+            store.set_recovery_codes(id, &kept)?;
+            Ok(Some(shown))
+        })
+        .await?;
+        shown.ok_or_else(|| GameError::SignedOut("wrong password".to_owned()))
     }
 
     /// The profile of the account named `name`: its ratings, results and rated games.
@@ -408,6 +570,41 @@ mod tests {
         assert!(password_matches(&a, "correct horse"));
         assert!(!password_matches(&a, "correct horsE"));
         assert!(!password_matches("not a hash", "correct horse"));
+    }
+
+    #[test]
+    fn recovery_codes_are_shown_grouped_kept_hashed_and_read_back_as_typed() {
+        let (shown, kept) = new_recovery_codes().unwrap();
+        assert_eq!((shown.len(), kept.len()), (RECOVERY_CODES, RECOVERY_CODES));
+        let mut tags: Vec<&str> = kept.iter().map(|c| c.tag.as_str()).collect();
+        tags.sort_unstable();
+        tags.dedup();
+        assert_eq!(tags.len(), RECOVERY_CODES, "one tag per code");
+        for (code, kept) in shown.iter().zip(&kept) {
+            assert_eq!(code.len(), 14, "{code}");
+            assert_eq!(code.matches('-').count(), 2, "{code}");
+            let typed = typed_code(code).unwrap();
+            assert!(typed.starts_with(&kept.tag));
+            assert!(kept.hash.starts_with("$argon2id$"), "{}", kept.hash);
+            assert!(!kept.hash.contains(&typed[TAG_CHARS..]));
+            assert!(password_matches(&kept.hash, &typed));
+            // As a person might type it: capitals, spaces, an O for a zero.
+            let retyped = code.to_uppercase().replace('-', " ").replace('0', "O");
+            assert_eq!(typed_code(&retyped).as_deref(), Some(typed.as_str()));
+        }
+        assert!(!password_matches(
+            &kept[0].hash,
+            &typed_code(&shown[1]).unwrap()
+        ));
+        for bad in [
+            "",
+            "abcd-efgh-jkm",
+            "abcd-efgh-jkmnp",
+            "abcd-efgh-jkmü",
+            "abcd-efgh-jkm!",
+        ] {
+            assert_eq!(typed_code(bad), None, "{bad}");
+        }
     }
 
     #[test]

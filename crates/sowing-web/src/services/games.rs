@@ -102,6 +102,9 @@ pub enum GameError {
     UnknownAccount(String),
     /// No seek of quick pairing has this id.
     UnknownSeek(String),
+    /// A recovery with an unknown name, a wrong code or a code already used (one answer
+    /// for all three, so that it tells nobody which names exist).
+    WrongRecoveryCode,
 }
 
 impl fmt::Display for GameError {
@@ -147,6 +150,9 @@ impl fmt::Display for GameError {
             | GameError::SignedOut(message) => f.write_str(message),
             GameError::UnknownAccount(name) => write!(f, "no account is named {}", shorten(name)),
             GameError::UnknownSeek(id) => write!(f, "unknown seek {}", shorten(id)),
+            GameError::WrongRecoveryCode => f.write_str(
+                "wrong name or recovery code (each code works once, and new codes end the old)",
+            ),
             GameError::NotLive(id) => write!(
                 f,
                 "game {id} is not played between two seats (it is a one-screen game: \

@@ -1,7 +1,7 @@
 //! Accounts and their sessions, in both databases (the same SQL, as the rest of the store's
 //! contract): an account keeps its name, the argon2id hash of its password (a PHC string) and
 //! an owner hash of its own, which its games carry; a session keeps only the SHA-256 of its
-//! token.
+//! token; a recovery code only its argon2id hash, beside its tag.
 
 use super::error::{StoreError, StoreResult};
 use super::sql::{values, Record, Sql};
@@ -25,6 +25,17 @@ pub struct AccountRow {
     pub created: String,
 }
 
+/// A recovery code as kept: its tag (its first characters, in clear, so that a code tried
+/// is checked against one hash, not against every code of the account) and the argon2id
+/// hash of the whole code, as a PHC string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecoveryCode {
+    /// The code's first characters, unique among the account's codes.
+    pub tag: String,
+    /// The argon2id hash of the code (salt and parameters within).
+    pub hash: String,
+}
+
 /// Which sessions a sign-out ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SessionEnd {
@@ -44,6 +55,7 @@ enum AccountWrite {
         session: [u8; 32],
         now_ms: i64,
         key: Option<[u8; 32]>,
+        codes: Vec<RecoveryCode>,
     },
     /// A new session of an account; the games of `key` move into it.
     SignIn {
@@ -62,7 +74,26 @@ enum AccountWrite {
     },
     /// The profile's text.
     About { account: i64, about: String },
+    /// New recovery codes, which end the old ones.
+    RecoveryCodes {
+        account: i64,
+        codes: Vec<RecoveryCode>,
+    },
+    /// A recovery: the code (tag and hash) is spent, the password replaced, every session
+    /// ended and a new one begun; the games of `key` move into the account. Nothing is
+    /// written when the code was spent meanwhile.
+    Recover {
+        account: i64,
+        code: RecoveryCode,
+        password: String,
+        session: [u8; 32],
+        now_ms: i64,
+        key: Option<[u8; 32]>,
+    },
 }
+
+/// The answer of a [`AccountWrite::Recover`] whose code another request spent first.
+const CODE_SPENT: i64 = -1;
 
 const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.password, a.owner, a.about, a.created";
 
@@ -82,6 +113,21 @@ fn account_row(r: &Record) -> StoreResult<AccountRow> {
 /// A name as it is compared: without regard to case.
 fn name_key(name: &str) -> String {
     name.to_lowercase()
+}
+
+/// Writes `codes` as `account`'s recovery codes, ending any it had.
+fn replace_codes(sql: &mut dyn Sql, account: i64, codes: &[RecoveryCode]) -> StoreResult<()> {
+    sql.execute(
+        "DELETE FROM recovery_codes WHERE account_id = ?1",
+        &values![account],
+    )?;
+    for code in codes {
+        sql.execute(
+            "INSERT INTO recovery_codes (account_id, tag, hash) VALUES (?1, ?2, ?3)",
+            &values![account, code.tag.as_str(), code.hash.as_str()],
+        )?;
+    }
+    Ok(())
 }
 
 /// Moves the games of the player key whose hash is `key` into `account`: they carry its
@@ -107,6 +153,7 @@ impl Write for AccountWrite {
                 session,
                 now_ms,
                 key,
+                codes,
             } => {
                 let id = sql
                     .query_one(
@@ -119,6 +166,7 @@ impl Write for AccountWrite {
                     "INSERT INTO sessions (token_hash, account_id, created_ms) VALUES (?1, ?2, ?3)",
                     &values![*session, id, *now_ms],
                 )?;
+                replace_codes(sql, id, codes)?;
                 move_games(sql, id, *key)?;
                 Ok(applied(id))
             }
@@ -170,14 +218,51 @@ impl Write for AccountWrite {
                 )?;
                 Ok(applied(0))
             }
+            AccountWrite::RecoveryCodes { account, codes } => {
+                replace_codes(sql, *account, codes)?;
+                Ok(applied(0))
+            }
+            AccountWrite::Recover {
+                account,
+                code,
+                password,
+                session,
+                now_ms,
+                key,
+            } => {
+                // The code is spent by this very statement: of two requests with one code,
+                // only the first deletes its row.
+                let spent = sql.execute(
+                    "DELETE FROM recovery_codes WHERE account_id = ?1 AND tag = ?2 AND hash = ?3",
+                    &values![*account, code.tag.as_str(), code.hash.as_str()],
+                )?;
+                if spent == 0 {
+                    return Ok(applied(CODE_SPENT));
+                }
+                sql.execute(
+                    "UPDATE accounts SET password = ?2 WHERE id = ?1",
+                    &values![*account, password],
+                )?;
+                let ended = sql.execute(
+                    "DELETE FROM sessions WHERE account_id = ?1",
+                    &values![*account],
+                )?;
+                sql.execute(
+                    "INSERT INTO sessions (token_hash, account_id, created_ms) VALUES (?1, ?2, ?3)",
+                    &values![*session, *account, *now_ms],
+                )?;
+                move_games(sql, *account, *key)?;
+                Ok(applied(i64::try_from(ended).unwrap_or(i64::MAX)))
+            }
         }
     }
 }
 
 impl Store {
     /// Makes an account named `name` (unique without regard to case) with the password
-    /// hash `password`, and its first session (the SHA-256 of its token); the games of the
-    /// player key whose SHA-256 is `key` move into it. The new account.
+    /// hash `password`, its recovery `codes` and its first session (the SHA-256 of its
+    /// token); the games of the player key whose SHA-256 is `key` move into it. The new
+    /// account.
     ///
     /// # Errors
     /// [`StoreError::Conflict`] when the name is taken; a database failure. Nothing is then
@@ -189,6 +274,7 @@ impl Store {
         session: [u8; 32],
         key: Option<[u8; 32]>,
         now_ms: i64,
+        codes: &[RecoveryCode],
     ) -> StoreResult<AccountRow> {
         let (_, owner) = crate::seats::new_token();
         let id = self
@@ -200,6 +286,7 @@ impl Store {
                 session,
                 now_ms,
                 key,
+                codes: codes.to_vec(),
             }))?
             .answer;
         self.account(id)?
@@ -270,6 +357,69 @@ impl Store {
                 about: about.to_owned(),
             }))
             .map(drop)
+    }
+
+    /// Replaces `account`'s recovery codes with `codes`: the old ones work no more.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn set_recovery_codes(&self, account: i64, codes: &[RecoveryCode]) -> StoreResult<()> {
+        self.backend
+            .write(Box::new(AccountWrite::RecoveryCodes {
+                account,
+                codes: codes.to_vec(),
+            }))
+            .map(drop)
+    }
+
+    /// Recovers `account` with `code`: spends the code, sets the password hash `password`,
+    /// ends every session and begins one (the SHA-256 of its token); the games of the player
+    /// key whose SHA-256 is `key` move into it. How many sessions ended, or `None` (and
+    /// nothing written) when the code is no longer the account's: another request spent it
+    /// first, or new codes ended it.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn recover(
+        &self,
+        account: i64,
+        code: &RecoveryCode,
+        password: &str,
+        session: [u8; 32],
+        key: Option<[u8; 32]>,
+        now_ms: i64,
+    ) -> StoreResult<Option<usize>> {
+        let ended = self
+            .backend
+            .write(Box::new(AccountWrite::Recover {
+                account,
+                code: code.clone(),
+                password: password.to_owned(),
+                session,
+                now_ms,
+                key,
+            }))?
+            .answer;
+        Ok((ended != CODE_SPENT).then(|| usize::try_from(ended).unwrap_or(0)))
+    }
+
+    /// The recovery codes `account` has left, by tag.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn recovery_codes(&self, account: i64) -> StoreResult<Vec<RecoveryCode>> {
+        let rows = self.backend.read_statement(
+            "SELECT tag, hash FROM recovery_codes WHERE account_id = ?1 ORDER BY tag",
+            &values![account],
+        )?;
+        rows.iter()
+            .map(|r| {
+                Ok(RecoveryCode {
+                    tag: r.text(0)?,
+                    hash: r.text(1)?,
+                })
+            })
+            .collect()
     }
 
     /// An account by id.

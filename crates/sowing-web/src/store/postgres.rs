@@ -48,8 +48,9 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// the table `analyses` (each game's analysis after the game), created on start; 5 adds
 /// accounts, sessions and ratings, and each live seat's account and `rated`; 6 adds quick
 /// pairing's seeks (`seeks`), created on start, to each live game `first_move_due` and
-/// `credited_ms`, and when the servers last served (`serving`).
-const VERSION: i64 = 6;
+/// `credited_ms`, and when the servers last served (`serving`); 7 adds accounts' recovery
+/// codes (`recovery_codes`), created on start.
+const VERSION: i64 = 7;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -143,6 +144,12 @@ CREATE TABLE IF NOT EXISTS sessions (
     created_ms BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions(account_id);
+CREATE TABLE IF NOT EXISTS recovery_codes (
+    account_id BIGINT NOT NULL REFERENCES accounts(id),
+    tag        TEXT NOT NULL,
+    hash       TEXT NOT NULL,
+    PRIMARY KEY (account_id, tag)
+);
 CREATE TABLE IF NOT EXISTS ratings (
     account_id BIGINT NOT NULL REFERENCES accounts(id),
     variant    TEXT NOT NULL,

@@ -26,8 +26,8 @@ use super::{Backend, ReadWork};
 /// `north_account`, `rated`); 7 adds quick pairing's seeks (`seeks`), created on start,
 /// and to each live game whether its first moves are due in time (`first_move_due`) and
 /// the time given back to its clock for outages (`credited_ms`), and when the server last
-/// served (`serving`).
-const VERSION: i64 = 7;
+/// served (`serving`); 8 adds accounts' recovery codes (`recovery_codes`), created on start.
+const VERSION: i64 = 8;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -110,6 +110,12 @@ CREATE TABLE IF NOT EXISTS sessions (
     created_ms INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions(account_id);
+CREATE TABLE IF NOT EXISTS recovery_codes (
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    tag        TEXT NOT NULL,
+    hash       TEXT NOT NULL,
+    PRIMARY KEY (account_id, tag)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS ratings (
     account_id INTEGER NOT NULL REFERENCES accounts(id),
     variant    TEXT NOT NULL,
@@ -726,11 +732,11 @@ mod tests {
             .unwrap()
             .create_game(&NewGame::live(&game, &live))
             .unwrap();
-        // Back to version 5: no accounts, no seats' accounts, none of version 7.
+        // Back to version 5: no accounts, no seats' accounts, none of versions 7 and 8.
         let conn = Connection::open(&path).unwrap();
         conn.execute_batch(
-            "DROP TABLE rated_games; DROP TABLE ratings; DROP TABLE sessions;
-             DROP TABLE accounts; ALTER TABLE live DROP COLUMN south_account;
+            "DROP TABLE recovery_codes; DROP TABLE rated_games; DROP TABLE ratings;
+             DROP TABLE sessions; DROP TABLE accounts; ALTER TABLE live DROP COLUMN south_account;
              ALTER TABLE live DROP COLUMN north_account; ALTER TABLE live DROP COLUMN rated;
              ALTER TABLE live DROP COLUMN first_move_due; ALTER TABLE live DROP COLUMN credited_ms;
              DROP TABLE seeks; PRAGMA user_version = 5;",
@@ -743,7 +749,7 @@ mod tests {
             (row.names[0].as_deref(), row.accounts, row.rated),
             (Some("Ana"), [None, None], false)
         );
-        let ana = store.sign_up("Ana", "h", [1; 32], None, 0).unwrap();
+        let ana = store.sign_up("Ana", "h", [1; 32], None, 0, &[]).unwrap();
         assert_eq!(
             store.session_account([1; 32], 0).unwrap().unwrap().id,
             ana.id

@@ -1,7 +1,7 @@
 //! The routes of accounts (`/api/account…`, `/api/accounts/{name}`, `/api/leaderboard`;
 //! docs/api.md, "Accounts"). The session's token travels only in an HttpOnly cookie
 //! (SameSite=Lax, Secure behind TLS: `sow serve --secure-cookies`), never in an address or a
-//! log; passwords only in JSON bodies, which pages of other sites cannot send
+//! log; passwords and recovery codes only in JSON bodies, which pages of other sites cannot send
 //! (`transport::security` refuses their requests, and bodies must be `application/json`).
 
 use std::sync::Arc;
@@ -33,6 +33,8 @@ pub(crate) fn routes() -> Router<Arc<Games>> {
         .route("/account/signout", post(sign_out))
         .route("/account/signout-everywhere", post(sign_out_everywhere))
         .route("/account/password", post(change_password))
+        .route("/account/recover", post(recover))
+        .route("/account/recovery-codes", post(renew_recovery_codes))
         .route("/accounts/{name}", get(profile).put(edit_profile))
         .route("/leaderboard", get(leaderboard))
 }
@@ -76,7 +78,8 @@ fn signed_in(games: &Games, signed: SignedIn, status: StatusCode) -> Response {
         SessionView {
             account: Some(AccountView::of(&signed.account)),
             moved: Some(signed.moved),
-            ended: None,
+            ended: signed.ended,
+            recovery_codes: (!signed.recovery_codes.is_empty()).then_some(signed.recovery_codes),
         },
     )
 }
@@ -87,6 +90,7 @@ async fn me(session: Session) -> Json<SessionView> {
         account: session.account.as_ref().map(AccountView::of),
         moved: None,
         ended: None,
+        recovery_codes: None,
     })
 }
 
@@ -143,6 +147,7 @@ async fn sign_out(
             account: None,
             moved: None,
             ended: None,
+            recovery_codes: None,
         },
     ))
 }
@@ -163,6 +168,7 @@ async fn sign_out_everywhere(
             account: None,
             moved: None,
             ended: Some(ended),
+            recovery_codes: None,
         },
     ))
 }
@@ -196,7 +202,68 @@ async fn change_password(
         account: Some(AccountView::of(&account)),
         moved: None,
         ended: Some(ended),
+        recovery_codes: None,
     }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Recovery {
+    name: String,
+    code: String,
+    new_password: String,
+}
+
+/// `POST /api/account/recover`: a forgotten password, replaced with one recovery code; a
+/// new session, and the account's others end.
+async fn recover(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    key: PlayerKey,
+    JsonBody(body): JsonBody<Recovery>,
+) -> ApiResult<Response> {
+    let signed = games
+        .recover(
+            address,
+            body.name.trim(),
+            &body.code,
+            &body.new_password,
+            key.hash(),
+        )
+        .await?;
+    Ok(signed_in(&games, signed, StatusCode::OK))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Password {
+    password: String,
+}
+
+/// `POST /api/account/recovery-codes`: new recovery codes (the password again, as for a new
+/// password), which end the old ones; shown in this answer only.
+async fn renew_recovery_codes(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    session: Session,
+    JsonBody(body): JsonBody<Password>,
+) -> ApiResult<Response> {
+    let account = games.signed_in_as(session.account)?;
+    let codes = games
+        .renew_recovery_codes(address, &account, &body.password)
+        .await?;
+    let mut response = Json(SessionView {
+        account: Some(AccountView::of(&account)),
+        moved: None,
+        ended: None,
+        recovery_codes: Some(codes),
+    })
+    .into_response();
+    // Codes are secrets: no cache keeps them.
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
 }
 
 async fn profile(

@@ -45,6 +45,7 @@ pub const ERROR_CODES: &[&str] = &[
     "server-error",
     "signed-out",
     "unknown-account",
+    "wrong-recovery-code",
     "store-unavailable",
     "store-full",
 ];
@@ -96,6 +97,7 @@ fn game_error_code(error: &GameError) -> &'static str {
         GameError::SignedOut(_) => "signed-out",
         GameError::UnknownAccount(_) => "unknown-account",
         GameError::UnknownSeek(_) => "unknown-seek",
+        GameError::WrongRecoveryCode => "wrong-recovery-code",
         GameError::Store(_) | GameError::Internal(_) => "server-error",
     }
 }
@@ -163,7 +165,7 @@ impl From<GameError> for ApiError {
             GameError::NotLive(_) | GameError::UnknownAccount(_) | GameError::UnknownSeek(_) => {
                 StatusCode::NOT_FOUND
             }
-            GameError::SignedOut(_) => StatusCode::UNAUTHORIZED,
+            GameError::SignedOut(_) | GameError::WrongRecoveryCode => StatusCode::UNAUTHORIZED,
             GameError::Engine(EngineError::Busy) => StatusCode::TOO_MANY_REQUESTS,
             GameError::Engine(EngineError::NoAnswer)
             | GameError::Store(StoreError::Unavailable(_) | StoreError::Full(_)) => {

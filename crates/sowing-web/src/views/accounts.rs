@@ -36,9 +36,12 @@ pub struct SessionView {
     /// Games that moved into the account from the player key presented (signing up or in).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moved: Option<usize>,
-    /// Sessions ended (signing out everywhere, a new password).
+    /// Sessions ended (signing out everywhere, a new password, a recovery).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ended: Option<usize>,
+    /// Recovery codes, shown once: a new account's, or new ones that ended the old.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovery_codes: Option<Vec<String>>,
 }
 
 /// A rating as shown: the numbers and whether it is provisional.

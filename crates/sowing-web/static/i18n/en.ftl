@@ -571,6 +571,7 @@ error-server = The server failed: { $detail }
 error-signed-out = { $detail }
 error-unknown-account = No account has that name.
 error-unknown-seek = That search for an opponent has ended.
+error-wrong-recovery-code = That name and recovery code do not match, or the code has already been used.
 error-other = { $detail }
 error-status = { $status } { $text }
 

@@ -577,6 +577,7 @@ error-server = Falló el servidor (detalle: { $detail })
 error-signed-out = Tienes que iniciar sesión, o el nombre o la contraseña no son correctos (detalle del servidor: { $detail })
 error-unknown-account = Ninguna cuenta tiene ese nombre.
 error-unknown-seek = Esa búsqueda de rival ya terminó.
+error-wrong-recovery-code = Ese nombre y ese código de recuperación no coinciden, o el código ya se usó.
 error-other = El servidor respondió con un error (detalle: { $detail })
 error-status = El servidor respondió { $status } { $text }
 
