@@ -2,8 +2,10 @@
 // devices) each sign up from the page, one invites the other to a rated game, the friend's
 // page claims its seat with its account, both play the game to its end by clicking pits,
 // and both pages show the ratings moved — as the server's Glicko-2 says — beside the names,
-// on the profile (with its graph) and on the leaderboard. Then signing out. Run by
-// scripts/browser-test.sh (SOW_URL).
+// on the profile (with its graph) and on the leaderboard. Then signing out, and a third
+// player's recovery: the codes shown once at sign-up, a forgotten password replaced with one
+// code, the code refused the second time, and new codes from the profile ending the old
+// (issue 38, part 6). Run by scripts/browser-test.sh (SOW_URL).
 import { BASE, api, assert, check, equal, finish, launch, liveSettled } from './common.mjs';
 
 const browser = await launch();
@@ -179,6 +181,72 @@ await check('signing out ends the session and gives the browser a fresh player k
   assert(after && after !== before, 'a new key');
   const me = await ana.evaluate(async () => (await fetch('/api/account')).json());
   equal(me.account, null, 'the server knows nobody');
+});
+
+await check('recovery codes: shown once at sign-up, one replaces a forgotten password once, new ones end the old', async () => {
+  const cy = await device('cy');
+  const name = `Cy${suffix}`;
+  await cy.goto(BASE + '/');
+  await cy.waitForSelector('#new-game[open]');
+  await cy.keyboard.press('Escape');
+  await cy.click('#btn-account');
+  await cy.fill('#signup-name', name);
+  await cy.fill('#signup-password', PASSWORD);
+  await cy.click('#signup-go');
+  await cy.waitForSelector('#account-codes');
+  const note = await cy.textContent('#account-codes');
+  assert(note.includes('Write these codes down') && note.includes('shown only now'), `the note: ${note}`);
+  const codes = await cy.$$eval('#account-codes li code', (cs) => cs.map((c) => c.textContent));
+  equal(codes.length, 8, 'eight codes');
+  assert(codes.every((c) => /^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/.test(c)), `the codes: ${codes}`);
+  // Written down: they leave the page, and the account dialog never shows them again.
+  await cy.click('#account-codes-done');
+  await cy.waitForSelector('#account-codes', { state: 'detached' });
+  await cy.keyboard.press('Escape');
+  await cy.click('#btn-account');
+  equal(await cy.locator('#account-codes').count(), 0, 'not shown again');
+  await cy.click('#account-signout');
+  await cy.waitForFunction(() => document.body.dataset.account === '');
+  // Forgot the password: the name, one code and a new password sign in.
+  const recover = async (code, password) => {
+    await cy.click('#recover-box summary');
+    await cy.fill('#recover-name', name);
+    await cy.fill('#recover-code', code);
+    await cy.fill('#recover-password', password);
+    await cy.click('#recover-go');
+  };
+  await recover(codes[0], 'a brand new password');
+  await cy.waitForFunction((n) => document.body.dataset.account === n, name);
+  assert((await cy.textContent('#account-said')).includes(`Welcome back, ${name}`), 'welcomed back');
+  await cy.click('#account-signout');
+  await cy.waitForFunction(() => document.body.dataset.account === '');
+  // The same code again: refused, in words, and nobody is signed in.
+  await recover(codes[0], 'yet another password');
+  await cy.waitForFunction(() => document.querySelector('#account-error').textContent !== '');
+  equal(await cy.textContent('#account-error'), 'That name and recovery code do not match, or the code has already been used.', 'refused');
+  equal(await cy.evaluate(() => document.body.dataset.account), '', 'still signed out');
+  const refused = await fetch(`${BASE}/api/account/recover`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, code: codes[0], new_password: 'yet another password' }) });
+  equal(refused.status, 401, 'the server refuses it too');
+  // Signed in with the new password, the profile makes new codes, which end the old ones.
+  await cy.fill('#signin-name', name);
+  await cy.fill('#signin-password', 'a brand new password');
+  await cy.click('#signin-go');
+  await cy.waitForFunction((n) => document.body.dataset.account === n, name);
+  await cy.click('#account-profile');
+  await cy.waitForSelector('#profile[open] #renew-codes');
+  await cy.fill('#renew-password', 'a brand new password');
+  await cy.click('#renew-go');
+  await cy.waitForSelector('#profile-codes li');
+  const fresh = await cy.$$eval('#profile-codes li code', (cs) => cs.map((c) => c.textContent));
+  equal(fresh.length, 8, 'eight new codes');
+  assert(fresh.every((c) => !codes.includes(c)), 'all new');
+  await cy.keyboard.press('Escape');
+  await cy.waitForSelector('#profile-codes', { state: 'detached' }); // closing the profile forgets them
+  const old = await fetch(`${BASE}/api/account/recover`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, code: codes[1], new_password: 'yet another password' }) });
+  equal(old.status, 401, 'an old code no longer works');
+  await cy.context().close();
 });
 
 await check('no page errors', async () => equal(errors, [], 'page errors'));

@@ -1,5 +1,6 @@
 // Accounts and ratings (docs/web.md, "Accounts and ratings"): signing up and in, signing
-// out (here or everywhere), a new password, profiles with a rating graph, leaderboards, the
+// out (here or everywhere), a new password, recovery codes (shown once; a forgotten
+// password replaced with one), profiles with a rating graph, leaderboards, the
 // rated box of Play a friend, ratings beside the names of a live game, and the lobby's
 // rating range. The session is an HttpOnly cookie: this file never sees its token. live.js
 // asks this file for the ratings and the rated box, and is told when the account changes.
@@ -58,11 +59,25 @@ const W = {
   to: () => T('account-to'),
   claimed: () => T('account-claimed'),
   claimFailed: (detail) => T('account-claim-failed', { detail }),
+  codesTitle: () => T('account-codes-title'),
+  codesNote: () => T('account-codes-note'),
+  codesDone: () => T('account-codes-done'),
+  codesRenewed: () => T('account-codes-renewed'),
+  forgot: () => T('account-forgot'),
+  forgotNote: () => T('account-forgot-note'),
+  code: () => T('account-code'),
+  recover: () => T('account-recover'),
+  recovered: (name) => T('account-recovered', { name }),
+  renewCodes: () => T('account-renew-codes'),
+  renewNote: () => T('account-renew-note'),
 };
 const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'unlimited'];
 
 const $ = (id) => document.getElementById(id);
 const ME = { account: null };
+// Recovery codes just made, shown until the player says they wrote them down or closes
+// the dialog: the server shows them once, and so does this page.
+const FRESH = { codes: null };
 
 const ratingNumber = (r) => `${Math.round(r.rating)}${r.provisional ? '?' : ''}`;
 
@@ -119,6 +134,45 @@ function field(label, input) {
   return el('label', {}, `${label} `, input);
 }
 
+// The codes just made, with what to do with them; `where` names the dialog (its ids).
+function codesBox(where) {
+  const box = el('div', { id: `${where}-codes`, className: 'recovery-codes', role: 'region' });
+  box.setAttribute('aria-labelledby', `${where}-codes-title`);
+  box.append(el('h3', { id: `${where}-codes-title` }, W.codesTitle()), el('p', {}, W.codesNote()),
+    el('ol', {}, ...FRESH.codes.map((c) => el('li', {}, el('code', {}, c)))),
+    el('button', { type: 'button', id: `${where}-codes-done`, onclick: () => { FRESH.codes = null; box.remove(); } }, W.codesDone()));
+  return box;
+}
+
+function forgetCodes() {
+  FRESH.codes = null;
+  for (const id of ['account-codes', 'profile-codes']) if ($(id)) $(id).remove();
+}
+
+// Forgot the password: a name, one recovery code and a new password sign in.
+function recoverForm(error) {
+  const name = el('input', { id: 'recover-name', autocomplete: 'username', required: true, maxLength: 24 });
+  const code = el('input', { id: 'recover-code', autocomplete: 'one-time-code', required: true, maxLength: 20, spellcheck: false,
+    placeholder: 'xxxx-xxxx-xxxx' });
+  const fresh = el('input', { id: 'recover-password', type: 'password', autocomplete: 'new-password', required: true, minLength: 8,
+    maxLength: 128, placeholder: W.passwordRule() });
+  const f = el('form', { id: 'recover', className: 'account-form' }, el('p', { className: 'account-why' }, W.forgotNote()),
+    field(W.name(), name), field(W.code(), code), field(W.newPassword(), fresh),
+    el('button', { type: 'submit', id: 'recover-go' }, W.recover()));
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    error.textContent = '';
+    try {
+      const r = await api('POST', '/account/recover', { name: name.value.trim(), code: code.value, new_password: fresh.value }, {}, { once: true });
+      ME.account = r.account;
+      showMe();
+      $('account-said').textContent = W.recovered(r.account.name) + W.moved(r.moved || 0);
+      afterChange();
+    } catch (err) { $('account-error').textContent = err.message; }
+  });
+  return el('details', { id: 'recover-box', className: 'recover-box' }, el('summary', {}, W.forgot()), f);
+}
+
 function renderDialog() {
   const body = $('account-body');
   if (!body) return;
@@ -138,6 +192,7 @@ function renderDialog() {
         try {
           const r = await api('POST', path, { name: name.value.trim(), password: password.value }, {}, { once: true });
           ME.account = r.account;
+          if (r.recovery_codes) FRESH.codes = r.recovery_codes;
           showMe();
           $('account-said').textContent = W.welcome(r.account.name) + W.moved(r.moved || 0);
           afterChange();
@@ -149,7 +204,7 @@ function renderDialog() {
     };
     body.append(el('p', { className: 'account-why' }, W.why()),
       el('div', { className: 'account-forms' }, form('signup', W.signUpTitle(), W.create(), '/account/signup'),
-        form('signin', W.signIn(), W.signIn(), '/account/signin')), error, said);
+        form('signin', W.signIn(), W.signIn(), '/account/signin')), recoverForm(error), error, said);
     return;
   }
   const out = (path, all) => async () => {
@@ -183,6 +238,7 @@ function renderDialog() {
       el('button', { type: 'button', id: 'account-signout', onclick: out('/account/signout', false) }, W.signOut()),
       el('button', { type: 'button', id: 'account-signout-all', title: W.signOutAllTitle(), onclick: out('/account/signout-everywhere', true) }, W.signOutAll())),
     change, error, said);
+  if (FRESH.codes) body.prepend(codesBox('account'));
 }
 
 // Signing in or out changes whose games and challenges these are (live.js lists the lobby
@@ -243,9 +299,33 @@ function graph(games) {
   return svg;
 }
 
+// The own profile's *Make new codes*: the password again, then the codes, shown once.
+function renewCodesForm() {
+  const password = el('input', { id: 'renew-password', type: 'password', autocomplete: 'current-password', required: true });
+  const said = el('p', { id: 'renew-said', className: 'account-said', role: 'status' });
+  const f = el('form', { id: 'renew-codes', className: 'account-form' }, el('h3', {}, W.codesTitle()),
+    field(W.renewNote(), password), el('button', { type: 'submit', id: 'renew-go' }, W.renewCodes()), said);
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    said.textContent = '';
+    try {
+      const r = await api('POST', '/account/recovery-codes', { password: password.value }, {}, { once: true });
+      password.value = '';
+      FRESH.codes = r.recovery_codes;
+      if ($('profile-codes')) $('profile-codes').remove();
+      f.after(codesBox('profile'));
+      said.textContent = W.codesRenewed();
+    } catch (err) { said.textContent = err.message; }
+  });
+  return f;
+}
+
 async function openProfile(name) {
   let d = $('profile');
-  if (!d) d = dialog('profile', '');
+  if (!d) {
+    d = dialog('profile', '');
+    d.addEventListener('close', forgetCodes);
+  }
   const body = $('profile-body');
   body.innerHTML = '';
   let p;
@@ -270,6 +350,7 @@ async function openProfile(name) {
     })()
     : el('p', { id: 'profile-about', className: 'profile-about' }, p.about);
   body.append(about);
+  if (own) body.append(renewCodesForm(p.name));
   body.append(el('h3', {}, W.ratings()));
   if (!p.ratings.length) body.append(el('p', {}, W.noGames()));
   else {
@@ -381,7 +462,7 @@ function startAccount() {
   const nav = document.querySelector('header.top nav');
   nav.append(el('button', { id: 'btn-leaders', type: 'button', onclick: openLeaders }),
     el('button', { id: 'btn-account', type: 'button', onclick: () => { renderDialog(); $('account').showModal(); } }));
-  dialog('account', '');
+  dialog('account', '').addEventListener('close', forgetCodes);
   const box = $('friend-box');
   if (box) {
     box.append(el('label', { id: 'f-rated-box', className: 'check', hidden: true }, el('input', { id: 'f-rated', type: 'checkbox' }),

@@ -769,6 +769,17 @@ account-from = from
 account-to = to
 account-claimed = Your account holds this seat: the game is rated once both players have signed in.
 account-claim-failed = Your account could not take this seat: { $detail }
+account-codes-title = Recovery codes
+account-codes-note = Write these codes down, or print them, and keep them somewhere safe: they are shown only now. If you forget your password, one of them lets you set a new one (Sign in, then “Forgot the password?”). Each code works once.
+account-codes-done = I have written them down
+account-codes-renewed = New codes made: the old ones no longer work.
+account-forgot = Forgot the password?
+account-forgot-note = Your name, one of the recovery codes you wrote down when you made the account, and a new password. Every other session of the account ends.
+account-code = Recovery code
+account-recover = Set the new password
+account-recovered = Welcome back, { $name }: your new password is set, and the account’s other sessions have ended. Cross off the code you used: it works only once.
+account-renew-codes = Make new codes
+account-renew-note = New codes end the old ones. Your password, to be sure it is you:
 ## The review after the game (analysis.js; docs/web.md, "Analysis")
 
 analysis-open = Review the game

@@ -778,6 +778,17 @@ account-from = de
 account-to = a
 account-claimed = Tu cuenta ocupa este asiento: la partida se puntúa cuando los dos jugadores hayan iniciado sesión.
 account-claim-failed = Tu cuenta no pudo ocupar este asiento: { $detail }
+account-codes-title = Códigos de recuperación
+account-codes-note = Anota estos códigos, o imprímelos, y guárdalos en un lugar seguro: solo se muestran ahora. Si olvidas tu contraseña, uno de ellos te permite poner una nueva (Iniciar sesión y luego «¿Olvidaste la contraseña?»). Cada código sirve una sola vez.
+account-codes-done = Ya los anoté
+account-codes-renewed = Códigos nuevos hechos: los anteriores ya no sirven.
+account-forgot = ¿Olvidaste la contraseña?
+account-forgot-note = Tu nombre, uno de los códigos de recuperación que anotaste al crear la cuenta y una contraseña nueva. Se cierran las demás sesiones de la cuenta.
+account-code = Código de recuperación
+account-recover = Poner la contraseña nueva
+account-recovered = Bienvenido de nuevo, { $name }: tu contraseña nueva está puesta y se cerraron las demás sesiones de la cuenta. Tacha el código que usaste: sirve una sola vez.
+account-renew-codes = Hacer códigos nuevos
+account-renew-note = Los códigos nuevos anulan los anteriores. Tu contraseña, para confirmar que eres tú:
 ## La revisión después de la partida (analysis.js; docs/web.md, "Analysis")
 
 analysis-open = Revisar la partida
