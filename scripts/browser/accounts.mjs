@@ -190,6 +190,16 @@ await check('recovery codes: shown once at sign-up, one replaces a forgotten pas
   await cy.waitForSelector('#new-game[open]');
   await cy.keyboard.press('Escape');
   await cy.click('#btn-account');
+  // The form checks the server's rules before sending: a one-letter name, a short password.
+  let sent = 0;
+  cy.on('request', (r) => { if (r.url().endsWith('/api/account/signup')) sent += 1; });
+  await cy.fill('#signup-name', 'C');
+  await cy.fill('#signup-password', 'short');
+  await cy.click('#signup-go');
+  equal(await cy.$$eval('#signup :invalid', (es) => es.map((e) => e.id)), ['signup-name', 'signup-password'], 'both refused');
+  await cy.fill('#signup-name', '-cy');
+  equal(await cy.$eval('#signup-name', (e) => e.validity.patternMismatch), true, 'a name starting with -');
+  equal(sent, 0, 'nothing sent');
   await cy.fill('#signup-name', name);
   await cy.fill('#signup-password', PASSWORD);
   await cy.click('#signup-go');

@@ -184,6 +184,11 @@ function renderDialog() {
       const name = el('input', { id: `${id}-name`, autocomplete: 'username', required: true, maxLength: 24, placeholder: W.nameRule() });
       const password = el('input', { id: `${id}-password`, type: 'password', required: true, maxLength: 128, placeholder: W.passwordRule(),
         autocomplete: id === 'signup' ? 'new-password' : 'current-password' });
+      if (id === 'signup') {
+        // The server's rules, checked before sending: the browser says what is wrong.
+        Object.assign(name, { minLength: 2, pattern: '[A-Za-z0-9][A-Za-z0-9_\\-]*', title: W.nameRule() });
+        Object.assign(password, { minLength: 8, title: W.passwordRule() });
+      }
       const f = el('form', { id, className: 'account-form' }, el('h3', {}, title), field(W.name(), name), field(W.password(), password),
         el('button', { type: 'submit', className: 'primary', id: `${id}-go` }, button));
       f.addEventListener('submit', async (e) => {

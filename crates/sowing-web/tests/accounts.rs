@@ -432,6 +432,27 @@ async fn a_profile_is_public_and_only_its_own_account_edits_it() {
         .reply(&router)
         .await;
     assert_eq!(long.status, StatusCode::UNPROCESSABLE_ENTITY);
+    // As names do, the text refuses what hides itself or turns the text after it around.
+    for hidden in ["\u{202E}evil", "a\u{200B}b", "\u{FEFF}x", "ok\u{2066}"] {
+        let refused = Call::new(Method::PUT, "/api/accounts/Ana")
+            .by(&with_cookie(&ana))
+            .json(json!({ "about": hidden }))
+            .reply(&router)
+            .await;
+        assert_eq!(
+            refused.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{hidden:?}"
+        );
+        assert!(
+            refused.body["error"]
+                .as_str()
+                .unwrap()
+                .contains("direction-changing"),
+            "{}",
+            refused.body
+        );
+    }
     let profile = Call::new(Method::GET, "/api/accounts/Ana")
         .by(&Who::default())
         .reply(&router)

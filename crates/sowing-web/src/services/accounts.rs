@@ -164,6 +164,16 @@ fn password_matches(phc: &str, password: &str) -> bool {
     })
 }
 
+/// Characters that are invisible or reorder the text around them (bidirectional controls,
+/// zero-width spaces and joiners, the byte-order mark): a profile's text refuses them as
+/// names do (`transport::live::check_name` keeps the same list), since U+202E turns the
+/// text after it around.
+fn hidden_or_reordering(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
+}
+
 /// A hash no password is checked against but to spend the same time when the name is
 /// unknown, so that how long a refusal takes does not tell which names exist.
 static DECOY: LazyLock<String> =
@@ -500,8 +510,8 @@ impl Games {
     /// Sets the text of the profile named `name`, which must be `account`'s own.
     ///
     /// # Errors
-    /// 403 for someone else's profile; 422 for a text too long or with control characters;
-    /// a store failure.
+    /// 403 for someone else's profile; 422 for a text too long, with control characters, or
+    /// with invisible or direction-changing ones; a store failure.
     pub async fn edit_profile(
         &self,
         account: &AccountRow,
@@ -526,6 +536,12 @@ impl Games {
             return Err(GameError::Refused(
                 "about: control characters are not allowed".to_owned(),
             ));
+        }
+        if let Some(c) = about.chars().find(|&c| hidden_or_reordering(c)) {
+            return Err(GameError::Refused(format!(
+                "about: invisible or direction-changing characters are not allowed (U+{:04X})",
+                u32::from(c)
+            )));
         }
         let store = self.store.clone();
         let (id, text) = (account.id, about.to_owned());
