@@ -1,7 +1,8 @@
 // Browser tests of quick pairing (docs/api.md, "Quick pairing"): a desktop in English and a
 // 390 px phone in Spanish, each a player of its own, press the same clock of the grid and
-// land in one live game, one seat each; a cancelled search and a page left are taken out
-// of the pool (a third player is not paired with them). Run by scripts/browser-test.sh
+// land in one live game, one seat each, and exchange a quick phrase (each in its language,
+// until muted); a cancelled search and a page left are taken out of the pool (a third
+// player is not paired with them). Run by scripts/browser-test.sh
 // (SOW_URL).
 import { BASE, assert, check, equal, finish, launch, waitInPage } from './common.mjs';
 
@@ -57,6 +58,19 @@ await check('two players pressing the same clock land in one live game, one seat
   equal(a.id, b.id, 'the same game');
   equal([a.seat, b.seat].sort(), ['north', 'south'], 'one seat each');
   equal(await desk.locator('#pair-cancel').isVisible(), false, 'no Cancel once paired');
+});
+
+await check('a phrase said on the desktop shows on the phone in Spanish, until the phone mutes them', async () => {
+  await desk.click('#live-phrases button[data-phrase="good-luck"]');
+  await waitInPage(phone, () => document.querySelector('#live-said').textContent.includes('¡Suerte!'));
+  assert((await desk.locator('#live-said').textContent()).includes('Good luck!'), 'the sayer sees it said');
+  await phone.locator('#phrases-mute').check();
+  await desk.click('#live-phrases button[data-phrase="hello"]');
+  await waitInPage(desk, () => document.querySelector('#live-said').textContent.includes('Hello!'));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  assert(!(await phone.locator('#live-said').textContent()).includes('¡Hola!'), 'muted: not shown');
+  const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 390, `the phone's live game does not scroll sideways: ${width} px wide`);
 });
 
 await check('a cancelled search and a page left are taken out of the pool', async () => {

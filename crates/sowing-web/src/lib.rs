@@ -443,6 +443,7 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/saved.js", JS, include_str!("../static/saved.js")),
     ("/learn.js", JS, include_str!("../static/learn.js")),
     ("/live.js", JS, include_str!("../static/live.js")),
+    ("/phrases.js", JS, include_str!("../static/phrases.js")),
     ("/lobby.js", JS, include_str!("../static/lobby.js")),
     ("/pairing.js", JS, include_str!("../static/pairing.js")),
     ("/account.js", JS, include_str!("../static/account.js")),

@@ -10,6 +10,7 @@ import { moveName, sideName, liveEnd } from './words.js';
 import { animate, sameBoard, animateAgain, counters as boardCounters } from './board.js';
 import { render, setStatus, run, tellTurn } from './game.js';
 import { claim, ratingText } from './account.js';
+import { phraseBox, relabelPhrases, showSaid } from './phrases.js';
 import { S, parts } from './state.js';
 
 const LV = {
@@ -462,6 +463,7 @@ function renderLive() {
     }));
   }
   $('live-note').textContent = offerNotes(offers, mine, live).join(' ');
+  showSaid(LV.id, live, mine, playerLabel);
   // The server was away (a restart): the clocks did not run meanwhile (docs/api.md).
   const credited = live.clock ? live.clock.credited_ms : 0;
   $('live-credit').hidden = !credited;
@@ -492,6 +494,11 @@ function panel() {
   p.hidden = true;
   p.dataset.i18n = 'live-panel';
   p.innerHTML = '<p id="live-match" class="live-match" hidden></p><p id="live-note" class="live-note" aria-live="polite"></p><p id="live-credit" class="live-note" hidden></p><p id="live-buttons" class="live-buttons"></p><div id="live-links" class="live-links"></div><p id="live-watchers" class="live-watchers" aria-live="off"></p>';
+  p.querySelector('#live-buttons').after(phraseBox((phrase) => run(async () => {
+    const r = await liveApi('POST', `/live/${LV.id}/say`, { phrase });
+    LV.live = r.live;
+    render();
+  })));
   document.querySelector('#play .controls').before(p);
 }
 
@@ -506,7 +513,7 @@ parts.live = { active, mayMove, decorate, play, leave, playerLabel };
 // After the catalogues: the live panel under the board, the clocks ticking.
 function startLive() {
   panel();
-  I18N.changed.push(() => { if (active()) render(); });
+  I18N.changed.push(() => { relabelPhrases(); if (active()) render(); });
   setInterval(() => { if (active()) tickClocks(); }, 200);
 }
 

@@ -1156,3 +1156,46 @@ async fn an_accepted_lobby_challenge_is_aborted_when_south_does_not_move_in_time
         "an aborted game takes no move: {refused}"
     );
 }
+
+#[tokio::test]
+async fn a_seat_says_a_set_phrase_and_only_a_seat_and_only_a_set_one() {
+    let (router, _) = app();
+    let (id, south, north) = invite(&router, json!({})).await;
+    fn say<'a>(id: i64, token: Option<&'a str>, phrase: &str) -> Call<'a> {
+        Call::new(Method::POST, format!("/api/live/{id}/say"))
+            .seat(token)
+            .json(json!({ "phrase": phrase }))
+    }
+    let (south, north) = (south.as_str(), north.as_str());
+    let (status, v) = say(id, Some(south), "good-luck").send(&router).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["live"]["said"]["south"],
+        json!({"phrase": "good-luck", "n": 1})
+    );
+    assert_eq!(v["live"]["said"]["north"], Value::Null);
+    say(id, Some(south), "hello").send(&router).await;
+    let (_, v) = say(id, Some(north), "thanks").send(&router).await;
+    assert_eq!(
+        v["live"]["said"]["south"],
+        json!({"phrase": "hello", "n": 2})
+    );
+    assert_eq!(
+        v["live"]["said"]["north"],
+        json!({"phrase": "thanks", "n": 1})
+    );
+    // No free text; no phrase without a seat's token.
+    let (status, e) = say(id, Some(south), "you are bad").send(&router).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(error_of(&e).contains("good-game"), "{e}");
+    let (status, _) = say(id, None, "hello").send(&router).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (_, v) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router)
+        .await;
+    assert_eq!(
+        v["live"]["said"]["south"]["n"], 2,
+        "the refusals said nothing: {v}"
+    );
+    assert_eq!(v["game"]["ply"], 0, "phrases are not moves");
+}

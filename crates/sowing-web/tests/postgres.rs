@@ -167,6 +167,7 @@ fn open_challenge() -> LiveRow {
         rated: false,
         first_move_due: false,
         credited_ms: 0,
+        said: [None, None],
     }
 }
 
@@ -318,7 +319,7 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
     })
     .join()
     .unwrap();
-    assert_eq!(version, 7);
+    assert_eq!(version, 8);
     // Accounts, their recovery codes, and the live rows' accounts, are there.
     let ana = store.sign_up("Ana", "h", [1; 32], None, 0, &[]).unwrap();
     assert_eq!(

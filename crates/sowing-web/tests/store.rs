@@ -267,6 +267,7 @@ fn open_challenge() -> LiveRow {
         rated: false,
         first_move_due: false,
         credited_ms: 0,
+        said: [None, None],
     }
 }
 

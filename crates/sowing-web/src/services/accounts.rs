@@ -165,10 +165,10 @@ fn password_matches(phc: &str, password: &str) -> bool {
 }
 
 /// Characters that are invisible or reorder the text around them (bidirectional controls,
-/// zero-width spaces and joiners, the byte-order mark): a profile's text refuses them as
-/// names do (`transport::live::check_name` keeps the same list), since U+202E turns the
-/// text after it around.
-fn hidden_or_reordering(c: char) -> bool {
+/// zero-width spaces and joiners, the byte-order mark): names and a profile's text refuse
+/// them, since U+202E turns the text after it around and the others can make one name pass
+/// for another.
+pub(crate) fn hidden_or_reordering(c: char) -> bool {
     matches!(c,
         '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
         | '\u{2060}'..='\u{206F}' | '\u{FEFF}')

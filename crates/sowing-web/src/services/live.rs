@@ -20,7 +20,7 @@ use crate::views::accounts::RatingNumbers;
 use crate::views::games::{MoveReplay, TraceEvent};
 use crate::views::live::{
     result_text, Challenge, ClockSpecView, ClockView, LiveMoved, LiveStatus, LiveView, OffersView,
-    ResultView, SeatView, Seated, SeatsView,
+    ResultView, SaidByView, SaidView, SeatView, Seated, SeatsView,
 };
 
 type GameResult<T> = Result<T, GameError>;
@@ -68,6 +68,24 @@ pub enum Update {
     Full(Box<LiveView>),
     /// The moves after the socket's ply, in order, and the status now.
     Moves(Vec<MoveReplay>, Box<LiveStatus>),
+}
+
+/// The quick phrases a seat may say (issue: no free text, nothing to moderate); the page
+/// words each in its reader's language.
+pub const PHRASES: [&str; 6] = [
+    "hello",
+    "good-luck",
+    "good-game",
+    "thanks",
+    "well-played",
+    "sorry",
+];
+
+fn said(said: &Option<(u32, String)>) -> Option<SaidView> {
+    said.as_ref().map(|(n, phrase)| SaidView {
+        phrase: phrase.clone(),
+        n: *n,
+    })
 }
 
 /// How long each side has for its first move in a game with a clock (lichess: about 30 s):
@@ -226,6 +244,10 @@ impl Games {
             rated: live.rated,
             speed: speed_of(live).name(),
             first_move_by_ms: first_move_by(loaded, live),
+            said: SaidByView {
+                south: said(&live.said[0]),
+                north: said(&live.said[1]),
+            },
         }
     }
 
@@ -500,6 +522,30 @@ impl Games {
             invite,
             view,
         })
+    }
+
+    /// The seat `token` holds says one of the [`PHRASES`]; its opponent's and the
+    /// spectators' sockets show it. Works in a finished game too ("good game").
+    ///
+    /// # Errors
+    /// 403 without a seat's token; 422 for another phrase; a store failure.
+    pub async fn say(&self, id: &str, token: Option<&str>, phrase: &str) -> GameResult<LiveView> {
+        let now = self.time.now_ms();
+        let guard = self.lock_live(id, now).await?;
+        let live = live_of(&guard)?;
+        let side = seat_of(live, token)?;
+        if !PHRASES.contains(&phrase) {
+            return Err(GameError::Refused(format!(
+                "phrase: {} (expected one of {})",
+                shorten(phrase),
+                PHRASES.join(", ")
+            )));
+        }
+        let mut next = live.clone();
+        let count = live.said[side.index()].as_ref().map_or(0, |s| s.0);
+        next.said[side.index()] = Some((count + 1, phrase.to_owned()));
+        let guard = self.commit(guard, next, Commit::Row).await?;
+        self.live_view_of(&guard, now).await
     }
 
     /// Takes the open seat of a lobby challenge.

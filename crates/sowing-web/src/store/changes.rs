@@ -137,6 +137,7 @@ mod tests {
             rated: true,
             first_move_due: true,
             credited_ms: 5_200,
+            said: [Some((3, "good-luck".into())), None],
         };
         assert_eq!(live_row(&live_record(&live)), Ok(live.clone()));
         for mv in [Some("pass".to_owned()), None] {

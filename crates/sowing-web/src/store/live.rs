@@ -82,6 +82,8 @@ pub struct LiveRow {
     pub first_move_due: bool,
     /// The time given back to the clock, in all, for the server's outages (ms).
     pub credited_ms: i64,
+    /// The last quick phrase each seat said (South, North), and how many it has said.
+    pub said: [Option<(u32, String)>; 2],
 }
 
 impl LiveRow {
@@ -111,6 +113,7 @@ impl LiveRow {
             rated: false,
             first_move_due: false,
             credited_ms: 0,
+            said: [None, None],
         }
     }
 }
@@ -119,7 +122,8 @@ pub(super) const LIVE_COLUMNS: &str =
     "game_id, south_hash, north_hash, south_name, north_name, lobby, \
     address, base_ms, increment_ms, south_ms, north_ms, running_since, offer_draw, \
     offer_takeback, offer_rematch, outcome, reason, rematch_id, takebacks, version, \
-    created_ms, touched_ms, south_account, north_account, rated, first_move_due, credited_ms";
+    created_ms, touched_ms, south_account, north_account, rated, first_move_due, credited_ms, said_south, said_south_n, said_north, \
+    said_north_n";
 
 /// An open challenge of the lobby (with `?1` bound to true): listed, a seat free, no result.
 pub(super) const OPEN: &str =
@@ -161,7 +165,14 @@ pub(super) fn live_row(r: &Record) -> StoreResult<LiveRow> {
         rated: r.flag(24)?,
         first_move_due: r.flag(25)?,
         credited_ms: r.int(26)?,
+        said: [said(r, 27)?, said(r, 29)?],
     })
+}
+
+/// A seat's last phrase and its count, from the columns at `at` and `at + 1`.
+fn said(r: &Record, at: usize) -> StoreResult<Option<(u32, String)>> {
+    Ok(r.opt_text(at)?
+        .map(|phrase| (r.opt_small(at + 1).ok().flatten().unwrap_or(0), phrase)))
 }
 
 /// The live row's values for `?1` (the game), `?2` (its version) and then `LIVE_COLUMNS`
@@ -196,6 +207,10 @@ fn live_values(id: i64, live: &LiveRow) -> Vec<Value> {
         live.rated,
         live.first_move_due,
         live.credited_ms,
+        live.said[0].as_ref().map(|s| s.1.as_str()),
+        live.said[0].as_ref().map_or(0, |s| s.0),
+        live.said[1].as_ref().map(|s| s.1.as_str()),
+        live.said[1].as_ref().map_or(0, |s| s.0),
     ]
     .into()
 }
@@ -215,7 +230,8 @@ pub(super) fn insert_live(sql: &mut dyn Sql, id: i64, live: &LiveRow) -> StoreRe
         &format!(
             "INSERT INTO live ({LIVE_COLUMNS})
              VALUES (?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-                     ?15, ?16, ?17, ?18, ?19, ?20, ?2, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"
+                     ?15, ?16, ?17, ?18, ?19, ?20, ?2, ?21, ?22, ?23, ?24, ?25, ?26, ?27,
+                     ?28, ?29, ?30, ?31)"
         ),
         &live_values(
             id,
@@ -238,7 +254,8 @@ pub(super) fn put_live(sql: &mut dyn Sql, live: &LiveRow) -> StoreResult<()> {
              offer_takeback = ?15, offer_rematch = ?16, outcome = ?17, reason = ?18,
              rematch_id = ?19, takebacks = ?20, created_ms = ?21, touched_ms = ?22,
              south_account = ?23, north_account = ?24, rated = ?25, first_move_due = ?26,
-             credited_ms = ?27, version = version + 1
+             credited_ms = ?27, said_south = ?28, said_south_n = ?29, said_north = ?30,
+             said_north_n = ?31, version = version + 1
          WHERE game_id = ?1 AND version = ?2",
         &live_values(live.game_id, live),
     )?;

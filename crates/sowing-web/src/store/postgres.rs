@@ -49,8 +49,9 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// accounts, sessions and ratings, and each live seat's account and `rated`; 6 adds quick
 /// pairing's seeks (`seeks`), created on start, to each live game `first_move_due` and
 /// `credited_ms`, and when the servers last served (`serving`); 7 adds accounts' recovery
-/// codes (`recovery_codes`), created on start.
-const VERSION: i64 = 7;
+/// codes (`recovery_codes`), created on start; 8 adds each seat's last quick phrase
+/// (`said_south`, `said_north` and their counts).
+const VERSION: i64 = 8;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -128,6 +129,10 @@ ALTER TABLE live ADD COLUMN IF NOT EXISTS north_account BIGINT;
 ALTER TABLE live ADD COLUMN IF NOT EXISTS rated BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE live ADD COLUMN IF NOT EXISTS first_move_due BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE live ADD COLUMN IF NOT EXISTS credited_ms BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE live ADD COLUMN IF NOT EXISTS said_south TEXT;
+ALTER TABLE live ADD COLUMN IF NOT EXISTS said_south_n BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE live ADD COLUMN IF NOT EXISTS said_north TEXT;
+ALTER TABLE live ADD COLUMN IF NOT EXISTS said_north_n BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
 CREATE TABLE IF NOT EXISTS accounts (
     id       BIGSERIAL PRIMARY KEY,

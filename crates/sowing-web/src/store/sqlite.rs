@@ -26,8 +26,9 @@ use super::{Backend, ReadWork};
 /// `north_account`, `rated`); 7 adds quick pairing's seeks (`seeks`), created on start,
 /// and to each live game whether its first moves are due in time (`first_move_due`) and
 /// the time given back to its clock for outages (`credited_ms`), and when the server last
-/// served (`serving`); 8 adds accounts' recovery codes (`recovery_codes`), created on start.
-const VERSION: i64 = 8;
+/// served (`serving`); 8 adds accounts' recovery codes (`recovery_codes`), created on start;
+/// 9 adds each seat's last quick phrase (`said_south`, `said_north` and their counts).
+const VERSION: i64 = 9;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -92,7 +93,11 @@ CREATE TABLE IF NOT EXISTS live (
     north_account  INTEGER,
     rated          INTEGER NOT NULL DEFAULT 0,
     first_move_due INTEGER NOT NULL DEFAULT 0,
-    credited_ms    INTEGER NOT NULL DEFAULT 0
+    credited_ms    INTEGER NOT NULL DEFAULT 0,
+    said_south     TEXT,
+    said_south_n   INTEGER NOT NULL DEFAULT 0,
+    said_north     TEXT,
+    said_north_n   INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
 CREATE TABLE IF NOT EXISTS accounts (
@@ -368,6 +373,15 @@ impl Sqlite {
             tx.execute_batch(
                 "ALTER TABLE live ADD COLUMN first_move_due INTEGER NOT NULL DEFAULT 0;
                  ALTER TABLE live ADD COLUMN credited_ms INTEGER NOT NULL DEFAULT 0;",
+            )
+            .map_err(db)?;
+        }
+        if has_live && version < 9 {
+            tx.execute_batch(
+                "ALTER TABLE live ADD COLUMN said_south TEXT;
+                 ALTER TABLE live ADD COLUMN said_south_n INTEGER NOT NULL DEFAULT 0;
+                 ALTER TABLE live ADD COLUMN said_north TEXT;
+                 ALTER TABLE live ADD COLUMN said_north_n INTEGER NOT NULL DEFAULT 0;",
             )
             .map_err(db)?;
         }
@@ -739,6 +753,8 @@ mod tests {
              DROP TABLE sessions; DROP TABLE accounts; ALTER TABLE live DROP COLUMN south_account;
              ALTER TABLE live DROP COLUMN north_account; ALTER TABLE live DROP COLUMN rated;
              ALTER TABLE live DROP COLUMN first_move_due; ALTER TABLE live DROP COLUMN credited_ms;
+             ALTER TABLE live DROP COLUMN said_south; ALTER TABLE live DROP COLUMN said_south_n;
+             ALTER TABLE live DROP COLUMN said_north; ALTER TABLE live DROP COLUMN said_north_n;
              DROP TABLE seeks; PRAGMA user_version = 5;",
         )
         .unwrap();

@@ -45,6 +45,7 @@ pub const ERROR_CODES: &[&str] = &[
     "server-error",
     "signed-out",
     "unknown-account",
+    "unknown-seek",
     "wrong-recovery-code",
     "store-unavailable",
     "store-full",

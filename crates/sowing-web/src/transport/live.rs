@@ -20,6 +20,7 @@ use sowing::Side;
 
 use crate::clock::LiveClock;
 use crate::limits::SocketPermit;
+use crate::services::accounts::hidden_or_reordering;
 use crate::services::games::{GameError, Games};
 use crate::services::live::{NewLive, Offer, Update};
 use crate::transport::error::{ApiError, ApiResult};
@@ -48,6 +49,7 @@ pub(crate) fn routes() -> Router<Arc<Games>> {
         .route("/live/{id}/takeback", act(Act::Offer(Offer::Takeback)))
         .route("/live/{id}/rematch", act(Act::Offer(Offer::Rematch)))
         .route("/live/{id}/decline", act(Act::Decline))
+        .route("/live/{id}/say", post(say))
         .route("/live/{id}/socket", get(socket))
         .layer(DefaultBodyLimit::max(LIVE_BODY_LIMIT))
 }
@@ -59,15 +61,6 @@ pub(crate) const LIVE_BODY_LIMIT: usize = 4096;
 const CLOCK_MS: std::ops::RangeInclusive<i64> = 100..=3 * 3600 * 1000;
 /// The largest increment: one minute.
 const INCREMENT_MS: std::ops::RangeInclusive<i64> = 0..=60_000;
-
-/// Characters that are invisible or reorder the text around them (bidirectional controls,
-/// zero-width spaces and joiners, the byte-order mark): in a name they could make it pass
-/// for another, or turn the text after it around.
-fn hidden_or_reordering(c: char) -> bool {
-    matches!(c,
-        '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
-}
 
 /// A name as given: trimmed, at most `max` characters, no control, invisible or reordering
 /// characters; empty is none. The page shows it escaped.
@@ -282,6 +275,24 @@ async fn play(
             .live_move(&id, token.as_deref(), &body.mv, body.ply)
             .await?,
     ))
+}
+
+/// `POST /api/live/{id}/say`: a quick phrase.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SayRequest {
+    phrase: String,
+}
+
+async fn say(
+    State(games): Shared,
+    ClientAddr(address): ClientAddr,
+    SeatToken(token): SeatToken,
+    PathParams(id): PathParams<String>,
+    JsonBody(body): JsonBody<SayRequest>,
+) -> ApiResult<Json<LiveView>> {
+    may_act(&games, address)?;
+    Ok(Json(games.say(&id, token.as_deref(), &body.phrase).await?))
 }
 
 /// Acts take no body (an empty one, or `{}`).

@@ -48,6 +48,24 @@ pub struct ClockView {
     pub credited_ms: i64,
 }
 
+/// A seat's last quick phrase, and how many it has said (a reader shows each new one once).
+#[derive(Clone, Debug, Serialize)]
+pub struct SaidView {
+    /// The phrase's code (`hello`, `good-luck` …); the page words it in its reader's language.
+    pub phrase: String,
+    /// How many phrases the seat has said in this game.
+    pub n: u32,
+}
+
+/// Each seat's last quick phrase.
+#[derive(Clone, Debug, Serialize)]
+pub struct SaidByView {
+    /// South's, or null.
+    pub south: Option<SaidView>,
+    /// North's, or null.
+    pub north: Option<SaidView>,
+}
+
 /// Who made each standing offer.
 #[derive(Clone, Debug, Serialize)]
 pub struct OffersView {
@@ -106,6 +124,8 @@ pub struct LiveStatus {
     /// When the side to move must have made its first move (Unix ms), in a game with a
     /// clock before each side's first move; else the game is aborted, unrated, at that time.
     pub first_move_by_ms: Option<i64>,
+    /// Each seat's last quick phrase.
+    pub said: SaidByView,
 }
 
 /// A live game whole: its status and its game view.

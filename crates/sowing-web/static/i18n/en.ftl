@@ -885,3 +885,13 @@ pair-seeking = Looking for an opponent: { $game }, { $clock }…
 pair-cancel = Cancel
 pair-cancelled = Search cancelled.
 pair-failed = The search failed: { $error }
+
+## Quick phrases in a live game (phrases.js)
+phrase-hello = Hello!
+phrase-good-luck = Good luck!
+phrase-good-game = Good game!
+phrase-thanks = Thanks!
+phrase-well-played = Well played!
+phrase-sorry = Sorry!
+phrase-said = { $who }: { $phrase }
+phrases-mute = Mute the opponent's phrases

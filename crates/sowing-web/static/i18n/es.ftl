@@ -894,3 +894,13 @@ pair-seeking = Buscando rival: { $game }, { $clock }…
 pair-cancel = Cancelar
 pair-cancelled = Búsqueda cancelada.
 pair-failed = La búsqueda falló: { $error }
+
+## Quick phrases in a live game (phrases.js)
+phrase-hello = ¡Hola!
+phrase-good-luck = ¡Suerte!
+phrase-good-game = ¡Buena partida!
+phrase-thanks = ¡Gracias!
+phrase-well-played = ¡Bien jugado!
+phrase-sorry = ¡Perdón!
+phrase-said = { $who }: { $phrase }
+phrases-mute = Silenciar las frases del rival
