@@ -4,7 +4,9 @@
 //!
 //! The clock starts with the first move: South's first move is free, then the clock of the
 //! side to move runs. After each move made while the mover's clock ran, the increment is
-//! added to the mover's time (an extra turn is a move of its own).
+//! added to the mover's time (an extra turn is a move of its own). A correspondence clock
+//! (`per_move`) instead gives the mover its whole time back after each move: so many days
+//! for every move.
 
 use sowing::Side;
 
@@ -20,6 +22,8 @@ pub struct LiveClock {
     /// When the side to move's clock started, or `None` while it is stopped (before the
     /// first move, once the game is over).
     pub running_since: Option<i64>,
+    /// Correspondence: `base_ms` for each move, given back whole after every move.
+    pub per_move: bool,
 }
 
 impl LiveClock {
@@ -30,6 +34,23 @@ impl LiveClock {
             increment_ms,
             remaining_ms: [base_ms, base_ms],
             running_since: None,
+            per_move: false,
+        }
+    }
+
+    /// A stopped correspondence clock: `days` days for each move.
+    pub fn days_per_move(days: i64) -> LiveClock {
+        LiveClock {
+            per_move: true,
+            ..LiveClock::new(days * 86_400_000, 0)
+        }
+    }
+
+    /// The same time control on a fresh, stopped clock (a rematch, a match's next round).
+    pub fn fresh(&self) -> LiveClock {
+        LiveClock {
+            per_move: self.per_move,
+            ..LiveClock::new(self.base_ms, self.increment_ms)
         }
     }
 
@@ -65,7 +86,9 @@ impl LiveClock {
     pub fn after_move(&mut self, mover: Side, now: i64, goes_on: bool) {
         let ran = self.running_since.is_some();
         self.stop(mover, now);
-        if ran {
+        if self.per_move {
+            self.remaining_ms[mover.index()] = self.base_ms;
+        } else if ran {
             self.remaining_ms[mover.index()] += self.increment_ms;
         }
         self.running_since = goes_on.then_some(now);

@@ -356,6 +356,9 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
                 if let Err(e) = sweeper.close_stale(sweeper.now_ms()).await {
                     tracing::error!(error = %e, "closing abandoned games");
                 }
+                if let Err(e) = sweeper.settle_due(sweeper.now_ms()).await {
+                    tracing::error!(error = %e, "ending games whose time ran out");
+                }
                 if let Err(e) = sweeper.sweep_seeks(false).await {
                     tracing::error!(error = %e, "taking out seeks nobody waits on");
                 }
@@ -446,6 +449,7 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/phrases.js", JS, include_str!("../static/phrases.js")),
     ("/lobby.js", JS, include_str!("../static/lobby.js")),
     ("/pairing.js", JS, include_str!("../static/pairing.js")),
+    ("/turns.js", JS, include_str!("../static/turns.js")),
     ("/account.js", JS, include_str!("../static/account.js")),
     ("/analysis.js", JS, include_str!("../static/analysis.js")),
     // Fluent's message formatter: npm `@fluent/bundle`, its ES module build, vendored

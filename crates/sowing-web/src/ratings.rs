@@ -112,17 +112,29 @@ pub enum Speed {
     Classical,
     /// No clock.
     Unlimited,
+    /// Days per move (a correspondence clock).
+    Correspondence,
 }
 
 impl Speed {
     /// Every speed, fastest first.
-    pub const ALL: [Speed; 5] = [
+    pub const ALL: [Speed; 6] = [
         Speed::Bullet,
         Speed::Blitz,
         Speed::Rapid,
         Speed::Classical,
+        Speed::Correspondence,
         Speed::Unlimited,
     ];
+
+    /// The speed of a live game's clock (`None`: unlimited): correspondence for days per
+    /// move, else by [`Speed::of`].
+    pub fn of_clock(clock: Option<&crate::clock::LiveClock>) -> Speed {
+        match clock {
+            Some(c) if c.per_move => Speed::Correspondence,
+            clock => Speed::of(clock.map(|c| (c.base_ms, c.increment_ms))),
+        }
+    }
 
     /// The speed of a clock of `base_ms` a side plus `increment_ms` a move; `None` is no
     /// clock.
@@ -147,6 +159,7 @@ impl Speed {
             Speed::Rapid => "rapid",
             Speed::Classical => "classical",
             Speed::Unlimited => "unlimited",
+            Speed::Correspondence => "correspondence",
         }
     }
 

@@ -323,6 +323,8 @@ function clockText(ms) {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const rest = `${String(s % 60).padStart(2, '0')}`;
+  // Correspondence: days, then hours and minutes.
+  if (h >= 24) return T('live-clock-days', { days: Math.floor(h / 24), hours: h % 24, minutes: m });
   return h ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
 }
 

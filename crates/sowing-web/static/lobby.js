@@ -29,7 +29,8 @@ function friendForm() {
     <label><span data-i18n="live-seat-choice"></span> <select id="f-seat"><option value="south" data-i18n="live-seat-south"></option><option value="north" data-i18n="live-seat-north"></option></select></label>
     <label><span data-i18n="live-clock"></span> <select id="f-clock">
       <option value="" data-i18n="live-clock-none"></option><option value="60000+0"></option><option value="180000+2000"></option>
-      <option value="300000+3000" selected></option><option value="600000+5000"></option><option value="1800000+0"></option></select></label>
+      <option value="300000+3000" selected></option><option value="600000+5000"></option><option value="1800000+0"></option>
+      <option value="days:1"></option><option value="days:2"></option><option value="days:3"></option><option value="days:5"></option><option value="days:7"></option><option value="days:14"></option></select></label>
     <label><span data-i18n="live-name"></span> <input id="f-name" maxlength="32" autocomplete="nickname"></label>
     <label class="check"><input id="f-lobby" type="checkbox"> <span data-i18n="live-lobby-post"></span></label>`;
   $('new-error').before(box);
@@ -60,7 +61,9 @@ async function createFriendGame() {
     if (!label.hidden) body[label.dataset.option] = label.querySelector('select').value;
   }
   const clock = $('f-clock').value;
-  if (clock) {
+  if (clock.startsWith('days:')) {
+    body.days_per_move = Number(clock.slice(5));
+  } else if (clock) {
     const [base, inc] = clock.split('+').map(Number);
     body.clock = { base_ms: base, increment_ms: inc };
   }
@@ -135,6 +138,10 @@ async function accept(id) {
 function labelClocks() {
   for (const option of $('f-clock').options) {
     if (!option.value) continue;
+    if (option.value.startsWith('days:')) {
+      option.textContent = T('live-clock-per-move', { days: Number(option.value.slice(5)) });
+      continue;
+    }
     const [base, inc] = option.value.split('+').map(Number);
     option.textContent = T('live-clock-choice', { minutes: base / 60000, seconds: inc / 1000 });
   }

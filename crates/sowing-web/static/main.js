@@ -15,6 +15,7 @@ import { relabelLearn, startLearn } from './learn.js';
 import { fromAddress as liveFromAddress, startLive } from './live.js';
 import { startLobby } from './lobby.js';
 import { startPairing } from './pairing.js';
+import { startTurns } from './turns.js';
 import { startAccount } from './account.js';
 import { fromAddress as reviewFromAddress } from './analysis.js';
 import { S } from './state.js';
@@ -82,6 +83,7 @@ async function init() {
   startLobby();
   startPairing();
   startAccount();
+  startTurns();
   await form;
   S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;
   S.flipped = localStorage.getItem('sowing.flipped') === '1';

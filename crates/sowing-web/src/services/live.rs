@@ -20,7 +20,7 @@ use crate::views::accounts::RatingNumbers;
 use crate::views::games::{MoveReplay, TraceEvent};
 use crate::views::live::{
     result_text, Challenge, ClockSpecView, ClockView, LiveMoved, LiveStatus, LiveView, OffersView,
-    ResultView, SaidByView, SaidView, SeatView, Seated, SeatsView,
+    ResultView, SaidByView, SaidView, SeatView, Seated, SeatsView, Turn,
 };
 
 type GameResult<T> = Result<T, GameError>;
@@ -92,13 +92,20 @@ fn said(said: &Option<(u32, String)>) -> Option<SaidView> {
 /// a game nobody starts is aborted, unrated, rather than lost on time minutes later.
 pub const FIRST_MOVE_WITHIN_MS: i64 = 30_000;
 
+/// The most games of an account the *Your turn* list looks at.
+const TURNS_LISTED: usize = 100;
+
+/// The most games one sweep settles (the next sweep takes the rest).
+const DUE_AT_ONCE: usize = 500;
+
 /// When the side to move must make its first move (Unix ms): in a game with a clock whose
 /// players were both there when it began ([`LiveRow::first_move_due`]: quick pairing, a
 /// lobby challenge accepted), not over, before each side has moved once. South's time
 /// counts from the last act before the first move (the seat taken), North's from South's
 /// first move.
 fn first_move_by(loaded: &Loaded, live: &LiveRow) -> Option<i64> {
-    let clock = live.clock.filter(|_| live.first_move_due)?;
+    // Not for correspondence: a day's time for a move is not lost for a slow first one.
+    let clock = live.clock.filter(|c| live.first_move_due && !c.per_move)?;
     let plies = loaded.game.moves().len();
     if plies >= 2 || live.seats.iter().any(Option::is_none) || is_over(loaded) {
         return None;
@@ -229,6 +236,7 @@ impl Games {
                     running: c.running_since.map(|_| to_move.name()),
                     now_ms: now,
                     credited_ms: live.credited_ms,
+                    days_per_move: c.per_move.then_some(c.base_ms / 86_400_000),
                 }
             }),
             offers: OffersView {
@@ -522,6 +530,45 @@ impl Games {
             invite,
             view,
         })
+    }
+
+    /// The live games waiting for `account`'s move, newest first: its seat is to move, both
+    /// seats taken, no result (at most [`TURNS_LISTED`] games looked at).
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn turns(&self, account: i64) -> GameResult<Vec<Turn>> {
+        let now = self.time.now_ms();
+        let store = self.store.clone();
+        let ids = blocking(move || store.account_live_games(account, TURNS_LISTED)).await?;
+        let mut turns = Vec::new();
+        for id in ids {
+            let guard = match self.lock_live(&id.to_string(), now).await {
+                Ok(guard) => guard,
+                Err(GameError::UnknownGame(_)) => continue,
+                Err(e) => return Err(e),
+            };
+            let live = live_of(&guard)?;
+            let seat = guard.game.position().to_move();
+            if is_over(&guard)
+                || live.accounts[seat.index()] != Some(account)
+                || live.seats.iter().any(Option::is_none)
+            {
+                continue;
+            }
+            turns.push(Turn {
+                id,
+                game: guard.row.variant.clone(),
+                seat: seat.name(),
+                opponent: live.names[(!seat).index()].clone(),
+                left_ms: live.clock.map(|c| c.left(seat, now)[seat.index()]),
+                days_per_move: live
+                    .clock
+                    .filter(|c| c.per_move)
+                    .map(|c| c.base_ms / 86_400_000),
+            });
+        }
+        Ok(turns)
     }
 
     /// The seat `token` holds says one of the [`PHRASES`]; its opponent's and the
@@ -969,6 +1016,35 @@ impl Games {
             .collect())
     }
 
+    /// Ends the live games whose time ran out, or whose first move did not come in time, by
+    /// `now` (Unix ms) with no socket there to see it (a correspondence game's player away
+    /// for days): the flag falls, or the game is aborted, as at any read. Run by every
+    /// server's sweeper; a game another server settled first is left as it is. How many.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn settle_due(&self, now: i64) -> GameResult<usize> {
+        let store = self.store.clone();
+        let ids =
+            blocking(move || store.due_live_games(now, FIRST_MOVE_WITHIN_MS, DUE_AT_ONCE)).await?;
+        let mut settled = 0;
+        for id in ids {
+            let guard = match self.lock(&id.to_string()).await {
+                Ok(guard) => guard,
+                Err(GameError::UnknownGame(_)) => continue,
+                Err(e) => return Err(e),
+            };
+            match self.settle(guard, now).await {
+                Ok((_, true)) => settled += 1,
+                Ok((_, false)) => {}
+                // Another server settled it first.
+                Err(GameError::Store(StoreError::Conflict(_))) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(settled)
+    }
+
     /// Closes the live games nobody acted in since the limits' times before `now` (Unix
     /// ms): no result (`none`), `abandoned`, or `expired` for a challenge nobody took.
     /// How many it closed.
@@ -1022,9 +1098,7 @@ fn follow_on(live: &LiveRow, swapped: bool, now: i64) -> LiveRow {
         names.swap(0, 1);
         accounts.swap(0, 1);
     }
-    let clock = live
-        .clock
-        .map(|c| LiveClock::new(c.base_ms, c.increment_ms));
+    let clock = live.clock.map(|c| c.fresh());
     LiveRow {
         accounts,
         rated: live.rated,
@@ -1034,7 +1108,7 @@ fn follow_on(live: &LiveRow, swapped: bool, now: i64) -> LiveRow {
 
 /// A live game's speed, from its clock.
 fn speed_of(live: &LiveRow) -> Speed {
-    Speed::of(live.clock.map(|c| (c.base_ms, c.increment_ms)))
+    Speed::of_clock(live.clock.as_ref())
 }
 
 #[cfg(test)]

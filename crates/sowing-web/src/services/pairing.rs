@@ -166,7 +166,7 @@ impl Games {
             )));
         }
         let game = Game::new(asked.rules);
-        let speed = Speed::of(asked.clock.map(|c| (c.base_ms, c.increment_ms)));
+        let speed = Speed::of_clock(asked.clock.as_ref());
         let rating = match &asked.account {
             Some((id, _, _)) => {
                 let (store, id, variant) = (self.store.clone(), *id, game.rules().variant().name());

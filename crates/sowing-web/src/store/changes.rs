@@ -118,6 +118,7 @@ mod tests {
                 increment_ms: 2_000,
                 remaining_ms: [59_000, -3],
                 running_since: Some(1_796_150_820_000),
+                per_move: true,
             }),
             offers: Offers {
                 draw: Some(Side::North),

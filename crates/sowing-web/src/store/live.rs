@@ -123,7 +123,7 @@ pub(super) const LIVE_COLUMNS: &str =
     address, base_ms, increment_ms, south_ms, north_ms, running_since, offer_draw, \
     offer_takeback, offer_rematch, outcome, reason, rematch_id, takebacks, version, \
     created_ms, touched_ms, south_account, north_account, rated, first_move_due, credited_ms, said_south, said_south_n, said_north, \
-    said_north_n";
+    said_north_n, clock_per_move";
 
 /// An open challenge of the lobby (with `?1` bound to true): listed, a seat free, no result.
 pub(super) const OPEN: &str =
@@ -136,6 +136,7 @@ pub(super) fn live_row(r: &Record) -> StoreResult<LiveRow> {
             increment_ms: r.int(8)?,
             remaining_ms: [r.int(9)?, r.int(10)?],
             running_since: r.opt_int(11)?,
+            per_move: r.flag(31)?,
         }),
         None => None,
     };
@@ -211,6 +212,7 @@ fn live_values(id: i64, live: &LiveRow) -> Vec<Value> {
         live.said[0].as_ref().map_or(0, |s| s.0),
         live.said[1].as_ref().map(|s| s.1.as_str()),
         live.said[1].as_ref().map_or(0, |s| s.0),
+        clock.is_some_and(|c| c.per_move),
     ]
     .into()
 }
@@ -231,7 +233,7 @@ pub(super) fn insert_live(sql: &mut dyn Sql, id: i64, live: &LiveRow) -> StoreRe
             "INSERT INTO live ({LIVE_COLUMNS})
              VALUES (?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
                      ?15, ?16, ?17, ?18, ?19, ?20, ?2, ?21, ?22, ?23, ?24, ?25, ?26, ?27,
-                     ?28, ?29, ?30, ?31)"
+                     ?28, ?29, ?30, ?31, ?32)"
         ),
         &live_values(
             id,
@@ -255,7 +257,7 @@ pub(super) fn put_live(sql: &mut dyn Sql, live: &LiveRow) -> StoreResult<()> {
              rematch_id = ?19, takebacks = ?20, created_ms = ?21, touched_ms = ?22,
              south_account = ?23, north_account = ?24, rated = ?25, first_move_due = ?26,
              credited_ms = ?27, said_south = ?28, said_south_n = ?29, said_north = ?30,
-             said_north_n = ?31, version = version + 1
+             said_north_n = ?31, clock_per_move = ?32, version = version + 1
          WHERE game_id = ?1 AND version = ?2",
         &live_values(live.game_id, live),
     )?;
@@ -356,6 +358,57 @@ impl Store {
                      ORDER BY game_id"
                 ),
                 &values![true, before_ms, open_before_ms],
+            )?
+            .iter()
+            .map(|r| r.int(0))
+            .collect()
+        })
+    }
+
+    /// The live games going on (no result) whose seat `account` holds, newest first, at
+    /// most `count`: the ids.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn account_live_games(&self, account: i64, count: usize) -> StoreResult<Vec<i64>> {
+        self.read(|sql| {
+            sql.query(
+                "SELECT l.game_id FROM live l JOIN games g ON g.id = l.game_id
+                 WHERE l.outcome IS NULL AND g.result IS NULL
+                   AND (l.south_account = ?1 OR l.north_account = ?1)
+                 ORDER BY l.game_id DESC LIMIT ?2",
+                &values![account, super::sql::limit(count)],
+            )?
+            .iter()
+            .map(|r| r.int(0))
+            .collect()
+        })
+    }
+
+    /// Live games going on that may be over at `now_ms` with nobody there to see it: a
+    /// running clock whose lower time has run out, or a first move due for `first_move_ms`
+    /// and not made. The ids (at most `count`), for the sweeper to settle; each is judged
+    /// again when it is locked.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn due_live_games(
+        &self,
+        now_ms: i64,
+        first_move_ms: i64,
+        count: usize,
+    ) -> StoreResult<Vec<i64>> {
+        self.read(|sql| {
+            sql.query(
+                "SELECT l.game_id FROM live l JOIN games g ON g.id = l.game_id
+                 WHERE l.outcome IS NULL AND g.result IS NULL AND (
+                     (l.running_since IS NOT NULL AND l.running_since
+                         + CASE WHEN l.south_ms < l.north_ms THEN l.south_ms ELSE l.north_ms END
+                         <= ?1)
+                     OR (l.first_move_due = ?2 AND l.base_ms IS NOT NULL AND g.plies < 2
+                         AND l.clock_per_move = ?5 AND l.touched_ms + ?3 <= ?1))
+                 ORDER BY l.game_id LIMIT ?4",
+                &values![now_ms, true, first_move_ms, super::sql::limit(count), false],
             )?
             .iter()
             .map(|r| r.int(0))

@@ -50,7 +50,8 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// pairing's seeks (`seeks`), created on start, to each live game `first_move_due` and
 /// `credited_ms`, and when the servers last served (`serving`); 7 adds accounts' recovery
 /// codes (`recovery_codes`), created on start; 8 adds each seat's last quick phrase
-/// (`said_south`, `said_north` and their counts).
+/// (`said_south`, `said_north` and their counts) and correspondence clocks
+/// (`clock_per_move`).
 const VERSION: i64 = 8;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
@@ -133,6 +134,7 @@ ALTER TABLE live ADD COLUMN IF NOT EXISTS said_south TEXT;
 ALTER TABLE live ADD COLUMN IF NOT EXISTS said_south_n BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE live ADD COLUMN IF NOT EXISTS said_north TEXT;
 ALTER TABLE live ADD COLUMN IF NOT EXISTS said_north_n BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE live ADD COLUMN IF NOT EXISTS clock_per_move BOOLEAN NOT NULL DEFAULT FALSE;
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
 CREATE TABLE IF NOT EXISTS accounts (
     id       BIGSERIAL PRIMARY KEY,

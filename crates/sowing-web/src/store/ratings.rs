@@ -82,7 +82,7 @@ fn read_rating(sql: &mut dyn Sql, account: i64, variant: &str, speed: &str) -> S
 pub(super) fn settle_rating(sql: &mut dyn Sql, game_id: i64) -> StoreResult<()> {
     let Some(r) = sql.query_opt(
         "SELECT g.variant, g.result, l.outcome, l.rated, l.south_account, l.north_account,
-                l.base_ms, l.increment_ms
+                l.base_ms, l.increment_ms, l.clock_per_move
          FROM games g JOIN live l ON l.game_id = g.id WHERE g.id = ?1",
         &values![game_id],
     )?
@@ -114,8 +114,11 @@ pub(super) fn settle_rating(sql: &mut dyn Sql, game_id: i64) -> StoreResult<()> 
         return Ok(());
     }
     let variant = r.text(0)?;
-    let clock = r.opt_int(6)?.map(|base| (base, r.int(7).unwrap_or(0)));
-    let speed = Speed::of(clock).name();
+    let clock = r.opt_int(6)?.map(|base| crate::clock::LiveClock {
+        per_move: r.flag(8).unwrap_or(false),
+        ..crate::clock::LiveClock::new(base, r.int(7).unwrap_or(0))
+    });
+    let speed = Speed::of_clock(clock.as_ref()).name();
     // Every rating row there, then locked in the accounts' order (PostgreSQL: another game
     // of the same player ending at once waits; SQLite has one writer), then read.
     let mut both = [south, north];

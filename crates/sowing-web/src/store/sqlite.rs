@@ -27,7 +27,8 @@ use super::{Backend, ReadWork};
 /// and to each live game whether its first moves are due in time (`first_move_due`) and
 /// the time given back to its clock for outages (`credited_ms`), and when the server last
 /// served (`serving`); 8 adds accounts' recovery codes (`recovery_codes`), created on start;
-/// 9 adds each seat's last quick phrase (`said_south`, `said_north` and their counts).
+/// 9 adds each seat's last quick phrase (`said_south`, `said_north` and their counts) and
+/// correspondence clocks (`clock_per_move`).
 const VERSION: i64 = 9;
 
 const SCHEMA: &str = "
@@ -97,7 +98,8 @@ CREATE TABLE IF NOT EXISTS live (
     said_south     TEXT,
     said_south_n   INTEGER NOT NULL DEFAULT 0,
     said_north     TEXT,
-    said_north_n   INTEGER NOT NULL DEFAULT 0
+    said_north_n   INTEGER NOT NULL DEFAULT 0,
+    clock_per_move INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS live_open ON live(lobby, outcome);
 CREATE TABLE IF NOT EXISTS accounts (
@@ -381,7 +383,8 @@ impl Sqlite {
                 "ALTER TABLE live ADD COLUMN said_south TEXT;
                  ALTER TABLE live ADD COLUMN said_south_n INTEGER NOT NULL DEFAULT 0;
                  ALTER TABLE live ADD COLUMN said_north TEXT;
-                 ALTER TABLE live ADD COLUMN said_north_n INTEGER NOT NULL DEFAULT 0;",
+                 ALTER TABLE live ADD COLUMN said_north_n INTEGER NOT NULL DEFAULT 0;
+                 ALTER TABLE live ADD COLUMN clock_per_move INTEGER NOT NULL DEFAULT 0;",
             )
             .map_err(db)?;
         }
@@ -755,6 +758,7 @@ mod tests {
              ALTER TABLE live DROP COLUMN first_move_due; ALTER TABLE live DROP COLUMN credited_ms;
              ALTER TABLE live DROP COLUMN said_south; ALTER TABLE live DROP COLUMN said_south_n;
              ALTER TABLE live DROP COLUMN said_north; ALTER TABLE live DROP COLUMN said_north_n;
+             ALTER TABLE live DROP COLUMN clock_per_move;
              DROP TABLE seeks; PRAGMA user_version = 5;",
         )
         .unwrap();

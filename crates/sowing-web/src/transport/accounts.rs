@@ -11,7 +11,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::owners::PlayerKey;
 use crate::services::accounts::{SignedIn, SESSION_LIFETIME};
@@ -28,6 +28,7 @@ type Shared = State<Arc<Games>>;
 pub(crate) fn routes() -> Router<Arc<Games>> {
     Router::new()
         .route("/account", get(me))
+        .route("/account/turns", get(turns))
         .route("/account/signup", post(sign_up))
         .route("/account/signin", post(sign_in))
         .route("/account/signout", post(sign_out))
@@ -92,6 +93,19 @@ async fn me(session: Session) -> Json<SessionView> {
         ended: None,
         recovery_codes: None,
     })
+}
+
+#[derive(Serialize)]
+struct Turns {
+    games: Vec<crate::views::live::Turn>,
+}
+
+/// `GET /api/account/turns`: the live games waiting for the signed-in player's move.
+async fn turns(State(games): State<Arc<Games>>, session: Session) -> ApiResult<Json<Turns>> {
+    let account = games.signed_in_as(session.account)?;
+    Ok(Json(Turns {
+        games: games.turns(account.id).await?,
+    }))
 }
 
 #[derive(Deserialize)]

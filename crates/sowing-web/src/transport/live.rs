@@ -59,6 +59,8 @@ pub(crate) const LIVE_BODY_LIMIT: usize = 4096;
 
 /// The longest clock accepted: three hours a side; the shortest: a tenth of a second.
 const CLOCK_MS: std::ops::RangeInclusive<i64> = 100..=3 * 3600 * 1000;
+/// The correspondence clocks offered: days for each move.
+const DAYS_PER_MOVE: [i64; 6] = [1, 2, 3, 5, 7, 14];
 /// The largest increment: one minute.
 const INCREMENT_MS: std::ops::RangeInclusive<i64> = 0..=60_000;
 
@@ -153,7 +155,20 @@ async fn create(
             )))
         }
     };
-    let clock = check_clock(body.clock)?;
+    let clock = match (body.days_per_move, body.clock) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad(
+                "clock and days_per_move: a game has one or the other",
+            ))
+        }
+        (Some(days), None) if DAYS_PER_MOVE.contains(&days) => Some(LiveClock::days_per_move(days)),
+        (Some(days), None) => {
+            return Err(ApiError::bad(format!(
+                "days_per_move: {days} (expected one of 1, 2, 3, 5, 7, 14)"
+            )))
+        }
+        (None, clock) => check_clock(clock)?,
+    };
     let name = check_name(body.name, games.limiter.limits().name_chars)?;
     let seated = games
         .create_live(

@@ -46,6 +46,25 @@ pub struct ClockView {
     pub now_ms: i64,
     /// The time given back to the running clock, in all, for the server's outages (ms).
     pub credited_ms: i64,
+    /// Correspondence: the days for each move (`base_ms` in days); null for a clock.
+    pub days_per_move: Option<i64>,
+}
+
+/// A live game waiting for the player's move (`GET /api/account/turns`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Turn {
+    /// The game.
+    pub id: i64,
+    /// Its variant (`hoyito-ii` …).
+    pub game: String,
+    /// The player's seat there.
+    pub seat: &'static str,
+    /// The opponent's name, if shown.
+    pub opponent: Option<String>,
+    /// The player's time left (ms), with a clock.
+    pub left_ms: Option<i64>,
+    /// Correspondence: the days for each move.
+    pub days_per_move: Option<i64>,
 }
 
 /// A seat's last quick phrase, and how many it has said (a reader shows each new one once).

@@ -65,6 +65,9 @@ pub struct NewLiveRequest {
     /// A rated game (the creator signed in; single games only; docs/api.md, "Ratings").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// Correspondence: so many days for each move (1, 2, 3, 5, 7 or 14), instead of `clock`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<i64>,
     /// The rule options by JSON field, as in [`NewGameRequest`].
     #[serde(flatten)]
     pub options: serde_json::Map<String, serde_json::Value>,

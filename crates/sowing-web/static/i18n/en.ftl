@@ -586,6 +586,11 @@ live-seat-south = South (moves first)
 live-seat-north = North
 live-clock = Clock
 live-clock-none = unlimited
+live-clock-days = { $days } d { $hours } h { $minutes } min
+live-clock-per-move = { $days ->
+        [one] 1 day a move
+       *[other] { $days } days a move
+    }
 live-clock-choice = { $seconds ->
         [0] { $minutes } min
        *[other] { $minutes } + { $seconds }
@@ -895,3 +900,11 @@ phrase-well-played = Well played!
 phrase-sorry = Sorry!
 phrase-said = { $who }: { $phrase }
 phrases-mute = Mute the opponent's phrases
+
+## Your turn (turns.js)
+turns-title = Your turn
+turns-button = Your turn ({ $count })
+turns-game = { $game }{ $named ->
+        [yes] { " " }against { $opponent }
+       *[no] {""}
+    }

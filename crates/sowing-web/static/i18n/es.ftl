@@ -592,6 +592,11 @@ live-seat-south = Sur (mueve primero)
 live-seat-north = Norte
 live-clock = Reloj
 live-clock-none = sin límite
+live-clock-days = { $days } d { $hours } h { $minutes } min
+live-clock-per-move = { $days ->
+        [one] 1 día por jugada
+       *[other] { $days } días por jugada
+    }
 live-clock-choice = { $seconds ->
         [0] { $minutes } min
        *[other] { $minutes } + { $seconds }
@@ -904,3 +909,11 @@ phrase-well-played = ¡Bien jugado!
 phrase-sorry = ¡Perdón!
 phrase-said = { $who }: { $phrase }
 phrases-mute = Silenciar las frases del rival
+
+## Your turn (turns.js)
+turns-title = Te toca
+turns-button = Te toca ({ $count })
+turns-game = { $game }{ $named ->
+        [yes] { " " }contra { $opponent }
+       *[no] {""}
+    }
