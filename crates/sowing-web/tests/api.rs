@@ -552,3 +552,150 @@ async fn malformed_query_parameters_are_a_400_with_a_json_body() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(error_of(&body).contains("limit"), "{body}");
 }
+
+/// Every route that changes something (its method and path, `{…}` for a parameter), and
+/// whether it reads a body (`false`: it takes none, an empty body or `{}`).
+const CHANGING_ROUTES: &[(&str, &str, bool)] = &[
+    ("POST", "/api/games", true),
+    ("DELETE", "/api/games/{id}", false),
+    ("POST", "/api/games/{id}/moves", true),
+    ("POST", "/api/games/{id}/undo", true),
+    ("POST", "/api/games/{id}/redo", true),
+    ("POST", "/api/games/{id}/engine", true),
+    ("POST", "/api/games/{id}/analysis", false),
+    ("POST", "/api/records", true),
+    ("POST", "/api/matches/{id}/next", false),
+    ("POST", "/api/live", true),
+    ("POST", "/api/live/{id}/accept", true),
+    ("POST", "/api/live/{id}/claim", false),
+    ("POST", "/api/live/{id}/moves", true),
+    ("POST", "/api/live/{id}/say", true),
+    ("POST", "/api/live/{id}/resign", false),
+    ("POST", "/api/live/{id}/draw", false),
+    ("POST", "/api/live/{id}/takeback", false),
+    ("POST", "/api/live/{id}/rematch", false),
+    ("POST", "/api/live/{id}/decline", false),
+    ("POST", "/api/seeks", true),
+    ("DELETE", "/api/seeks/{id}", false),
+    ("POST", "/api/account/signup", true),
+    ("POST", "/api/account/signin", true),
+    ("POST", "/api/account/signout", false),
+    ("POST", "/api/account/signout-everywhere", false),
+    ("POST", "/api/account/password", true),
+    ("POST", "/api/account/recover", true),
+    ("POST", "/api/account/recovery-codes", true),
+    ("PUT", "/api/accounts/{name}", true),
+];
+
+/// The changing routes docs/api.md names (`POST /api/live/{id}/{act}` read as each act).
+fn documented_changing_routes() -> std::collections::BTreeSet<(String, String)> {
+    let docs = include_str!("../../../docs/api.md");
+    let mut routes = std::collections::BTreeSet::new();
+    for method in ["POST", "PUT", "DELETE", "PATCH"] {
+        for (at, _) in docs.match_indices(&format!("{method} /api/")) {
+            let rest = &docs[at + method.len() + 1..];
+            let end = rest
+                .find(|c: char| c.is_whitespace() || "`\"),;:".contains(c))
+                .unwrap_or(rest.len());
+            let path = rest[..end].trim_end_matches('.');
+            if let Some(base) = path.strip_suffix("{act}") {
+                for act in ["resign", "draw", "takeback", "rematch", "decline"] {
+                    routes.insert((method.to_owned(), format!("{base}{act}")));
+                }
+            } else {
+                routes.insert((method.to_owned(), path.to_owned()));
+            }
+        }
+    }
+    routes
+}
+
+#[tokio::test]
+async fn every_route_refuses_a_bad_body_by_one_rule() {
+    let listed: std::collections::BTreeSet<_> = CHANGING_ROUTES
+        .iter()
+        .map(|(m, p, _)| (m.to_string(), p.to_string()))
+        .collect();
+    assert_eq!(
+        listed,
+        documented_changing_routes(),
+        "the routes walked here are those docs/api.md names"
+    );
+    let (router, _) = app();
+    let huge = format!(r#"{{"x": "{}"}}"#, "x".repeat(300 * 1024));
+    let live_sized = format!(r#"{{"x": "{}"}}"#, "x".repeat(5 * 1024));
+    for &(method, pattern, reads) in CHANGING_ROUTES {
+        let path = pattern.replace("{id}", "1").replace("{name}", "somebody");
+        let method: Method = method.parse().unwrap();
+        let route = format!("{method} {path}");
+        let call = || Call::new(method.clone(), path.clone());
+        let mut refusals = vec![
+            // Broken JSON, even when it begins with a field the route does not know.
+            (
+                call().json_text(Some(r#"{"zzz": "#)),
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                call().json_text(Some(r#"{"mv" "A"}"#)),
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                call().json_text(Some(r#"{"zzz": 1} x"#)),
+                StatusCode::BAD_REQUEST,
+            ),
+            (call().json_text(Some("not json")), StatusCode::BAD_REQUEST),
+            // Not declared JSON: plain text, a form.
+            (call().text("hello"), StatusCode::UNSUPPORTED_MEDIA_TYPE),
+            (
+                call()
+                    .text(r#"{"mv": "A"}"#)
+                    .header("content-type", "text/plain"),
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ),
+            (
+                call()
+                    .text("mv=A&ply=0")
+                    .header("content-type", "application/x-www-form-urlencoded"),
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ),
+            // Too large, declared JSON or not.
+            (call().json_text(Some(&huge)), StatusCode::PAYLOAD_TOO_LARGE),
+            (call().text(&huge), StatusCode::PAYLOAD_TOO_LARGE),
+            // JSON that is not an object.
+            (
+                call().json_text(Some("[1, 2]")),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            (
+                call().json_text(Some("\"A\"")),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+        ];
+        if path.starts_with("/api/live") || path.starts_with("/api/seeks") {
+            refusals.push((
+                call().json_text(Some(&live_sized)),
+                StatusCode::PAYLOAD_TOO_LARGE,
+            ));
+        }
+        if !reads {
+            // A route that takes no body refuses one with a field as it refuses any field
+            // it does not know.
+            refusals.push((
+                call().json_text(Some(r#"{"zzz": 1}"#)),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ));
+        }
+        for (n, (call, expected)) in refusals.into_iter().enumerate() {
+            let (status, body) = call.send(&router).await;
+            assert_eq!(status, expected, "{route}, body {n}: {body}");
+            let code = match expected {
+                StatusCode::BAD_REQUEST => "bad-request",
+                StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported-type",
+                StatusCode::PAYLOAD_TOO_LARGE => "too-large",
+                _ => "unprocessable",
+            };
+            assert_eq!(body["code"], code, "{route}, body {n}: {body}");
+            assert!(body["error"].is_string(), "{route}, body {n}: {body}");
+        }
+    }
+}

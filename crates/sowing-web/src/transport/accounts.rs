@@ -18,7 +18,7 @@ use crate::services::accounts::{SignedIn, SESSION_LIFETIME};
 use crate::services::games::Games;
 use crate::transport::error::ApiResult;
 use crate::transport::extract::{
-    ClientAddr, JsonBody, PathParams, QueryParams, Session, SESSION_COOKIE,
+    ClientAddr, JsonBody, NoBody, PathParams, QueryParams, Session, SESSION_COOKIE,
 };
 use crate::views::accounts::{AccountView, LeaderboardView, ProfileView, SessionView};
 
@@ -139,16 +139,11 @@ async fn sign_in(
     Ok(signed_in(&games, signed, StatusCode::OK))
 }
 
-/// Sign-outs take no body (an empty one, or `{}`).
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct Empty {}
-
 /// `POST /api/account/signout`: this session ends (nothing to end is no error).
 async fn sign_out(
     State(games): Shared,
     session: Session,
-    JsonBody(Empty {}): JsonBody<Empty>,
+    JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<Response> {
     if let Some(token) = &session.token {
         games.sign_out(token).await?;
@@ -170,7 +165,7 @@ async fn sign_out(
 async fn sign_out_everywhere(
     State(games): Shared,
     session: Session,
-    JsonBody(Empty {}): JsonBody<Empty>,
+    JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<Response> {
     let account = games.signed_in_as(session.account)?;
     let ended = games.sign_out_everywhere(&account).await?;

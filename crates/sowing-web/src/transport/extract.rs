@@ -8,6 +8,7 @@ use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Query, Req
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 
 use std::sync::Arc;
 
@@ -15,11 +16,20 @@ use crate::owners::{Caller, PlayerKey, PLAYER_KEY_HEADER};
 use crate::services::games::Games;
 use crate::transport::error::ApiError;
 
-/// A JSON request body; an empty body reads as `{}`. A body not sent as
-/// `application/json` is a 415 (a page on another site can send text/plain without asking
-/// first), malformed JSON a 400, JSON of the wrong shape a 422, an oversized body a 413, each
-/// with a JSON error body.
+/// A JSON request body; an empty body reads as `{}`. One rule for every route that reads one
+/// (docs/api.md, "Errors"), checked in this order: a body over the route's limit is a 413, a
+/// body not sent as `application/json` a 415 (a page on another site can send text/plain
+/// without asking first), text that is not JSON a 400, JSON of the wrong shape (not an
+/// object, a field unknown or missing or of the wrong type) a 422, each with a JSON error
+/// body. The text is read as JSON before it is read as `T`, so broken JSON is a 400 even
+/// when it begins with a field `T` does not know.
 pub struct JsonBody<T>(pub T);
+
+/// The body of a route that takes none: an empty body or `{}`, refused like any other body
+/// (415, 400, 413) otherwise, and any field in it a 422.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NoBody {}
 
 /// Whether `headers` declare a JSON body (`application/json`, parameters allowed).
 fn declares_json(headers: &axum::http::HeaderMap) -> bool {
@@ -48,24 +58,19 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         } else {
             &bytes
         };
+        let value: serde_json::Value = serde_json::from_slice(text)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("request body: {e}")))?;
         // Every body is an object: anything else is named as JSON names it, not as the
         // struct it was meant for.
-        if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-            return Err(match serde_json::from_slice::<serde_json::Value>(text) {
-                Err(e) => ApiError::new(StatusCode::BAD_REQUEST, format!("request body: {e}")),
-                Ok(value) => ApiError::bad(format!(
-                    "request body: expected a JSON object, not {}",
-                    json_kind(&value)
-                )),
-            });
+        if !value.is_object() {
+            return Err(ApiError::bad(format!(
+                "request body: expected a JSON object, not {}",
+                json_kind(&value)
+            )));
         }
-        serde_json::from_slice(text).map(JsonBody).map_err(|e| {
-            let status = match e.classify() {
-                serde_json::error::Category::Data => StatusCode::UNPROCESSABLE_ENTITY,
-                _ => StatusCode::BAD_REQUEST,
-            };
-            ApiError::new(status, format!("request body: {e}"))
-        })
+        T::deserialize(value)
+            .map(JsonBody)
+            .map_err(|e| ApiError::bad(format!("request body: {e}")))
     }
 }
 

@@ -17,7 +17,7 @@ use sowing_engine::PlayerSpec;
 use crate::owners::{Caller, NewOwner, PlayerKey};
 use crate::services::games::{EngineRequest, Games, HUMAN};
 use crate::transport::error::{ApiError, ApiResult};
-use crate::transport::extract::{ClientAddr, JsonBody, PathParams, QueryParams, Session};
+use crate::transport::extract::{ClientAddr, JsonBody, NoBody, PathParams, QueryParams, Session};
 use crate::transport::new_game::new_game_rules;
 use crate::views::analysis::AnalysisView;
 use crate::views::catalog;
@@ -150,6 +150,7 @@ async fn delete_game(
     State(games): Shared,
     who: Caller,
     PathParams(id): PathParams<String>,
+    JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<StatusCode> {
     games.delete(&id, &who).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -266,6 +267,7 @@ async fn request_analysis(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
     PathParams(id): PathParams<String>,
+    JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<(StatusCode, Json<AnalysisView>)> {
     let view = games.analysis(&id).await?;
     if view.status != "none" {
@@ -339,6 +341,7 @@ async fn next_round(
     State(games): Shared,
     who: Caller,
     PathParams(id): PathParams<String>,
+    JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<(StatusCode, Json<View>)> {
     Ok((
         StatusCode::CREATED,

@@ -25,7 +25,7 @@ use crate::services::games::{GameError, Games};
 use crate::services::live::{NewLive, Offer, Update};
 use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{
-    ClientAddr, JsonBody, PathParams, QueryParams, SeatToken, Session,
+    ClientAddr, JsonBody, NoBody, PathParams, QueryParams, SeatToken, Session,
 };
 use crate::transport::new_game::new_game_rules;
 use crate::views::games::{MoveReplay, View};
@@ -256,7 +256,7 @@ async fn claim(
     SeatToken(token): SeatToken,
     session: Session,
     PathParams(id): PathParams<String>,
-    JsonBody(Empty {}): JsonBody<Empty>,
+    JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<Json<LiveView>> {
     may_act(&games, address)?;
     let account = games.signed_in_as(session.account)?;
@@ -310,11 +310,6 @@ async fn say(
     Ok(Json(games.say(&id, token.as_deref(), &body.phrase).await?))
 }
 
-/// Acts take no body (an empty one, or `{}`).
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct Empty {}
-
 /// An act of a seat that takes no body: resigning, an offer, or declining the opponent's.
 #[derive(Clone, Copy)]
 enum Act {
@@ -331,7 +326,7 @@ fn act(act: Act) -> MethodRouter<Arc<Games>> {
               ClientAddr(address): ClientAddr,
               SeatToken(token): SeatToken,
               PathParams(id): PathParams<String>,
-              JsonBody(Empty {}): JsonBody<Empty>| async move {
+              JsonBody(NoBody {}): JsonBody<NoBody>| async move {
             may_act(&games, address)?;
             let token = token.as_deref();
             let view = match act {

@@ -19,7 +19,7 @@ use crate::limits::SocketPermit;
 use crate::services::games::Games;
 use crate::services::pairing::{Placed, SeekAsked, Waiting};
 use crate::transport::error::{ApiError, ApiResult};
-use crate::transport::extract::{ClientAddr, JsonBody, PathParams, SeatToken, Session};
+use crate::transport::extract::{ClientAddr, JsonBody, NoBody, PathParams, SeatToken, Session};
 use crate::transport::live::{
     check_clock, check_name, limited, send_json, HELLO_WITHIN, LIVE_BODY_LIMIT, PING_EVERY,
     SOCKET_READ_BUFFER,
@@ -125,6 +125,7 @@ async fn cancel(
     State(games): Shared,
     SeatToken(token): SeatToken,
     PathParams(id): PathParams<String>,
+    JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<Json<SeekState>> {
     let paired = games.cancel_seek(&id, token.as_deref()).await?;
     Ok(Json(SeekState {
