@@ -75,6 +75,10 @@ SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \
 SOW_URL="$url" SOW_RESTART="$restart" node scripts/browser/live.mjs || status=$?
 # Quick pairing: a desktop and a phone press the same clock; cancelling and leaving.
 SOW_URL="$url" node scripts/browser/pairing.mjs || status=$?
+# Correspondence over two simulated days, on a server whose clocks move only when told.
+cargo build -q -p sowing-web --example manual_clock_server
+MANUAL_CLOCK_SERVER="$root/target/debug/examples/manual_clock_server" \
+  node scripts/browser/correspondence.mjs || status=$?
 # A 390×844 phone: the board holds still, everything fits, nothing misleads.
 SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
 # The page in Spanish, and the switch to English and back.

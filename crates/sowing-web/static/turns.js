@@ -56,4 +56,4 @@ function startTurns() {
   new MutationObserver(refresh).observe(document.body, { attributes: true, attributeFilter: ['data-account'] });
 }
 
-export { startTurns };
+export { startTurns, refresh as refreshTurns };
