@@ -108,8 +108,9 @@ async function refreshLobby() {
     li.dataset.challenge = String(c.id);
     const text = document.createElement('span');
     const note = challengeNote(c);
+    const days = c.clock && c.clock.days_per_move;
     text.textContent = `${T('lobby-challenge', {
-      game: gameTitle(c.game), pits: c.pits, clock: c.clock ? 'yes' : 'no',
+      game: gameTitle(c.game), pits: c.pits, clock: days ? 'days' : c.clock ? 'yes' : 'no', days: days || 0,
       minutes: c.clock ? Math.round(c.clock.base_ms / 60000) : 0, seconds: c.clock ? Math.round(c.clock.increment_ms / 1000) : 0,
       named: c.name ? 'yes' : 'no', name: c.name || '', open: sideName(c.open),
     })}${note ? ` (${note})` : ''} `;

@@ -305,7 +305,10 @@ async fn a_lobby_challenge_is_listed_taken_once_and_then_gone() {
         (c["name"].as_str(), c["open"].as_str()),
         (Some("Cy"), Some("north"))
     );
-    assert_eq!(c["clock"], json!({"base_ms": 300000, "increment_ms": 3000}));
+    assert_eq!(
+        c["clock"],
+        json!({"base_ms": 300000, "increment_ms": 3000, "days_per_move": null})
+    );
     assert!(c["start"].as_str().unwrap().starts_with("hoyito-iii "));
     // Nobody to play yet: the creator waits.
     let (status, e) = Call::new(Method::POST, format!("/api/live/{id}/moves"))

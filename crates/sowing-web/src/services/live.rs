@@ -1009,6 +1009,7 @@ impl Games {
                     clock: live.clock.map(|c| ClockSpecView {
                         base_ms: c.base_ms,
                         increment_ms: c.increment_ms,
+                        days_per_move: c.per_move.then_some(c.base_ms / 86_400_000),
                     }),
                     created_ms: live.created_ms,
                 })

@@ -215,6 +215,8 @@ pub struct ClockSpecView {
     pub base_ms: i64,
     /// Added after each timed move, ms.
     pub increment_ms: i64,
+    /// Correspondence: the days for each move; null for a clock.
+    pub days_per_move: Option<i64>,
 }
 
 /// `result` in words; in a match, a result that is not the rules' own ends the match.

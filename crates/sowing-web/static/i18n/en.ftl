@@ -691,6 +691,7 @@ lobby-how = Open challenges: accept one to play its poster.
 lobby-empty = No open challenge now. Post one from New game → Play a friend.
 lobby-challenge = { $game } 2×{ $pits }, { $clock ->
         [yes] { $minutes } + { $seconds }
+        [days] { $days } d a move
        *[no] no clock
     } — { $named ->
         [yes] { $name }

@@ -700,6 +700,7 @@ lobby-how = Retos abiertos: acepta uno para jugar contra quien lo publicó.
 lobby-empty = Ahora no hay ningún reto abierto. Publica uno desde Partida nueva → Jugar con un amigo.
 lobby-challenge = { $game } 2×{ $pits }, { $clock ->
         [yes] { $minutes } + { $seconds }
+        [days] { $days } d por jugada
        *[no] sin reloj
     } — { $named ->
         [yes] { $name }
