@@ -115,6 +115,56 @@ await check('a link to a game that is gone says so and shows no other game', asy
   await fresh.context().close();
 });
 
+// Where a long name's text sits against every box around it (issue 38, part 7): the names of
+// `selector` that run out of a box, as "name: right edge past box's"; a name cut with an
+// ellipsis is measured by its own box.
+const overflowingNames = (p, selector) => p.$$eval(selector, (els) => {
+  const out = [];
+  for (const e of els) {
+    const cs = getComputedStyle(e);
+    const clipped = cs.textOverflow === 'ellipsis' && cs.overflowX === 'hidden';
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const r = clipped ? e.getBoundingClientRect() : range.getBoundingClientRect();
+    for (let a = clipped ? e.parentElement : e; a && a !== document.documentElement; a = a.parentElement) {
+      const box = a.getBoundingClientRect();
+      if (!box.width || getComputedStyle(a).display === 'contents') continue;
+      if (r.right > box.right + 1 || r.left < box.left - 1) {
+        out.push(`${e.className || e.tagName} ends at ${Math.round(r.right)} px, past ${a.id || a.className || a.tagName} (${Math.round(box.right)} px)`);
+        break;
+      }
+    }
+  }
+  return out;
+});
+
+await check('a 32-character name wraps or is cut: the lobby and the name plates fit, phone and desktop', async () => {
+  const long = 'W'.repeat(32);
+  const posted = await api('POST', '/live', { game: 'hoyito-ii', name: long, clock: { base_ms: 600000, increment_ms: 5000 }, lobby: true });
+  const id = posted.live.id;
+  const desktop = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  desktop.on('pageerror', (e) => errors.push(e.message));
+  for (const p of [await phone(), desktop]) {
+    await p.goto(`${BASE}/`);
+    await p.waitForSelector(`#lobby-list li[data-challenge="${id}"]`);
+    const width = { page: await p.evaluate(() => document.documentElement.scrollWidth), screen: p.viewportSize().width };
+    assert(width.page <= width.screen, `with the challenge in the lobby the page is ${width.page} px wide on a ${width.screen} px screen`);
+    equal(await overflowingNames(p, `#lobby-list li[data-challenge="${id}"] span`), [], `the lobby's challenge on a ${width.screen} px screen`);
+  }
+  // Taken by another long name: both name plates, each on its own page.
+  const taken = await api('POST', `/live/${id}/accept`, { name: 'M'.repeat(32) });
+  for (const [p, token] of [[await phone(), posted.token], [desktop, taken.token]]) {
+    await p.goto(`${BASE}/#live=${id}&seat=${token}`);
+    await p.waitForFunction(() => document.body.dataset.liveConnected === '1' && document.querySelectorAll('.player .live-name').length === 2);
+    const width = { page: await p.evaluate(() => document.documentElement.scrollWidth), screen: p.viewportSize().width };
+    assert(width.page <= width.screen, `in the game the page is ${width.page} px wide on a ${width.screen} px screen`);
+    equal(await overflowingNames(p, '.player .live-name'), [], `the name plates on a ${width.screen} px screen`);
+    const titles = await p.$$eval('.player .live-name', (els) => els.map((e) => e.title));
+    assert(titles.some((t) => t.includes(long)), `a plate cut short says the whole name in its title: ${titles}`);
+  }
+  for (const p of browser.contexts().flatMap((c) => c.pages())) await p.context().close();
+});
+
 await check('no script errors on the phone pages', async () => {
   equal(errors, [], 'page errors');
 });

@@ -359,6 +359,7 @@ function decorate(v) {
     const name = document.createElement('span');
     name.className = 'live-name';
     name.textContent = ` ${T('live-seat', { name: seat.name || '', named: seat.name ? 'yes' : 'no', taken: seat.taken ? 'yes' : 'no', you: LV.seat === side ? 'yes' : 'no' })}`;
+    name.title = name.textContent.trim();
     el.append(name);
     // The account's rating in this game at this speed (account.js says it).
     if (seat.rating) {
