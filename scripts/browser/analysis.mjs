@@ -120,6 +120,7 @@ await check('the review in Spanish: its words from the catalogue, numbers as the
         .format(Number(document.querySelector('#review .review-player.south .accuracy').dataset.accuracy))} %`,
       locale: I18N.locale,
       tooltip: document.querySelector('#moves button[data-ply="1"]').title,
+      engine: document.querySelector('#review .review-engine').textContent,
     };
   });
   equal(words.title, 'Análisis', 'the title');
@@ -127,6 +128,8 @@ await check('the review in Spanish: its words from the catalogue, numbers as the
   equal(words.locale, 'es-DO', 'the locale');
   equal(words.accuracy, words.expected, 'the accuracy as the locale writes it');
   assert(words.tooltip.includes('frente al mejor juego (demostrado)'), words.tooltip);
+  // The engine in words (issue 38, part 7: it was `level:6`).
+  assert(/^Analizada por la computadora, nivel \d /.test(words.engine) && !/level:/.test(words.engine), `the engine: ${words.engine}`);
   await p.click('#review .hit[data-point="1"]');
   await p.waitForFunction(() => document.querySelector('#board .pit.better'));
   if (shots) await p.screenshot({ path: `${shots}/analysis-desktop-es.png`, fullPage: true });

@@ -102,6 +102,24 @@ await check('the server’s refusal is said in Spanish, by its code', async () =
     try { await api('POST', `/games/${v.id}/moves`, { move: 'a', ply: v.ply }); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; }
   }, { id: view.id, ply: view.ply });
   assert(/^illegal-move: Esa jugada no se puede hacer ahora; las jugadas posibles son ([A-F], )*[A-F] y [A-F]\.$/.test(illegal), `the refusal: ${illegal}`);
+  // Refusals whose code names a kind (issue 38, part 7): the code's Spanish sentence, never the
+  // server's English detail inside it.
+  const kinds = await page.evaluate(async (id) => {
+    const { api } = await import('/api.js');
+    const said = async (...call) => { try { await api(...call); return 'accepted'; } catch (e) { return `${e.code}: ${e.message}`; } };
+    return [
+      await said('POST', '/live', { game: 'hoyito-ii', name: 'A' + '\u202e' + 'B' }),
+      await said('PUT', '/accounts/nadie', { about: 'hola' }),
+      await said('POST', '/account/signin', { name: 'nadie', password: 'incorrecta-del-todo' }),
+      await said('POST', `/games/${id}/engine`, { engine: 'level:6', colour: 1 }),
+    ];
+  }, view.id);
+  equal(kinds, [
+    'unprocessable: El servidor no aceptó la petición: algún dato no es válido.',
+    'signed-out: Tienes que iniciar sesión, o el nombre o la contraseña no son correctos.',
+    'signed-out: Tienes que iniciar sesión, o el nombre o la contraseña no son correctos.',
+    'unprocessable: El servidor no aceptó la petición: algún dato no es válido.',
+  ], 'refusals by their codes');
   // A link to a game that is not there: followed on the page, then opened afresh.
   await page.goto(BASE + '/#game=987654');
   await page.waitForFunction(() => /987654/.test(document.querySelector('#status').textContent));

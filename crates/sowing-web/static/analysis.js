@@ -7,7 +7,7 @@
 // shares the review. Its words are in the catalogues (static/i18n/*.ftl).
 import { I18N, T } from './i18n.js';
 import { api } from './api.js';
-import { escapeHtml, sideName, nameToPit } from './words.js';
+import { escapeHtml, sideName, nameToPit, playerName } from './words.js';
 import { board } from './board.js';
 import { render, lookAt } from './game.js';
 import { S, parts } from './state.js';
@@ -195,7 +195,7 @@ function draw() {
     <p class="review-legend">${legend}</p>
     <div class="review-players">${players}</div>
     <div class="review-turn" aria-live="polite"></div>
-    <p class="review-engine">${escapeHtml(T('analysis-engine', { engine: a.engine, limits: limitsWords(a.limits), tables: a.tables || 0 }))}</p>`;
+    <p class="review-engine">${escapeHtml(T('analysis-engine', { engine: playerName(a.engine), limits: limitsWords(a.limits), tables: a.tables || 0 }))}</p>`;
   wireHead();
   const svg = box().querySelector('.review-graph');
   for (const hit of svg.querySelectorAll('.hit')) {

@@ -62,8 +62,10 @@ async function api(method, path, body, headers = {}, { once = false } = {}) {
   return data;
 }
 
-// A refusal of the server in the reader's words, by its code (docs/api.md, "Errors"). A
-// code that names a kind of refusal adds the server's English detail.
+// A refusal of the server in the reader's words, by its code (docs/api.md, "Errors"). The
+// server's English detail is passed only where the code alone says too little (an unknown
+// player, a record, a conflict, a body refused, a failure): English says it, other
+// languages say the code's sentence.
 const ERRORS = {
   'unknown-game': () => T('error-unknown-game'),
   'unknown-match': () => T('error-unknown-match'),
@@ -87,16 +89,16 @@ const ERRORS = {
   'store-full': () => T('error-store-full'),
   'not-live': () => T('error-not-live'),
   'bad-record': (d) => T('error-bad-record', { detail: d.error }),
-  'bad-request': (d) => T('error-bad-request', { detail: d.error }),
-  forbidden: (d) => T('error-forbidden', { detail: d.error }),
-  'not-found': (d) => T('error-not-found', { detail: d.error }),
+  'bad-request': () => T('error-bad-request'),
+  forbidden: () => T('error-forbidden'),
+  'not-found': () => T('error-not-found'),
   conflict: (d) => T('error-conflict', { detail: d.error }),
   'too-large': () => T('error-too-large'),
-  'unsupported-type': (d) => T('error-unsupported-type', { detail: d.error }),
+  'unsupported-type': () => T('error-unsupported-type'),
   unprocessable: (d) => T('error-unprocessable', { detail: d.error }),
-  limited: (d) => T('error-limited', { detail: d.error }),
+  limited: () => T('error-limited'),
   'server-error': (d) => T('error-server', { detail: d.error }),
-  'signed-out': (d) => T('error-signed-out', { detail: d.error }),
+  'signed-out': () => T('error-signed-out'),
   'unknown-account': () => T('error-unknown-account'),
   'unknown-seek': () => T('error-unknown-seek'),
   'wrong-recovery-code': () => T('error-wrong-recovery-code'),

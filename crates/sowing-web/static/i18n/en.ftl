@@ -559,16 +559,16 @@ error-store-unavailable = The server cannot reach its database just now: nothing
 error-store-full = The server has run out of disk space: your move was not saved. Try again later.
 error-not-live = This game is not played between two devices.
 error-bad-record = { $detail }
-error-bad-request = { $detail }
-error-forbidden = { $detail }
-error-not-found = { $detail }
+error-bad-request = The server could not read the request.
+error-forbidden = You may not do that.
+error-not-found = Not found.
 error-conflict = { $detail }
 error-too-large = The request is too large.
-error-unsupported-type = { $detail }
+error-unsupported-type = The server does not take that kind of request.
 error-unprocessable = { $detail }
-error-limited = { $detail }
+error-limited = Too many requests: wait a little and try again.
 error-server = The server failed: { $detail }
-error-signed-out = { $detail }
+error-signed-out = You need to sign in, or the name or the password is not right.
 error-unknown-account = No account has that name.
 error-unknown-seek = That search for an opponent has ended.
 error-wrong-recovery-code = That name and recovery code do not match, or the code has already been used.
@@ -869,7 +869,7 @@ analysis-counts = { $blunders } { $blunders ->
     }
 analysis-average-loss = { NUMBER($loss, maximumFractionDigits: 2) } seeds lost a move on average
 analysis-nodes = { $nodes } nodes a position
-analysis-engine = Engine { $engine } ({ $limits }) above the endgame tables { $tables ->
+analysis-engine = Analysed by the { $engine } ({ $limits }) above the endgame tables { $tables ->
         [0] (this server has none for this game)
        *[other] (exact up to { $tables } seeds on the board)
     }.

@@ -557,24 +557,24 @@ error-round-closed = Ya empezó una ronda posterior de esta serie: esta ronda ya
 error-changed-meanwhile = La partida cambió mientras la computadora pensaba: vuelve a cargarla.
 error-round-taken = Esa ronda ya se empezó.
 error-in-match = Una ronda de una serie no se puede borrar sola: la tabla de resultados la necesita.
-error-unknown-player = Jugador desconocido (detalle del servidor: { $detail })
+error-unknown-player = Jugador desconocido.
 error-engine-busy = La computadora está ocupada con otras peticiones: vuelve a intentarlo.
 error-engine-no-answer = La computadora no respondió a tiempo.
 error-write-conflict = Otra petición cambió esta partida en el mismo momento: vuelve a cargarla.
 error-store-unavailable = El servidor no puede llegar a su base de datos ahora mismo: no se perdió nada. Vuelve a intentarlo en unos segundos.
 error-store-full = El servidor se quedó sin espacio en disco: tu jugada no se guardó. Vuelve a intentarlo más tarde.
 error-not-live = Esta partida no se juega entre dos dispositivos.
-error-bad-record = El registro tiene un error (detalle del servidor: { $detail })
-error-bad-request = La petición no es válida (detalle del servidor: { $detail })
-error-forbidden = No tienes permiso para hacer eso (detalle del servidor: { $detail })
-error-not-found = No se encontró (detalle del servidor: { $detail })
-error-conflict = Eso no encaja con el estado de la partida ahora (detalle del servidor: { $detail })
+error-bad-record = El registro tiene un error: no se puede leer.
+error-bad-request = La petición no es válida.
+error-forbidden = No tienes permiso para hacer eso.
+error-not-found = No se encontró.
+error-conflict = Eso no se puede hacer ahora: choca con algo que ya existe o que cambió mientras tanto.
 error-too-large = La petición es demasiado grande.
-error-unsupported-type = El servidor no acepta ese tipo de petición (detalle del servidor: { $detail })
-error-unprocessable = El servidor no aceptó la petición (detalle del servidor: { $detail })
-error-limited = Demasiadas peticiones: espera un poco y vuelve a intentarlo (detalle del servidor: { $detail })
-error-server = Falló el servidor (detalle: { $detail })
-error-signed-out = Tienes que iniciar sesión, o el nombre o la contraseña no son correctos (detalle del servidor: { $detail })
+error-unsupported-type = El servidor no acepta ese tipo de petición.
+error-unprocessable = El servidor no aceptó la petición: algún dato no es válido.
+error-limited = Demasiadas peticiones: espera un poco y vuelve a intentarlo.
+error-server = Falló el servidor.
+error-signed-out = Tienes que iniciar sesión, o el nombre o la contraseña no son correctos.
 error-unknown-account = Ninguna cuenta tiene ese nombre.
 error-unknown-seek = Esa búsqueda de rival ya terminó.
 error-wrong-recovery-code = Ese nombre y ese código de recuperación no coinciden, o el código ya se usó.
@@ -878,7 +878,7 @@ analysis-counts = { $blunders } { $blunders ->
     }
 analysis-average-loss = { NUMBER($loss, maximumFractionDigits: 2) } semillas perdidas por jugada en promedio
 analysis-nodes = { $nodes } nodos por posición
-analysis-engine = Motor { $engine } ({ $limits }) por encima de las tablas de finales { $tables ->
+analysis-engine = Analizada por la { $engine } ({ $limits }) por encima de las tablas de finales { $tables ->
         [0] (este servidor no tiene para este juego)
        *[other] (exactas hasta { $tables } semillas en el tablero)
     }.
