@@ -42,6 +42,24 @@ export async function launch() {
   return browser;
 }
 
+/**
+ * A player of their own: a new context of `browser` (`options`: viewport, locale …) whose
+ * storage holds player key `key` (a player is never paired with themself) and the fastest
+ * animation, its page's errors pushed to `errors` under `label`, opened at the site.
+ */
+export async function playerPage(browser, label, key, options, errors) {
+  const context = await browser.newContext(options);
+  await context.addInitScript(([k]) => {
+    localStorage.setItem('sowing.player', k);
+    localStorage.setItem('sowing.speed', '10');
+  }, [key]);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30000);
+  page.on('pageerror', (e) => errors.push(`${label}: ${e.message}`));
+  await page.goto(BASE + '/');
+  return page;
+}
+
 /** A JSON API call; `token` is a live seat's (`X-Seat-Token`). Throws on a non-2xx answer. */
 export async function api(method, path, body, token) {
   const headers = body ? { 'content-type': 'application/json' } : {};

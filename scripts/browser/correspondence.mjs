@@ -19,7 +19,7 @@ lines.on('line', (line) => { const next = waiting.shift(); if (next) next(line);
 const nextLine = () => new Promise((resolve) => waiting.push(resolve));
 const first = await nextLine();
 process.env.SOW_URL = /http:\/\/[0-9.:]+/.exec(first)[0];
-const { BASE, assert, check, equal, finish, launch, waitInPage } = await import('./common.mjs');
+const { assert, check, equal, finish, launch, playerPage, waitInPage } = await import('./common.mjs');
 const HOUR = 3600000;
 async function advance(ms) {
   const answer = nextLine();
@@ -33,15 +33,7 @@ let players = 0;
 async function player(label, name, options) {
   players += 1;
   const key = (players + 10).toString(16).padStart(2, '0').repeat(16);
-  const context = await browser.newContext(options);
-  await context.addInitScript(([k]) => {
-    localStorage.setItem('sowing.player', k);
-    localStorage.setItem('sowing.speed', '10');
-  }, [key]);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30000);
-  page.on('pageerror', (e) => errors.push(`${label}: ${e.message}`));
-  await page.goto(BASE + '/');
+  const page = await playerPage(browser, label, key, options, errors);
   const status = await page.evaluate(async (n) => (await fetch('/api/account/signup', {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: n, password: 'correct horse' }),
   })).status, name);

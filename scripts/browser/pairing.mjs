@@ -4,7 +4,7 @@
 // until muted); a cancelled search and a page left are taken out of the pool (a third
 // player is not paired with them). Run by scripts/browser-test.sh
 // (SOW_URL).
-import { BASE, assert, check, equal, finish, launch, waitInPage } from './common.mjs';
+import { assert, check, equal, finish, launch, playerPage, waitInPage } from './common.mjs';
 
 const browser = await launch();
 const errors = [];
@@ -14,15 +14,7 @@ let players = 0;
 async function player(label, options) {
   players += 1;
   const key = players.toString(16).padStart(2, '0').repeat(16);
-  const context = await browser.newContext(options);
-  await context.addInitScript(([k]) => {
-    localStorage.setItem('sowing.player', k);
-    localStorage.setItem('sowing.speed', '10');
-  }, [key]);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30000);
-  page.on('pageerror', (e) => errors.push(`${label}: ${e.message}`));
-  await page.goto(BASE + '/');
+  const page = await playerPage(browser, label, key, options, errors);
   await page.waitForSelector('#new-game[open]');
   await page.keyboard.press('Escape');
   await page.waitForSelector('#pair-grid button[data-clock]');

@@ -12,44 +12,13 @@ use sowing_web::ratings::{self, Rating};
 use sowing_web::{router, App};
 
 mod common;
-use common::{Call, Who};
+use common::{sign_up, token_of, with_cookie, Call, Who};
 
 const KEY: &str = "00112233445566778899aabbccddeeff";
 const OTHER_KEY: &str = "ffeeddccbbaa99887766554433221100";
 
 fn app() -> Router {
     router(Arc::new(App::new(common::store(), 2)))
-}
-
-fn with_cookie(cookie: &str) -> Who<'_> {
-    Who {
-        cookie: Some(cookie),
-        ..Who::default()
-    }
-}
-
-/// The session token a `Set-Cookie` sets.
-fn token_of(set_cookie: &str) -> String {
-    set_cookie
-        .strip_prefix("sowing_session=")
-        .and_then(|rest| rest.split(';').next())
-        .unwrap()
-        .to_owned()
-}
-
-/// Signs `name` up (with `key`'s games): the session token.
-async fn sign_up(router: &Router, name: &str, key: Option<&str>) -> String {
-    let who = Who {
-        key,
-        ..Who::default()
-    };
-    let a = Call::new(Method::POST, "/api/account/signup")
-        .by(&who)
-        .json(json!({"name": name, "password": "correct horse"}))
-        .reply(router)
-        .await;
-    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
-    token_of(&a.set_cookie().expect("a session cookie"))
 }
 
 async fn me(router: &Router, cookie: &str) -> Value {

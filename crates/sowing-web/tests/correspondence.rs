@@ -13,33 +13,13 @@ use sowing_web::clock::{now_ms, TimeSource};
 use sowing_web::{router, App};
 
 mod common;
-use common::{Call, Who};
+use common::{sign_up, with_cookie, Call};
 
 const DAY: i64 = 86_400_000;
 
-/// Signs `name` up with a player key of its own: the session token.
-async fn sign_up(router: &Router, name: &str, key: &str) -> String {
-    let reply = Call::new(Method::POST, "/api/account/signup")
-        .key(Some(key))
-        .json(json!({"name": name, "password": "correct horse"}))
-        .reply(router)
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    let cookie = reply.set_cookie().expect("a session cookie");
-    let pair = cookie.split(';').next().unwrap();
-    pair.strip_prefix("sowing_session=").unwrap().to_owned()
-}
-
-fn signed_in(session: &str) -> Who<'_> {
-    Who {
-        cookie: Some(session),
-        ..Who::default()
-    }
-}
-
 async fn turns(router: &Router, session: &str) -> Vec<Value> {
     let (status, body) = Call::new(Method::GET, "/api/account/turns")
-        .by(&signed_in(session))
+        .by(&with_cookie(session))
         .send(router)
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -52,11 +32,11 @@ async fn a_correspondence_game_over_two_days_lists_whose_turn_it_is_and_its_time
     let app = Arc::new(App::new(common::store(), 1).with_time(TimeSource::Manual(time.clone())));
     let router = router(app.clone());
     let (ana, bo) = (
-        sign_up(&router, "Ana", &"a".repeat(32)).await,
-        sign_up(&router, "Bo", &"b".repeat(32)).await,
+        sign_up(&router, "Ana", Some(&"a".repeat(32))).await,
+        sign_up(&router, "Bo", Some(&"b".repeat(32))).await,
     );
     let (status, posted) = Call::new(Method::POST, "/api/live")
-        .by(&signed_in(&ana))
+        .by(&with_cookie(&ana))
         .json(json!({"game": "hoyito-ii", "lobby": true, "rated": true, "days_per_move": 1}))
         .send(&router)
         .await;
@@ -65,7 +45,7 @@ async fn a_correspondence_game_over_two_days_lists_whose_turn_it_is_and_its_time
     assert_eq!(posted["live"]["clock"]["days_per_move"], 1);
     let id = posted["live"]["id"].as_i64().unwrap();
     let (status, taken) = Call::new(Method::POST, format!("/api/live/{id}/accept"))
-        .by(&signed_in(&bo))
+        .by(&with_cookie(&bo))
         .json(json!({}))
         .send(&router)
         .await;

@@ -676,7 +676,7 @@ fn round_start(round: usize, previous: Option<sowing::Outcome>) -> Game {
 #[tokio::test]
 async fn h3_3_a_live_match_goes_on_round_by_round_with_the_same_tokens_and_its_score() {
     let app = unlimited();
-    let addr = serve(app.clone()).await;
+    let addr = common::serve(app.clone()).await;
     let router = router(app);
     let (first, south, north) = live_match(&router, 3).await;
     let (mut watcher, _) = watch(addr, first, None).await;
@@ -861,21 +861,6 @@ async fn live_results_show_in_the_games_list_as_a_one_screen_games_do() {
     );
 }
 
-/// A server on a free loopback port, with connection addresses, until the test ends.
-async fn serve(app: Arc<App>) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router(app).into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
-    addr
-}
-
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -947,7 +932,7 @@ async fn status_until(socket: &mut Socket, test: impl Fn(&Value) -> bool) -> Val
 #[tokio::test]
 async fn both_seats_and_a_spectator_get_each_move_once_in_order_with_its_trace() {
     let app = Arc::new(App::new(common::store(), 1));
-    let addr = serve(app.clone()).await;
+    let addr = common::serve(app.clone()).await;
     let router = router(app);
     let (id, south, north) = invite(&router, json!({})).await;
     let (mut a, a_state) = watch(addr, id, Some(&south)).await;
@@ -1005,7 +990,7 @@ async fn both_seats_and_a_spectator_get_each_move_once_in_order_with_its_trace()
 #[tokio::test]
 async fn a_late_socket_gets_the_game_so_far_and_the_flag_falls_with_nobody_asking() {
     let app = Arc::new(App::new(common::store(), 1));
-    let addr = serve(app.clone()).await;
+    let addr = common::serve(app.clone()).await;
     let router = router(app);
     let (id, south, north) = invite(&router, json!({"clock": {"base_ms": 500}})).await;
     play(&router, id, &south, "C", 0).await;
@@ -1023,7 +1008,7 @@ async fn a_late_socket_gets_the_game_so_far_and_the_flag_falls_with_nobody_askin
 #[tokio::test]
 async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages() {
     let app = Arc::new(App::new(common::store(), 1));
-    let addr = serve(app.clone()).await;
+    let addr = common::serve(app.clone()).await;
     let router = router(app);
     let (id, _, _) = invite(&router, json!({})).await;
     let mut socket = connect(addr, id, Some("00000000000000000000000000000000")).await;
@@ -1072,7 +1057,7 @@ async fn the_socket_refuses_a_foreign_token_a_bad_hello_and_oversized_messages()
 #[tokio::test]
 async fn sockets_are_capped_per_address() {
     let app = Arc::new(App::new(common::store(), 1));
-    let addr = serve(app.clone()).await;
+    let addr = common::serve(app.clone()).await;
     let router = router(app.clone());
     let (id, _, _) = invite(&router, json!({})).await;
     let cap = AbuseLimits::default().sockets_per_address;

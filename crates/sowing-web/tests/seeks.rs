@@ -18,7 +18,7 @@ use sowing_web::{router, App};
 use tokio_tungstenite::tungstenite::Message;
 
 mod common;
-use common::{Call, Who};
+use common::Call;
 
 const ANA: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const BO: &str = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
@@ -222,36 +222,15 @@ async fn bad_seeks_are_refused_with_what_is_wrong() {
     }
 }
 
-/// Signs `name` up with its own player key: the session token.
-async fn sign_up(router: &Router, name: &str, key: &str) -> String {
-    let reply = Call::new(Method::POST, "/api/account/signup")
-        .key(Some(key))
-        .json(json!({"name": name, "password": "correct horse"}))
-        .reply(router)
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    let cookie = reply.set_cookie().expect("a session cookie");
-    let pair = cookie.split(';').next().unwrap();
-    pair.strip_prefix("sowing_session=").unwrap().to_owned()
-}
-
-/// Who sends with this session.
-fn signed_in(session: &str) -> Who<'_> {
-    Who {
-        cookie: Some(session),
-        ..Who::default()
-    }
-}
-
 #[tokio::test]
 async fn rated_seeks_pair_signed_in_players_inside_each_others_range() {
     let (router, _) = app();
-    let ana = sign_up(&router, "Ana", ANA).await;
-    let bo = sign_up(&router, "Bo", BO).await;
+    let ana = common::sign_up(&router, "Ana", Some(ANA)).await;
+    let bo = common::sign_up(&router, "Bo", Some(BO)).await;
     let rated = json!({"game": "ayoayo", "clock": {"base_ms": 300000, "increment_ms": 3000},
                        "rated": true, "range": {"below": 0, "above": 0}});
     let (status, first) = Call::new(Method::POST, "/api/seeks")
-        .by(&signed_in(&ana))
+        .by(&common::with_cookie(&ana))
         .json(rated.clone())
         .send(&router)
         .await;
@@ -262,7 +241,7 @@ async fn rated_seeks_pair_signed_in_players_inside_each_others_range() {
     // An anonymous casual seeker of the same clock is another pool; a signed-in one of the
     // same rating (both new: 1500) is inside the range of ±0.
     let (status, second) = Call::new(Method::POST, "/api/seeks")
-        .by(&signed_in(&bo))
+        .by(&common::with_cookie(&bo))
         .json(rated)
         .send(&router)
         .await;
@@ -283,8 +262,8 @@ async fn rated_seeks_pair_signed_in_players_inside_each_others_range() {
 #[tokio::test]
 async fn a_range_refuses_a_seeker_without_a_rating_inside_it() {
     let (router, _) = app();
-    let ana = sign_up(&router, "Ana", ANA).await;
-    let who = signed_in(&ana);
+    let ana = common::sign_up(&router, "Ana", Some(ANA)).await;
+    let who = common::with_cookie(&ana);
     let mut ranged = blitz();
     ranged["range"] = json!({"below": 100, "above": 100});
     let (status, _) = Call::new(Method::POST, "/api/seeks")
@@ -296,8 +275,8 @@ async fn a_range_refuses_a_seeker_without_a_rating_inside_it() {
     // Bo, not signed in, has no rating: Ana's range does not take him.
     assert_eq!(seek_as(&router, BO, blitz()).await["game"], Value::Null);
     // Cy, signed in (a new player's 1500), is inside it; Bo's older seek waits on.
-    let cy = sign_up(&router, "Cy", CY).await;
-    let who = signed_in(&cy);
+    let cy = common::sign_up(&router, "Cy", Some(CY)).await;
+    let who = common::with_cookie(&cy);
     let (_, paired) = Call::new(Method::POST, "/api/seeks")
         .by(&who)
         .json(blitz())
@@ -339,21 +318,6 @@ async fn seats_alternate_by_each_players_recent_pairings() {
     );
 }
 
-/// A server on a free loopback port, with connection addresses, until the test ends.
-async fn serve(app: Arc<App>) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router(app).into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
-    addr
-}
-
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -386,7 +350,7 @@ async fn next(socket: &mut Socket) -> SeekMessage {
 #[tokio::test]
 async fn the_socket_brings_the_pairing_and_closing_it_takes_the_seek_out() {
     let (router, app) = app();
-    let addr = serve(app).await;
+    let addr = common::serve(app).await;
     let ana = seek_as(&router, ANA, blitz()).await;
     let (mut socket, first) = hold(addr, &ana).await;
     assert_eq!(
@@ -435,7 +399,7 @@ async fn the_socket_brings_the_pairing_and_closing_it_takes_the_seek_out() {
 #[tokio::test]
 async fn a_socket_with_a_wrong_token_is_refused() {
     let (router, app) = app();
-    let addr = serve(app).await;
+    let addr = common::serve(app).await;
     let ana = seek_as(&router, ANA, blitz()).await;
     let forged = json!({"seek": ana["seek"], "token": "0123456789abcdef0123456789abcdef"});
     let (_, first) = hold(addr, &forged).await;
@@ -459,8 +423,8 @@ async fn a_paired_game_whose_first_move_does_not_come_in_time_is_aborted_and_not
         .with_time(TimeSource::Manual(time.clone()));
     let router = router(Arc::new(app));
     let (ana, bo) = (
-        sign_up(&router, "Ana", ANA).await,
-        sign_up(&router, "Bo", BO).await,
+        common::sign_up(&router, "Ana", Some(ANA)).await,
+        common::sign_up(&router, "Bo", Some(BO)).await,
     );
     let rated = json!({"game": "hoyito-ii", "clock": {"base_ms": 180000, "increment_ms": 2000},
                        "rated": true});
@@ -468,7 +432,7 @@ async fn a_paired_game_whose_first_move_does_not_come_in_time_is_aborted_and_not
     for _ in 0..2 {
         for session in [&ana, &bo] {
             let (status, placed) = Call::new(Method::POST, "/api/seeks")
-                .by(&signed_in(session))
+                .by(&common::with_cookie(session))
                 .json(rated.clone())
                 .send(&router)
                 .await;

@@ -347,7 +347,7 @@ pub(crate) const HELLO_WITHIN: Duration = Duration::from_secs(10);
 pub(crate) const PING_EVERY: Duration = Duration::from_secs(20);
 
 /// A socket's read buffer: the messages in are at most 1 KiB.
-pub(crate) const SOCKET_READ_BUFFER: usize = 4096;
+const SOCKET_READ_BUFFER: usize = 4096;
 
 /// A message the server sends: its views, borrowed.
 type Outgoing<'a> = ServerMessage<&'a LiveStatus, &'a View, &'a MoveReplay>;
@@ -358,6 +358,39 @@ fn error_message(error: impl Into<String>) -> Outgoing<'static> {
     }
 }
 
+/// A socket's upgrade for `address`, with its permit: refused in JSON when the request is
+/// no WebSocket upgrade (a plain GET; `section` names the docs/api.md section), or when the
+/// address has too many sockets open; sized for the small messages clients send.
+pub(crate) fn socket_upgrade(
+    games: &Games,
+    address: IpAddr,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    section: &str,
+) -> ApiResult<(WebSocketUpgrade, SocketPermit)> {
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::new(
+            e.status(),
+            format!(
+                "this address is a WebSocket (docs/api.md, \"{section}\"): {}",
+                e.body_text()
+            ),
+        )
+    })?;
+    let Some(permit) = games.limiter.socket(address) else {
+        return Err(limited(
+            "too many live connections from your address: close some pages",
+        ));
+    };
+    let max = games.limiter.limits().message_bytes;
+    let upgrade = upgrade
+        .max_message_size(max)
+        .max_frame_size(max)
+        // Messages in are small (a hello, a ping): tungstenite's default 128 KiB read buffer
+        // is allocated whole for each socket and zeroed before every read.
+        .read_buffer_size(SOCKET_READ_BUFFER);
+    Ok((upgrade, permit))
+}
+
 /// `GET /api/live/{id}/socket`: the live game's updates (docs/api.md, "The socket").
 async fn socket(
     State(games): Shared,
@@ -365,29 +398,10 @@ async fn socket(
     PathParams(id): PathParams<String>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::new(
-            e.status(),
-            format!(
-                "this address is a WebSocket (docs/api.md, \"The socket\"): {}",
-                e.body_text()
-            ),
-        )
-    })?;
+    let (upgrade, permit) = socket_upgrade(&games, address, upgrade, "The socket")?;
     // The game must exist and be live before the upgrade: a plain 404 otherwise.
     let game = games.live_view(&id).await?.live.id;
-    let Some(permit) = games.limiter.socket(address) else {
-        return Err(limited(
-            "too many live connections from your address: close some pages",
-        ));
-    };
-    let max = games.limiter.limits().message_bytes;
     Ok(upgrade
-        .max_message_size(max)
-        .max_frame_size(max)
-        // Messages in are small (a hello, a ping): tungstenite's default 128 KiB read buffer
-        // is allocated whole for each socket and zeroed before every read.
-        .read_buffer_size(SOCKET_READ_BUFFER)
         .on_upgrade(move |socket| run_socket(socket, games, game, permit))
         .into_response())
 }

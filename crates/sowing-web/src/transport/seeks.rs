@@ -21,8 +21,8 @@ use crate::services::pairing::{Placed, SeekAsked, Waiting};
 use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{ClientAddr, JsonBody, NoBody, PathParams, SeatToken, Session};
 use crate::transport::live::{
-    check_clock, check_name, limited, send_json, HELLO_WITHIN, LIVE_BODY_LIMIT, PING_EVERY,
-    SOCKET_READ_BUFFER,
+    check_clock, check_name, limited, send_json, socket_upgrade, HELLO_WITHIN, LIVE_BODY_LIMIT,
+    PING_EVERY,
 };
 use crate::transport::new_game::new_game_rules;
 use crate::views::messages::{ClientMessage, SeekMessage};
@@ -142,25 +142,8 @@ async fn socket(
     PathParams(id): PathParams<String>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::new(
-            e.status(),
-            format!(
-                "this address is a WebSocket (docs/api.md, \"Quick pairing\"): {}",
-                e.body_text()
-            ),
-        )
-    })?;
-    let Some(permit) = games.limiter.socket(address) else {
-        return Err(limited(
-            "too many live connections from your address: close some pages",
-        ));
-    };
-    let max = games.limiter.limits().message_bytes;
+    let (upgrade, permit) = socket_upgrade(&games, address, upgrade, "Quick pairing")?;
     Ok(upgrade
-        .max_message_size(max)
-        .max_frame_size(max)
-        .read_buffer_size(SOCKET_READ_BUFFER)
         .on_upgrade(move |socket| run_socket(socket, games, id, permit))
         .into_response())
 }

@@ -9,8 +9,11 @@ use axum::http::{Method, StatusCode};
 use axum::Router;
 use serde_json::Value;
 
+mod accounts;
 mod call;
 // Each test binary uses only some of them.
+#[allow(unused_imports)]
+pub use accounts::{sign_up, token_of, with_cookie};
 #[allow(unused_imports)]
 pub use call::{Call, Reply, Who};
 
@@ -112,4 +115,20 @@ fn with_database(url: &str, name: &str) -> String {
         out.push_str(query);
     }
     out
+}
+
+/// A server on a free loopback port, with connection addresses, until the test ends: for
+/// the tests of sockets.
+pub async fn serve(app: std::sync::Arc<sowing_web::App>) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            sowing_web::router(app).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .await
+        .unwrap();
+    });
+    addr
 }
