@@ -321,7 +321,7 @@ pub struct Games {
     /// Analyses after the game, waiting or running.
     analyses: Analyses,
     /// Quick pairing's seeks whose sockets wait here.
-    pub(crate) seekers: crate::services::pairing::Seekers,
+    pub(crate) seekers: crate::services::seekers::Seekers,
 }
 
 /// Runs store work off the async runtime.
@@ -479,7 +479,7 @@ impl Games {
             secure_cookies: false,
             time: crate::clock::TimeSource::System,
             analyses: Analyses::new(crate::services::analysis::Settings::default()),
-            seekers: crate::services::pairing::Seekers::default(),
+            seekers: crate::services::seekers::Seekers::default(),
         }
     }
 

@@ -12,4 +12,5 @@ pub(crate) mod hub;
 pub(crate) mod live;
 pub(crate) mod outages;
 pub(crate) mod pairing;
+pub(crate) mod seekers;
 pub(crate) mod table_values;

@@ -8,13 +8,12 @@
 //! shares rounds. After each round the task reads which of the seeks whose sockets wait
 //! here were paired (by this server or another) and tells those sockets.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use sowing::{Game, Rules, Side};
-use tokio::sync::{oneshot, watch, Notify};
+use tokio::sync::oneshot;
 
 use crate::clock::LiveClock;
 use crate::ratings::Speed;
@@ -76,51 +75,6 @@ pub enum Waiting {
     Paired(i64, Side),
     /// Open: the pairing arrives on this channel.
     Open(oneshot::Receiver<(i64, Side)>),
-}
-
-/// This server's side of quick pairing: its rounds, and the seeks whose sockets wait here.
-pub(crate) struct Seekers {
-    /// This server's id among those sharing the store.
-    server: i64,
-    /// Each waiting seek and where to send its pairing.
-    waiting: Mutex<HashMap<i64, oneshot::Sender<(i64, Side)>>>,
-    /// Rounds begun by this server's task.
-    rounds_begun: AtomicU64,
-    /// Rounds it finished.
-    rounds_done: watch::Sender<u64>,
-    /// Wakes the task for a round now.
-    poke: Notify,
-    /// The task, once started.
-    task: OnceLock<()>,
-}
-
-impl Default for Seekers {
-    fn default() -> Seekers {
-        Seekers {
-            server: rand::random(),
-            waiting: Mutex::new(HashMap::new()),
-            rounds_begun: AtomicU64::new(0),
-            rounds_done: watch::Sender::new(0),
-            poke: Notify::new(),
-            task: OnceLock::new(),
-        }
-    }
-}
-
-impl Seekers {
-    fn waiting(&self) -> std::sync::MutexGuard<'_, HashMap<i64, oneshot::Sender<(i64, Side)>>> {
-        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Sends each paired seek's pairing to its socket here, if one waits.
-    fn tell(&self, paired: &[SeekRow]) {
-        let mut waiting = self.waiting();
-        for row in paired {
-            if let (Some(pairing), Some(sender)) = (row.paired, waiting.remove(&row.id)) {
-                let _ = sender.send(pairing);
-            }
-        }
-    }
 }
 
 /// The pool a seek waits in: what must be equal for two seeks to pair.
