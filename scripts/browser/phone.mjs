@@ -165,6 +165,63 @@ await check('a 32-character name wraps or is cut: the lobby and the name plates 
   for (const p of browser.contexts().flatMap((c) => c.pages())) await p.context().close();
 });
 
+// Learn on a touch screen (issue 38, part 7).
+async function firstLesson(locale) {
+  const p = locale ? await (async () => {
+    const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    await context.addInitScript(() => localStorage.setItem('sowing.speed', '6'));
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    return page;
+  })() : await phone();
+  await p.goto(`${BASE}/`);
+  await p.waitForSelector('#new-game[open]');
+  await p.click('#new-game button[value="cancel"]');
+  await p.click('#btn-learn');
+  await p.waitForFunction(() => document.body.dataset.lesson === 'hoyito-ii:0' && document.body.dataset.busy === '0');
+  return p;
+}
+
+await check('Learn on a touch screen says tap, not click or type, in both languages', async () => {
+  for (const [locale, tap, click] of [[null, /: tap a marked pit\.$/, /click|type/], ['es-DO', /: toca un hoyo marcado\.$/, /clic|escribe/]]) {
+    const p = await firstLesson(locale);
+    const status = await p.textContent('#status');
+    assert(tap.test(status) && !click.test(status), `the status on a touch screen: ${status}`);
+    await p.context().close();
+  }
+});
+
+await check('Learn: a pit tapped before Watch the example is answered in words', async () => {
+  const p = await firstLesson();
+  const before = await p.textContent('#lesson-say');
+  await p.tap('#board .pit[data-name="C"]');
+  await idle(p);
+  const said = await p.textContent('#lesson-say');
+  assert(said !== before && /^You played C before watching the example/.test(said), `the lesson says: ${said}`);
+  // A wrong pit is told as such.
+  await p.click('#lesson-list button[data-lesson="1"]');
+  await p.waitForFunction(() => document.body.dataset.lesson === 'hoyito-ii:1' && document.body.dataset.busy === '0');
+  await p.tap('#board .pit[data-name="F"]');
+  await idle(p);
+  assert(/^You played F before watching the example: this lesson shows another move/.test(await p.textContent('#lesson-say')),
+    `the lesson says: ${await p.textContent('#lesson-say')}`);
+  await p.context().close();
+});
+
+await check('Learn: the board stays where it is when a tried move\'s animation ends', async () => {
+  const p = await firstLesson();
+  await p.click('#lesson-try');
+  await idle(p);
+  await p.$eval('#board .pit[data-name="C"]', (e) => e.scrollIntoView({ block: 'center' }));
+  const top = () => p.evaluate(() => Math.round(document.querySelector('#board').getBoundingClientRect().top + window.scrollY));
+  const before = await top();
+  await p.tap('#board .pit[data-name="C"]');
+  await idle(p);
+  assert(/^Well done/.test(await p.textContent('#lesson-say')), `the try is judged: ${await p.textContent('#lesson-say')}`);
+  equal(await top(), before, 'the board\'s top on the page once the animation ended');
+  await p.context().close();
+});
+
 await check('no script errors on the phone pages', async () => {
   equal(errors, [], 'page errors');
 });

@@ -7,7 +7,7 @@ import { T, I18N } from './i18n.js';
 import { api } from './api.js';
 import {
   moveName, sideName, escapeHtml, isComputer, playerName, letter, nameToPit, resultText, movesAndTurns, describeMove,
-  hintWords,
+  hintWords, touchScreen,
 } from './words.js';
 import {
   NARROW, board, forgetBoard, buildBoard, paint, counters, animate, animateAgain, sameBoard,
@@ -86,7 +86,7 @@ function render() {
     else if (!live) setStatus(T('status-in-game', { who }));
     else if (isComputer(v.players[v.state.to_move])) setStatus(T('status-computer', { who, player: playerName(v.players[v.state.to_move]) }));
     else if (v.state.legal.length === 1 && v.state.legal[0] === 'pass') setStatus(T('status-must-pass', { who }));
-    else setStatus(T('status-to-move', { who }));
+    else setStatus(T('status-to-move', { who, touch: touchScreen() }));
   }
 
   $('viewing').hidden = live;

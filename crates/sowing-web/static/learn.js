@@ -105,12 +105,17 @@ function lessonText(variant, k, part) {
   return T.attr(lessons[k].msg, part);
 }
 let LESSONS = HOYITO_II;
-const L = { on: false, k: 0, game: null, returnTo: null, trying: false, variant: 'hoyito-ii' };
+const L = { on: false, k: 0, game: null, returnTo: null, trying: false, watching: false, watched: false, variant: 'hoyito-ii' };
 
 
-function lessonSay(text, good) {
-  $('lesson-say').textContent = text;
-  $('lesson-say').classList.toggle('good', !!good);
+// What the lesson says to the reader. Within a lesson its box never shrinks (a short "Well
+// done" after a long question would pull the board up as the move's animation ends): the
+// space stays reserved until another lesson is shown.
+function lessonSay(text, good, { fresh = false } = {}) {
+  const box = $('lesson-say');
+  box.style.minHeight = fresh || box.hidden ? '' : `${box.getBoundingClientRect().height}px`;
+  box.textContent = text;
+  box.classList.toggle('good', !!good);
 }
 
 function openLearn() {
@@ -142,6 +147,7 @@ function showLesson(k) {
   run(async () => {
     L.k = k;
     L.trying = false;
+    L.watched = false;
     const lesson = LESSONS[k];
     const old = L.game;
     const event = T('learn-event', { lesson: T.attr(lesson.msg, 'title') }).replace(/["\\]/g, '');
@@ -162,10 +168,10 @@ function showLesson(k) {
       if (Number(b.dataset.lesson) === k) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
     }
     if (lesson.example) {
-      lessonSay(T('lesson-press-watch'));
+      lessonSay(T('lesson-press-watch'), false, { fresh: true });
     } else {
       L.trying = true;
-      lessonSay(T.attr(lesson.msg, 'ask'));
+      lessonSay(T.attr(lesson.msg, 'ask'), false, { fresh: true });
     }
     document.body.dataset.lesson = `${L.variant}:${k}`;
   });
@@ -197,14 +203,20 @@ function lessonWatch() {
   if (!lesson.example || !S.view || S.view.id !== L.game) return;
   run(async () => {
     L.trying = false;
-    await lessonRewind();
-    render();
-    const v = S.view;
-    lessonSay(T('lesson-watching'));
-    animateAgain();
-    const r = await api('POST', `/games/${v.id}/moves`, { move: lesson.example, ply: v.ply });
-    await showMove(r, v.state.to_move, lesson.example, false);
-    lessonSay(T('lesson-watched'));
+    L.watching = true;
+    try {
+      await lessonRewind();
+      render();
+      const v = S.view;
+      lessonSay(T('lesson-watching'));
+      animateAgain();
+      const r = await api('POST', `/games/${v.id}/moves`, { move: lesson.example, ply: v.ply });
+      await showMove(r, v.state.to_move, lesson.example, false);
+      lessonSay(T('lesson-watched'));
+      L.watched = true;
+    } finally {
+      L.watching = false;
+    }
   });
 }
 
@@ -218,13 +230,21 @@ function lessonTry() {
   });
 }
 
-// After a move in a lesson: was it the one asked for?
+// After a move in a lesson: was it the one asked for? A first move played before the
+// example was watched is judged too, with a word that the example is there to watch.
 function lessonCheck() {
-  if (!L.on || !L.trying || !S.view || S.view.id !== L.game) return;
+  if (!L.on || L.watching || !S.view || S.view.id !== L.game) return;
   const lesson = LESSONS[L.k];
   const from = lessonPlies(lesson);
   if (S.view.ply <= from) return;
+  const early = !L.trying && !L.watched && lesson.example && S.view.ply === from + 1;
+  if (!L.trying && !early) return;
   L.trying = false;
+  if (early) {
+    const played = S.view.history[from].move;
+    lessonSay(T('lesson-before-example', { move: moveName(played), right: played === lesson.expect ? 'yes' : 'no' }), played === lesson.expect);
+    return;
+  }
   const played = S.view.history[from].move;
   const last = L.k + 1 < LESSONS.length ? 'no' : 'yes';
   if (!lesson.expect) lessonSay(T('lesson-played', { move: moveName(played), last }), true);

@@ -6,7 +6,7 @@
 // lobby.js's.
 import { I18N, T } from './i18n.js';
 import { api } from './api.js';
-import { moveName, sideName, liveEnd } from './words.js';
+import { moveName, sideName, liveEnd, touchScreen } from './words.js';
 import { animate, sameBoard, animateAgain, counters as boardCounters } from './board.js';
 import { render, setStatus, run, tellTurn } from './game.js';
 import { claim, ratingText } from './account.js';
@@ -385,7 +385,8 @@ function decorate(v) {
   } else if (mayMove(v) && !S.busy) {
     // A first move is due in time in a game both players began together (docs/api.md).
     const due = live.first_move_by_ms && live.clock ? Math.ceil((live.first_move_by_ms - live.clock.now_ms) / 1000) : null;
-    setStatus(due === null ? T('live-your-move') : `${T('live-your-move')} ${T('live-first-move-due', { seconds: due })}`);
+    const yours = T('live-your-move', { touch: touchScreen() });
+    setStatus(due === null ? yours : `${yours} ${T('live-first-move-due', { seconds: due })}`);
   }
   if (live.result && !S.busy) {
     setStatus(live.next_round ? T('live-round-over', { result: resultWords(live, v) })

@@ -19,6 +19,9 @@ const sideName = (side) => T('side', { side });
 // Text made safe to put into innerHTML (players' names come from strangers).
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const isComputer = (spec) => spec && spec !== 'human';
+// 'yes' on a screen played by touch (no keyboard to type a letter, no mouse to click): the
+// words say "tap" there.
+const touchScreen = () => (matchMedia('(pointer: coarse)').matches ? 'yes' : 'no');
 
 function playerName(spec) {
   return T('player-name', playerArgs(spec));
@@ -139,6 +142,6 @@ function hintWords(move, score, mover) {
 const barNumber = (s) => (Math.round(s) === 0 ? '0' : `${s > 0 ? '+' : '−'}${Math.abs(Math.round(s))}`);
 
 export {
-  playerArgs, upperFirst, moveName, sideName, escapeHtml, isComputer, playerName, letter, nameToPit,
+  playerArgs, upperFirst, moveName, sideName, escapeHtml, isComputer, touchScreen, playerName, letter, nameToPit,
   endWords, liveEnd, resultText, movesAndTurns, listed, describeMove, scoreWords, hintWords, barNumber,
 };

@@ -176,7 +176,10 @@ status-over = Game over: { $result }.
 status-in-game = { $who } is to move in the game.
 status-computer = { $who } ({ $player }) to move.
 status-must-pass = { $who } has no sowing move and must pass.
-status-to-move = { $who } to move: click a marked pit or type its letter.
+status-to-move = { $who } to move: { $touch ->
+        [yes] tap a marked pit.
+       *[no] click a marked pit or type its letter.
+    }
 status-thinking = { $who } ({ $player }) is thinking…
 status-plays = { $who } plays { $move }.
 status-not-playable = { $pit } cannot be played now: choose a marked pit.
@@ -454,6 +457,10 @@ lesson-well-done = Well done. { $last ->
        *[no] On to the next rule?
     }
 lesson-not-that = You played { $move }, not { $expected }. Press “Try it yourself” to start again.
+lesson-before-example = You played { $move } before watching the example: { $right ->
+        [yes] that is the move this lesson shows.
+       *[no] this lesson shows another move.
+    } Press “Watch the example” to see the rule played, or “Try it yourself” to start again.
 
 # Each lesson: its title, its words, and what the reader is asked to try.
 lesson-h2-sowing-and-relays =
@@ -634,7 +641,10 @@ live-to-move = { $who } to move{ $seated ->
         [yes] { " " }— waiting for their move.
        *[no] .
     }
-live-your-move = Your move: click a marked pit or type its letter.
+live-your-move = Your move: { $touch ->
+        [yes] tap a marked pit.
+       *[no] click a marked pit or type its letter.
+    }
 live-first-move-due = Make your first move within { $seconds } s, or the game is aborted.
 live-credited = The server was away: { $seconds } s were given back to the clock.
 live-confirm-resign = { $match ->

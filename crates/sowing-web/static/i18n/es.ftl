@@ -178,7 +178,10 @@ status-over = Fin de la partida: { $result }.
 status-in-game = En la partida le toca a { $who }.
 status-computer = Le toca a { $who } ({ $player }).
 status-must-pass = { $who } no tiene ninguna siembra posible y tiene que pasar.
-status-to-move = Le toca a { $who }: haz clic en un hoyo marcado o escribe su letra.
+status-to-move = Le toca a { $who }: { $touch ->
+        [yes] toca un hoyo marcado.
+       *[no] haz clic en un hoyo marcado o escribe su letra.
+    }
 status-thinking = { $who } ({ $player }) está pensando…
 status-plays = { $who } juega { $move }.
 status-not-playable = { $pit } no se puede jugar ahora: elige un hoyo marcado.
@@ -460,6 +463,10 @@ lesson-well-done = ¡Muy bien! { $last ->
        *[no] ¿Pasamos a la siguiente regla?
     }
 lesson-not-that = Jugaste { $move }, no { $expected }. Presiona «Pruébalo tú» para empezar otra vez.
+lesson-before-example = Jugaste { $move } antes de ver el ejemplo: { $right ->
+        [yes] esa es la jugada que muestra esta lección.
+       *[no] esta lección muestra otra jugada.
+    } Presiona «Ver el ejemplo» para ver la regla en juego, o «Pruébalo tú» para empezar otra vez.
 
 # Cada lección: su título, su explicación y lo que se pide probar.
 lesson-h2-sowing-and-relays =
@@ -640,7 +647,10 @@ live-to-move = Le toca a { $who }{ $seated ->
         [yes] { " " }— esperando su jugada.
        *[no] .
     }
-live-your-move = Te toca: haz clic en un hoyo marcado o escribe su letra.
+live-your-move = Te toca: { $touch ->
+        [yes] toca un hoyo marcado.
+       *[no] haz clic en un hoyo marcado o escribe su letra.
+    }
 live-first-move-due = Haz tu primera jugada en { $seconds } s, o la partida se anula.
 live-credited = El servidor no estuvo disponible: se devolvieron { $seconds } s al reloj.
 live-confirm-resign = { $match ->
