@@ -918,3 +918,42 @@ async fn a_resignation_rates_the_game_and_the_lobby_filters_challenges_by_rating
         "Ana"
     );
 }
+
+#[tokio::test]
+async fn a_seat_taken_by_an_account_lists_the_game_on_every_device_of_it() {
+    let router = app();
+    let ana = sign_up(&router, "Ana", None).await;
+    let bea = sign_up(&router, "Bea", None).await;
+    let cy = sign_up(&router, "Cy", None).await;
+    let (id, _, _) = rated_game(&router, &ana, &bea).await;
+    let listed = |cookie: String| {
+        let router = router.clone();
+        async move {
+            // Another device: the session's cookie alone, no player key.
+            let a = Call::new(Method::GET, "/api/games")
+                .by(&Who {
+                    cookie: Some(&cookie),
+                    ..Who::default()
+                })
+                .reply(&router)
+                .await;
+            assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+            a.body["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["id"].as_i64().unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(listed(ana.clone()).await, [id], "the poster's account");
+    assert_eq!(
+        listed(bea.clone()).await,
+        [id],
+        "the account that took the other seat"
+    );
+    assert!(
+        listed(cy.clone()).await.is_empty(),
+        "an account with no seat"
+    );
+}

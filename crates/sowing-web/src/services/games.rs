@@ -831,16 +831,21 @@ impl Games {
         self.save_new(game, south, north, None, Some(owner)).await
     }
 
-    /// The `limit` most recently changed games of the player key whose SHA-256 is `owner`, in
-    /// short; a live game that ended otherwise than by the rules (resignation, agreement,
+    /// The `limit` most recently changed games of the player key or account whose SHA-256 is
+    /// `owner` (with `account`, the live games whose seat it holds too), in short; a live game that ended otherwise than by the rules (resignation, agreement,
     /// flag, closed) shows that result.
     ///
     /// # Errors
     /// When the store fails.
-    pub async fn list(&self, owner: [u8; 32], limit: usize) -> GameResult<Vec<GameSummary>> {
+    pub async fn list(
+        &self,
+        owner: [u8; 32],
+        account: Option<i64>,
+        limit: usize,
+    ) -> GameResult<Vec<GameSummary>> {
         let store = self.store.clone();
         let (rows, results) = blocking(move || {
-            let rows = store.list(owner, limit)?;
+            let rows = store.list_with_seats(owner, account, limit)?;
             let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
             Ok((rows, store.live_listings(&ids)?))
         })

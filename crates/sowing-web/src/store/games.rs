@@ -501,6 +501,35 @@ impl Store {
     /// # Errors
     /// On a database failure.
     pub fn list(&self, owner: [u8; 32], count: usize) -> StoreResult<Vec<GameRow>> {
+        self.list_with_seats(owner, None, count)
+    }
+
+    /// The games of `owner` and, with an account, the live games whose seat it holds (a seat
+    /// taken by a signed-in player belongs to the account, wherever the game was made),
+    /// most recently changed first, at most `count`.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn list_with_seats(
+        &self,
+        owner: [u8; 32],
+        account: Option<i64>,
+        count: usize,
+    ) -> StoreResult<Vec<GameRow>> {
+        if let Some(account) = account {
+            return self.read(|sql| {
+                game_rows(
+                    sql,
+                    &format!(
+                        "SELECT {GAME_COLUMNS} FROM games WHERE owner = ?2
+                            OR id IN (SELECT game_id FROM live
+                                      WHERE south_account = ?3 OR north_account = ?3)
+                         ORDER BY updated DESC, id DESC LIMIT ?1"
+                    ),
+                    &[limit(count), Value::from(owner), Value::from(account)],
+                )
+            });
+        }
         self.read(|sql| {
             game_rows(
                 sql,

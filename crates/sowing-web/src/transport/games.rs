@@ -130,9 +130,10 @@ async fn list_games(
     QueryParams(query): QueryParams<ListQuery>,
 ) -> ApiResult<Json<GameList>> {
     let limit = query.limit.unwrap_or(100).min(1000);
+    let account = session.account.as_ref().map(|a| a.id);
     let owner = session.account.map(|a| a.owner).or_else(|| key.hash());
     let games = match owner {
-        Some(owner) => games.list(owner, limit).await?,
+        Some(owner) => games.list(owner, account, limit).await?,
         None => Vec::new(),
     };
     Ok(Json(GameList { games }))
