@@ -24,6 +24,7 @@ async function player(label, options) {
 const desk = await player('desktop', { viewport: { width: 1200, height: 900 } });
 const phone = await player('phone', { viewport: { width: 390, height: 844 }, locale: 'es-ES', hasTouch: true, isMobile: true });
 
+const LONG_NAME = 'W'.repeat(32);
 const status = (p) => p.locator('#pair-status').textContent();
 const inGame = (p) => waitInPage(p, () => document.body.dataset.live && document.body.dataset.liveConnected === '1'
   && { id: document.body.dataset.live, seat: document.body.dataset.liveSeat });
@@ -40,6 +41,8 @@ await check('the grid shows the usual clocks and Custom, in each reader’s lang
 });
 
 await check('two players pressing the same clock land in one live game, one seat each', async () => {
+  // The desktop player goes by a 32-character name: the phone must still fit it.
+  await desk.evaluate((name) => localStorage.setItem('sowing.name', name), LONG_NAME);
   await desk.selectOption('#pair-game', 'hoyito-ii');
   await desk.click('#pair-grid button[data-clock="180000+2000"]');
   await waitInPage(desk, () => document.querySelector('#pair-status').textContent.startsWith('Looking for an opponent'));
@@ -54,7 +57,7 @@ await check('two players pressing the same clock land in one live game, one seat
 
 await check('a phrase said on the desktop shows on the phone in Spanish, until the phone mutes them', async () => {
   await desk.click('#live-phrases button[data-phrase="good-luck"]');
-  await waitInPage(phone, () => document.querySelector('#live-said').textContent.includes('¡Suerte!'));
+  await waitInPage(phone, (name) => document.querySelector('#live-said').textContent === `${name}: ¡Suerte!`, LONG_NAME);
   assert((await desk.locator('#live-said').textContent()).includes('Good luck!'), 'the sayer sees it said');
   await phone.locator('#phrases-mute').check();
   await desk.click('#live-phrases button[data-phrase="hello"]');

@@ -493,3 +493,98 @@ async fn a_paired_game_whose_first_move_does_not_come_in_time_is_aborted_and_not
         assert!(ratings.is_empty(), "{name}: {profile}");
     }
 }
+
+#[tokio::test]
+async fn a_page_on_another_site_cannot_seek_cancel_or_say() {
+    let (router, _) = app();
+    let ana = seek_as(&router, ANA, blitz()).await;
+    let bo = seek_as(&router, BO, blitz()).await;
+    let game = bo["game"].as_i64().unwrap();
+    let attack = [
+        ("origin", "http://evil.example"),
+        ("sec-fetch-site", "cross-site"),
+        ("host", "127.0.0.1:8080"),
+    ];
+    for (method, path, body, token) in [
+        (Method::POST, "/api/seeks".to_owned(), blitz(), None),
+        (
+            Method::DELETE,
+            format!("/api/seeks/{}", ana["seek"]),
+            json!({}),
+            ana["token"].as_str(),
+        ),
+        (
+            Method::POST,
+            format!("/api/live/{game}/say"),
+            json!({"phrase": "hello"}),
+            bo["token"].as_str(),
+        ),
+    ] {
+        let (status, answer) = Call::new(method.clone(), &path)
+            .headers(&attack)
+            .seat(token)
+            .json(body)
+            .send(&router)
+            .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{method} {path}: {answer}");
+        assert!(
+            answer["error"]
+                .as_str()
+                .unwrap()
+                .contains("http://evil.example"),
+            "{answer}"
+        );
+    }
+    let (_, live) = Call::new(Method::GET, format!("/api/live/{game}"))
+        .send(&router)
+        .await;
+    assert_eq!(
+        live["live"]["said"]["north"],
+        Value::Null,
+        "nothing was said: {live}"
+    );
+}
+
+#[tokio::test]
+async fn seeks_from_one_address_are_capped_and_rate_limited() {
+    // The default limits: at most 3 open seeks from an address, and the creation rate.
+    let router = router(Arc::new(App::new(common::store(), 1)));
+    let keys = [
+        "1".repeat(32),
+        "2".repeat(32),
+        "3".repeat(32),
+        "4".repeat(32),
+    ];
+    // Three players of one address, each with another clock: none pairs, all stay open.
+    for (key, base) in keys.iter().zip([60_000, 120_000, 240_000]) {
+        let body = json!({"game": "ayoayo", "clock": {"base_ms": base}});
+        let (status, placed) = Call::new(Method::POST, "/api/seeks")
+            .key(Some(key))
+            .json(body)
+            .send(&router)
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{placed}");
+    }
+    let (status, refused) = Call::new(Method::POST, "/api/seeks")
+        .key(Some(&keys[3]))
+        .json(blitz())
+        .send(&router)
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
+    assert_eq!(refused["code"], "limited");
+    // Past the creation rate, even a seek that would be allowed is refused.
+    let mut limited = false;
+    for _ in 0..40 {
+        let (status, _) = Call::new(Method::POST, "/api/seeks")
+            .key(Some(&keys[3]))
+            .json(json!({"game": "chess"}))
+            .send(&router)
+            .await;
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            limited = true;
+            break;
+        }
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    assert!(limited, "the creation rate limits seeks");
+}
