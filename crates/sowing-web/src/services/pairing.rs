@@ -137,8 +137,9 @@ impl Games {
             // No key: a player of its own, paired with anyone.
             (None, None) => seats::hash(&seats::new_token().0),
         };
+        let start = game.start().to_string();
         let new = NewSeek {
-            pool: pool_of(&game.start().to_string(), asked.clock, asked.rated),
+            pool: pool_of(&start, asked.clock, asked.rated),
             player,
             token_hash,
             name: asked.account.as_ref().map(|a| a.1.clone()).or(asked.name),
@@ -151,7 +152,7 @@ impl Games {
             address: asked.address,
             server: self.seekers.server,
             now_ms: now,
-            start: game.start().to_string(),
+            start,
             clock: asked.clock,
             rated: asked.rated,
         };

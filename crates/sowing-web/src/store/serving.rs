@@ -55,10 +55,10 @@ impl Write for Credit {
                 &values![last, gap],
             )?;
         }
-        sql.execute(
-            "UPDATE serving SET last_ms = ?1 WHERE last_ms < ?1",
-            &values![self.now_ms],
-        )?;
+        Mark {
+            now_ms: self.now_ms,
+        }
+        .apply(sql, now)?;
         Ok(Applied::answer(
             i64::try_from(games).unwrap_or(i64::MAX),
             now,
