@@ -26,6 +26,8 @@ pub const MOVE_LATENCY: &str = "sowing_move_seconds";
 /// Copies in memory checked against a shared store before use (`how`: `heard` when the
 /// store's notices said whether it was current, `asked` when the database was asked).
 pub const FRESHNESS_CHECKS: &str = "sowing_freshness_checks_total";
+/// Acts tried again because another server wrote the game first (its notice not yet heard).
+pub const OVERTAKEN: &str = "sowing_acts_overtaken_total";
 
 /// 1 while the store's `LISTEN` connection hears every change (PostgreSQL), 0 while it is
 /// lost and connecting again; absent for SQLite.
@@ -82,12 +84,21 @@ fn describe() {
         FRESHNESS_CHECKS,
         "Copies in memory checked against a shared store before use."
     );
+    metrics::describe_counter!(
+        OVERTAKEN,
+        "Acts tried again because another server wrote the game first."
+    );
 }
 
 /// Counts a check of a copy in memory against a shared store: `heard` from its notices, or
 /// `asked` of the database.
 pub(crate) fn freshness_checked(how: &'static str) {
     metrics::counter!(FRESHNESS_CHECKS, "how" => how).increment(1);
+}
+
+/// Counts an act tried again because another server wrote its game first.
+pub(crate) fn overtaken() {
+    metrics::counter!(OVERTAKEN).increment(1);
 }
 
 /// Whether the store's listener hears every change now.

@@ -1,6 +1,7 @@
 //! PostgreSQL shared by several servers: every commit is announced to every listener, two
 //! services on one database serve each other's moves, a cut `LISTEN` connection is made again
-//! without a stale copy accepting a move, and an older database is upgraded.
+//! without a stale copy accepting a move, an act overtaken by an unheard write is judged again
+//! on the stored game, and an older database is upgraded.
 //! (What both databases do alike is in `tests/store.rs`.) Ignored under plain `cargo test`:
 //! they need a PostgreSQL server, which `scripts/test` starts and names in
 //! `SOWING_TEST_POSTGRES` before running them with `--ignored`.
@@ -458,6 +459,83 @@ async fn a_cut_listen_connection_is_made_again_and_no_stale_copy_accepts_a_move(
         .expect("B hears A's next move");
     let (_, view) = common::send(&b, Method::GET, &format!("/api/games/{id}"), None).await;
     assert_eq!(view["ply"], 2, "{view}");
+}
+
+/// Bumps live game `id`'s row version in the database `url` without a notice, as another
+/// server's commit looks before its `NOTIFY` arrives (or when that server died between the
+/// two).
+fn write_unannounced(url: &str, id: i64) {
+    let url = url.to_owned();
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        let bumped = client
+            .execute(
+                "UPDATE live SET version = version + 1 WHERE game_id = $1",
+                &[&id],
+            )
+            .unwrap();
+        assert_eq!(bumped, 1);
+    })
+    .join()
+    .unwrap();
+}
+
+/// `mv` played at `ply` through `server` by the seat `token` holds in live game `id`.
+async fn live_move(
+    server: &axum::Router,
+    id: i64,
+    token: &str,
+    mv: &str,
+    ply: usize,
+) -> (StatusCode, serde_json::Value) {
+    common::Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .seat(Some(token))
+        .json(json!({"move": mv, "ply": ply}))
+        .send(server)
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
+async fn a_live_move_overtaken_by_an_unheard_write_is_judged_again_on_the_stored_game() {
+    let url = fresh_db();
+    let (a, b, app_b) = two_servers(&url);
+    let (status, seated) = common::Call::new(Method::POST, "/api/live")
+        .json(json!({"game": "hoyito-ii", "name": "Ana", "seat": "south"}))
+        .send(&a)
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{seated}");
+    let id = seated["live"]["id"].as_i64().unwrap();
+    let south = seated["token"].as_str().unwrap().to_owned();
+    let north = seated["invite"].as_str().unwrap().to_owned();
+    assert_eq!(seated["seat"], "south");
+    // B keeps the game and follows it with a socket, so it trusts what it hears.
+    assert!(
+        within(Duration::from_secs(10), || listener_pids(&url).len() == 1)
+            .await
+            .is_some(),
+        "B listens"
+    );
+    let (status, _) = common::send(&b, Method::GET, &format!("/api/live/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut socket = app_b.hub().subscribe(id, true);
+    socket.changed().await;
+    // A move through A, which B hears of: B now trusts its notices for this game.
+    let (status, answer) = live_move(&a, id, &south, "A", 0).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    tokio::time::timeout(Duration::from_secs(10), socket.changed())
+        .await
+        .expect("B hears A's move");
+
+    // A write B has not heard of: B's first try conflicts, its second reads the stored game.
+    write_unannounced(&url, id);
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    game.play(game.parse_move("A").unwrap()).unwrap();
+    let second = game.legal_moves()[0].name(6).to_string();
+    let mover = [&south, &north][game.position().to_move().index()];
+    let (status, answer) = live_move(&b, id, mover, &second, 1).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["live"]["ply"], 2, "{answer}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -25,6 +25,23 @@ use crate::views::live::{
 
 type GameResult<T> = Result<T, GameError>;
 
+/// Tries `act` again, up to twice, when another server wrote the game between this one
+/// reading and writing it (its notice had not arrived: `NOTIFY` follows the commit). The
+/// failed write emptied the game's slot, so the next try reads the stored game and judges
+/// the act on it: a move that already landed (its answer lost) is then a stale ply.
+async fn again_if_overtaken<T, F>(mut act: impl FnMut() -> F) -> GameResult<T>
+where
+    F: std::future::Future<Output = GameResult<T>>,
+{
+    for _ in 0..2 {
+        match act().await {
+            Err(GameError::Store(StoreError::Conflict(_))) => crate::ops::overtaken(),
+            done => return done,
+        }
+    }
+    act().await
+}
+
 /// What a new live game asks for.
 #[derive(Clone, Debug)]
 pub struct NewLive {
@@ -406,9 +423,12 @@ impl Games {
 
     /// Locks a live game and settles its clock.
     async fn lock_live(&self, id: &str, now: i64) -> GameResult<Guard> {
-        let guard = self.lock(id).await?;
-        live_of(&guard)?;
-        Ok(self.settle(guard, now).await?.0)
+        again_if_overtaken(|| async {
+            let guard = self.lock(id).await?;
+            live_of(&guard)?;
+            Ok(self.settle(guard, now).await?.0)
+        })
+        .await
     }
 
     /// Locks a live game for an act of the seat `token` holds, in a game that goes on.
@@ -577,6 +597,10 @@ impl Games {
     /// # Errors
     /// 403 without a seat's token; 422 for another phrase; a store failure.
     pub async fn say(&self, id: &str, token: Option<&str>, phrase: &str) -> GameResult<LiveView> {
+        again_if_overtaken(|| self.say_once(id, token, phrase)).await
+    }
+
+    async fn say_once(&self, id: &str, token: Option<&str>, phrase: &str) -> GameResult<LiveView> {
         let now = self.time.now_ms();
         let guard = self.lock_live(id, now).await?;
         let live = live_of(&guard)?;
@@ -601,6 +625,15 @@ impl Games {
     /// When there is no such live game, it is over, both seats are taken, or the store
     /// fails.
     pub async fn accept(
+        &self,
+        id: &str,
+        name: Option<String>,
+        account: Option<(i64, String)>,
+    ) -> GameResult<Seated> {
+        again_if_overtaken(|| self.accept_once(id, name.clone(), account.clone())).await
+    }
+
+    async fn accept_once(
         &self,
         id: &str,
         name: Option<String>,
@@ -663,6 +696,15 @@ impl Games {
     /// 403 without the seat's token; 409 when the seat is another account's, the account
     /// holds the other seat, or the game has begun or is over; a store failure.
     pub async fn claim(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        account: (i64, String),
+    ) -> GameResult<LiveView> {
+        again_if_overtaken(|| self.claim_once(id, token, account.clone())).await
+    }
+
+    async fn claim_once(
         &self,
         id: &str,
         token: Option<&str>,
@@ -732,6 +774,16 @@ impl Games {
         name: &str,
         ply: usize,
     ) -> GameResult<LiveMoved> {
+        again_if_overtaken(|| self.live_move_once(id, token, name, ply)).await
+    }
+
+    async fn live_move_once(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        name: &str,
+        ply: usize,
+    ) -> GameResult<LiveMoved> {
         let received = std::time::Instant::now();
         let now = self.time.now_ms();
         let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
@@ -795,6 +847,10 @@ impl Games {
     /// # Errors
     /// 403 without the seat's token; a finished game; a store failure.
     pub async fn resign(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
+        again_if_overtaken(|| self.resign_once(id, token)).await
+    }
+
+    async fn resign_once(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
         let now = self.time.now_ms();
         let (guard, side) = self.lock_seat_in_play(id, token, now).await?;
         let loaded = &*guard;
@@ -917,6 +973,10 @@ impl Games {
     /// # Errors
     /// 403 without the seat's token; a store failure.
     pub async fn decline(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
+        again_if_overtaken(|| self.decline_once(id, token)).await
+    }
+
+    async fn decline_once(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
         let now = self.time.now_ms();
         let guard = self.lock_live(id, now).await?;
         let loaded = &*guard;
