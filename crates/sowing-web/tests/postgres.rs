@@ -461,20 +461,35 @@ async fn a_cut_listen_connection_is_made_again_and_no_stale_copy_accepts_a_move(
     assert_eq!(view["ply"], 2, "{view}");
 }
 
-/// Bumps live game `id`'s row version in the database `url` without a notice, as another
-/// server's commit looks before its `NOTIFY` arrives (or when that server died between the
-/// two).
-fn write_unannounced(url: &str, id: i64) {
+/// Commits a change to live game `id` in the database `url` without a notice, as a server
+/// that died between its commit and its `NOTIFY` leaves it: the live row's new version, and
+/// with `mv` (its ply from 0, its name) a move too.
+fn commit_unannounced(url: &str, id: i64, mv: Option<(i64, &str)>) {
     let url = url.to_owned();
+    let mv = mv.map(|(ply, name)| (ply, name.to_owned()));
     std::thread::spawn(move || {
         let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
-        let bumped = client
+        let mut tx = client.transaction().unwrap();
+        if let Some((ply, name)) = mv {
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, mv) VALUES ($1, $2, $3)",
+                &[&id, &ply, &name],
+            )
+            .unwrap();
+            tx.execute(
+                "UPDATE games SET plies = plies + 1, version = version + 1 WHERE id = $1",
+                &[&id],
+            )
+            .unwrap();
+        }
+        let bumped = tx
             .execute(
                 "UPDATE live SET version = version + 1 WHERE game_id = $1",
                 &[&id],
             )
             .unwrap();
         assert_eq!(bumped, 1);
+        tx.commit().unwrap();
     })
     .join()
     .unwrap();
@@ -521,21 +536,40 @@ async fn a_live_move_overtaken_by_an_unheard_write_is_judged_again_on_the_stored
     let mut socket = app_b.hub().subscribe(id, true);
     socket.changed().await;
     // A move through A, which B hears of: B now trusts its notices for this game.
-    let (status, answer) = live_move(&a, id, &south, "A", 0).await;
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    let play = |game: &mut Game| {
+        let mv = game.legal_moves()[0];
+        let seat = game.position().to_move().index();
+        game.play(mv).unwrap();
+        (mv.name(6).to_string(), [&south, &north][seat].clone())
+    };
+    let (first, mover) = play(&mut game);
+    let (status, answer) = live_move(&a, id, &mover, &first, 0).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     tokio::time::timeout(Duration::from_secs(10), socket.changed())
         .await
         .expect("B hears A's move");
 
     // A write B has not heard of: B's first try conflicts, its second reads the stored game.
-    write_unannounced(&url, id);
-    let mut game = Game::new(Rules::new(Variant::HoyitoII));
-    game.play(game.parse_move("A").unwrap()).unwrap();
-    let second = game.legal_moves()[0].name(6).to_string();
-    let mover = [&south, &north][game.position().to_move().index()];
-    let (status, answer) = live_move(&b, id, mover, &second, 1).await;
+    commit_unannounced(&url, id, None);
+    let (second, mover) = play(&mut game);
+    let (status, answer) = live_move(&b, id, &mover, &second, 1).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["live"]["ply"], 2, "{answer}");
+    socket.changed().await;
+
+    // A move committed by a server that then died unheard: sent again to B, it is a stale
+    // ply, and B's sockets are woken to catch up with it.
+    let (third, mover) = play(&mut game);
+    commit_unannounced(&url, id, Some((2, &third)));
+    let (status, answer) = live_move(&b, id, &mover, &third, 2).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert_eq!(answer["code"], "stale-ply", "{answer}");
+    tokio::time::timeout(Duration::from_secs(5), socket.changed())
+        .await
+        .expect("B's sockets are told to catch up");
+    let (_, view) = common::send(&b, Method::GET, &format!("/api/live/{id}"), None).await;
+    assert_eq!(view["live"]["ply"], 3, "{view}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -663,7 +663,10 @@ impl Games {
             let store = self.store.clone();
             let loaded = blocking(move || Loaded::read(&store, id)).await?;
             match loaded {
-                Some(loaded) => *guard = Some(loaded),
+                Some(loaded) => {
+                    self.hub.read_from_store(id, loaded.row.version);
+                    *guard = Some(loaded);
+                }
                 None => {
                     drop(guard);
                     self.cache().forget(id, &slot);

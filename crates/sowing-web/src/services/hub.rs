@@ -91,6 +91,19 @@ impl Hub {
         });
     }
 
+    /// A copy of `game` read from the store at `version`: when the hub had heard only an
+    /// older one, the notice of what came between was lost (its writer died between commit
+    /// and `NOTIFY`), so the sockets are woken to catch up.
+    pub fn read_from_store(&self, game: i64, version: i64) {
+        if let Some(channel) = self.lock().get_mut(&game) {
+            if channel.newest.is_some_and(|newest| newest < version) {
+                channel.newest = Some(version);
+                channel.heard = None;
+                channel.tx.send_replace(version.max(0) as u64);
+            }
+        }
+    }
+
     /// [`Hub::publish`] of a change the store announced, kept with its step (if any) for
     /// [`Hub::heard`].
     pub fn publish_change(&self, change: Change) {
