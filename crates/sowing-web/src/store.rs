@@ -22,6 +22,7 @@ use std::path::Path;
 
 mod accounts;
 mod analyses;
+mod challenges;
 mod changes;
 mod database;
 mod error;
@@ -38,6 +39,7 @@ mod write;
 
 pub use accounts::{AccountRow, RecoveryCode, SessionEnd};
 pub use analyses::{moves_key, StoredAnalysis};
+pub use challenges::{ChallengeRow, Closing, NewChallenge, EVERYONE};
 pub use changes::{Change, Notice, Step};
 pub use database::{backup, off_runtime, Database};
 pub use error::{StoreError, StoreResult, STORE_ERRORS};

@@ -102,6 +102,12 @@ pub enum GameError {
     UnknownAccount(String),
     /// No seek of quick pairing has this id.
     UnknownSeek(String),
+    /// No challenge has this id.
+    UnknownChallenge(String),
+    /// The challenge (id) is no longer open: it is in this state.
+    ChallengeGone(i64, String),
+    /// The named player takes no challenges from this one (or from anyone).
+    ChallengeRefused(String),
     /// A recovery with an unknown name, a wrong code or a code already used (one answer
     /// for all three, so that it tells nobody which names exist).
     WrongRecoveryCode,
@@ -150,6 +156,13 @@ impl fmt::Display for GameError {
             | GameError::SignedOut(message) => f.write_str(message),
             GameError::UnknownAccount(name) => write!(f, "no account is named {}", shorten(name)),
             GameError::UnknownSeek(id) => write!(f, "unknown seek {}", shorten(id)),
+            GameError::UnknownChallenge(id) => write!(f, "unknown challenge {}", shorten(id)),
+            GameError::ChallengeGone(id, state) => {
+                write!(f, "challenge {id} is no longer open: it was {state}")
+            }
+            GameError::ChallengeRefused(name) => {
+                write!(f, "{name} does not take challenges from you")
+            }
             GameError::WrongRecoveryCode => f.write_str(
                 "wrong name or recovery code (each code works once, and new codes end the old)",
             ),
@@ -322,6 +335,8 @@ pub struct Games {
     analyses: Analyses,
     /// Quick pairing's seeks whose sockets wait here.
     pub(crate) seekers: crate::services::seekers::Seekers,
+    /// The signed-in pages' notices sockets here, by account.
+    pub(crate) notices: Arc<crate::services::notices::Notices>,
 }
 
 /// Runs store work off the async runtime.
@@ -480,6 +495,7 @@ impl Games {
             time: crate::clock::TimeSource::System,
             analyses: Analyses::new(crate::services::analysis::Settings::default()),
             seekers: crate::services::seekers::Seekers::default(),
+            notices: Arc::default(),
         }
     }
 
@@ -497,12 +513,15 @@ impl Games {
     /// When the store cannot listen.
     pub fn listen(&self) -> Result<(), StoreError> {
         let hub = self.hub.clone();
+        let notices = self.notices.clone();
         self.store.listen(move |notice| match notice {
             Notice::Hearing => {
                 crate::ops::listening(true);
                 hub.set_hearing(true);
+                notices.wake_all();
             }
             Notice::Change(change) => hub.publish_change(change),
+            Notice::Account(account) => notices.wake(account),
             Notice::Lost => {
                 crate::ops::listening(false);
                 hub.set_hearing(false);

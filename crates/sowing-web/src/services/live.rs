@@ -552,6 +552,22 @@ impl Games {
         })
     }
 
+    /// Game `id` as the holder of `token`, its `seat`, is handed it.
+    ///
+    /// # Errors
+    /// When there is no such live game, or the store fails.
+    pub(crate) async fn seated(&self, id: i64, seat: Side, token: String) -> GameResult<Seated> {
+        let now = self.time.now_ms();
+        let guard = self.lock_live(&id.to_string(), now).await?;
+        let view = self.live_view_of(&guard, now).await?;
+        Ok(Seated {
+            seat: seat.name(),
+            token,
+            invite: None,
+            view,
+        })
+    }
+
     /// The live games waiting for `account`'s move, newest first: its seat is to move, both
     /// seats taken, no result (at most [`TURNS_LISTED`] games looked at).
     ///

@@ -5,11 +5,13 @@
 
 pub(crate) mod accounts;
 pub(crate) mod analysis;
+pub(crate) mod challenges;
 pub(crate) mod engines;
 pub mod first_tables;
 pub(crate) mod games;
 pub(crate) mod hub;
 pub(crate) mod live;
+pub(crate) mod notices;
 pub(crate) mod outages;
 pub(crate) mod pairing;
 pub(crate) mod seekers;

@@ -94,6 +94,8 @@ pub enum Notice {
     Hearing,
     /// A change committed by anyone, this process included.
     Change(Change),
+    /// The notices of an account (its challenges) changed, by anyone's commit.
+    Account(i64),
     /// The listener lost its connection: changes are being missed until [`Notice::Hearing`].
     Lost,
 }

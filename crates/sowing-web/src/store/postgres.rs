@@ -33,7 +33,7 @@ use super::write::{Applied, Write};
 use super::{Backend, ReadWork};
 
 mod notices;
-use notices::{announce, parse_change, CHANNEL};
+use notices::{announce, announce_accounts, parse_change, ACCOUNTS_CHANNEL, CHANNEL};
 
 /// How often a lost listener tries to connect again: a refused connection costs little,
 /// and every moment without it costs each read a question to the database.
@@ -51,8 +51,9 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// `credited_ms`, and when the servers last served (`serving`); 7 adds accounts' recovery
 /// codes (`recovery_codes`), created on start; 8 adds each seat's last quick phrase
 /// (`said_south`, `said_north` and their counts) and correspondence clocks
-/// (`clock_per_move`).
-const VERSION: i64 = 8;
+/// (`clock_per_move`); 9 adds challenges by name (`challenges`, `challenge_refusals`),
+/// created on start.
+const VERSION: i64 = 9;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -217,6 +218,32 @@ CREATE INDEX IF NOT EXISTS seeks_open ON seeks(pool, game_id, id);
 CREATE INDEX IF NOT EXISTS seeks_by_player ON seeks(player, id);
 CREATE INDEX IF NOT EXISTS seeks_by_server ON seeks(server, id);
 CREATE INDEX IF NOT EXISTS seeks_by_game ON seeks(game_id);
+CREATE TABLE IF NOT EXISTS challenges (
+    id           BIGSERIAL PRIMARY KEY,
+    from_account BIGINT NOT NULL,
+    from_name    TEXT NOT NULL,
+    to_account   BIGINT NOT NULL,
+    to_name      TEXT NOT NULL,
+    start        TEXT NOT NULL,
+    seat         TEXT NOT NULL,
+    base_ms      BIGINT,
+    increment_ms BIGINT NOT NULL DEFAULT 0,
+    per_move     BOOLEAN NOT NULL DEFAULT FALSE,
+    rated        BOOLEAN NOT NULL DEFAULT FALSE,
+    token_hash   BYTEA NOT NULL,
+    state        TEXT NOT NULL,
+    game_id      BIGINT,
+    created_ms   BIGINT NOT NULL,
+    expires_ms   BIGINT NOT NULL,
+    answered_ms  BIGINT
+);
+CREATE INDEX IF NOT EXISTS challenges_to ON challenges(to_account, state);
+CREATE INDEX IF NOT EXISTS challenges_from ON challenges(from_account, id);
+CREATE TABLE IF NOT EXISTS challenge_refusals (
+    account_id BIGINT NOT NULL,
+    refused_id BIGINT NOT NULL,
+    PRIMARY KEY (account_id, refused_id)
+);
 CREATE TABLE IF NOT EXISTS serving (last_ms BIGINT NOT NULL);
 INSERT INTO serving (last_ms) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM serving);
 ";
@@ -599,6 +626,14 @@ impl Backend for Postgres {
                     tracing::warn!("NOTIFY after game {}'s write: {e}", change.game);
                 }
             }
+            if !applied.accounts.is_empty() {
+                // A lost notice costs a page its prompt news only: it reads again on its
+                // next connection.
+                if let Err(e) = announce_accounts(&mut connection.client, &applied.accounts) {
+                    e.count();
+                    tracing::warn!("NOTIFY of accounts' notices: {e}");
+                }
+            }
             Ok(applied)
         }))
     }
@@ -616,6 +651,11 @@ impl Backend for Postgres {
                     let mut notices = notices.blocking_iter();
                     loop {
                         match notices.next() {
+                            Ok(Some(notice)) if notice.channel() == ACCOUNTS_CHANNEL => {
+                                if let Ok(account) = notice.payload().parse() {
+                                    on_notice(Notice::Account(account));
+                                }
+                            }
                             Ok(Some(notice)) => {
                                 if let Some(change) = parse_change(notice.payload()) {
                                     on_notice(Notice::Change(change));
@@ -672,7 +712,7 @@ fn listening(config: &Config) -> StoreResult<Client> {
     config.application_name(LISTENER_NAME);
     let mut client = config.connect(NoTls).map_err(db)?;
     client
-        .batch_execute(&format!("LISTEN {CHANNEL}"))
+        .batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {ACCOUNTS_CHANNEL}"))
         .map_err(db)?;
     Ok(client)
 }

@@ -28,8 +28,9 @@ use super::{Backend, ReadWork};
 /// the time given back to its clock for outages (`credited_ms`), and when the server last
 /// served (`serving`); 8 adds accounts' recovery codes (`recovery_codes`), created on start;
 /// 9 adds each seat's last quick phrase (`said_south`, `said_north` and their counts) and
-/// correspondence clocks (`clock_per_move`).
-const VERSION: i64 = 9;
+/// correspondence clocks (`clock_per_move`); 10 adds challenges by name (`challenges`,
+/// `challenge_refusals`), created on start.
+const VERSION: i64 = 10;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -183,6 +184,32 @@ CREATE INDEX IF NOT EXISTS seeks_open ON seeks(pool, game_id, id);
 CREATE INDEX IF NOT EXISTS seeks_by_player ON seeks(player, id);
 CREATE INDEX IF NOT EXISTS seeks_by_server ON seeks(server, id);
 CREATE INDEX IF NOT EXISTS seeks_by_game ON seeks(game_id);
+CREATE TABLE IF NOT EXISTS challenges (
+    id           INTEGER PRIMARY KEY,
+    from_account INTEGER NOT NULL,
+    from_name    TEXT NOT NULL,
+    to_account   INTEGER NOT NULL,
+    to_name      TEXT NOT NULL,
+    start        TEXT NOT NULL,
+    seat         TEXT NOT NULL,
+    base_ms      INTEGER,
+    increment_ms INTEGER NOT NULL DEFAULT 0,
+    per_move     INTEGER NOT NULL DEFAULT 0,
+    rated        INTEGER NOT NULL DEFAULT 0,
+    token_hash   BLOB NOT NULL,
+    state        TEXT NOT NULL,
+    game_id      INTEGER,
+    created_ms   INTEGER NOT NULL,
+    expires_ms   INTEGER NOT NULL,
+    answered_ms  INTEGER
+);
+CREATE INDEX IF NOT EXISTS challenges_to ON challenges(to_account, state);
+CREATE INDEX IF NOT EXISTS challenges_from ON challenges(from_account, id);
+CREATE TABLE IF NOT EXISTS challenge_refusals (
+    account_id INTEGER NOT NULL,
+    refused_id INTEGER NOT NULL,
+    PRIMARY KEY (account_id, refused_id)
+);
 CREATE TABLE IF NOT EXISTS serving (last_ms INTEGER NOT NULL);
 INSERT INTO serving (last_ms) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM serving);
 ";

@@ -16,10 +16,12 @@ pub(super) trait Write: Send + Sync {
 }
 
 /// What a write did: its answer (a new row's id, or the game's new version), the change to
-/// announce to other servers, if any, and the time it wrote.
+/// announce to other servers, if any, the accounts whose notices changed (their challenges),
+/// and the time it wrote.
 pub(super) struct Applied {
     pub(super) answer: i64,
     pub(super) change: Option<Change>,
+    pub(super) accounts: Vec<i64>,
     pub(super) at: String,
 }
 
@@ -29,6 +31,7 @@ impl Applied {
         Applied {
             answer,
             change: None,
+            accounts: Vec::new(),
             at: now.to_owned(),
         }
     }
@@ -43,7 +46,16 @@ impl Applied {
                 version,
                 step: None,
             }),
+            accounts: Vec::new(),
             at: now.to_owned(),
+        }
+    }
+
+    /// The same write, telling `accounts` that their notices changed.
+    pub(super) fn telling(self, accounts: &[i64]) -> Applied {
+        Applied {
+            accounts: accounts.to_vec(),
+            ..self
         }
     }
 

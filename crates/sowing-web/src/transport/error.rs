@@ -46,6 +46,9 @@ pub const ERROR_CODES: &[&str] = &[
     "signed-out",
     "unknown-account",
     "unknown-seek",
+    "unknown-challenge",
+    "challenge-gone",
+    "challenge-refused",
     "wrong-recovery-code",
     "store-unavailable",
     "store-full",
@@ -98,6 +101,9 @@ fn game_error_code(error: &GameError) -> &'static str {
         GameError::SignedOut(_) => "signed-out",
         GameError::UnknownAccount(_) => "unknown-account",
         GameError::UnknownSeek(_) => "unknown-seek",
+        GameError::UnknownChallenge(_) => "unknown-challenge",
+        GameError::ChallengeGone(..) => "challenge-gone",
+        GameError::ChallengeRefused(_) => "challenge-refused",
         GameError::WrongRecoveryCode => "wrong-recovery-code",
         GameError::Store(_) | GameError::Internal(_) => "server-error",
     }
@@ -163,9 +169,12 @@ impl From<GameError> for ApiError {
             GameError::Limited(_) => StatusCode::TOO_MANY_REQUESTS,
             GameError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             GameError::Conflict(_) => StatusCode::CONFLICT,
-            GameError::NotLive(_) | GameError::UnknownAccount(_) | GameError::UnknownSeek(_) => {
-                StatusCode::NOT_FOUND
-            }
+            GameError::NotLive(_)
+            | GameError::UnknownAccount(_)
+            | GameError::UnknownSeek(_)
+            | GameError::UnknownChallenge(_) => StatusCode::NOT_FOUND,
+            GameError::ChallengeGone(..) => StatusCode::CONFLICT,
+            GameError::ChallengeRefused(_) => StatusCode::FORBIDDEN,
             GameError::SignedOut(_) | GameError::WrongRecoveryCode => StatusCode::UNAUTHORIZED,
             GameError::Engine(EngineError::Busy) => StatusCode::TOO_MANY_REQUESTS,
             GameError::Engine(EngineError::NoAnswer)

@@ -47,6 +47,7 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .route("/rules", get(catalog::serve))
         .merge(crate::transport::live::routes())
         .merge(crate::transport::seeks::routes())
+        .merge(crate::transport::challenges::routes())
         .merge(crate::transport::accounts::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -111,6 +111,26 @@ pub(crate) fn check_clock(clock: Option<ClockRequest>) -> ApiResult<Option<LiveC
     Ok(Some(LiveClock::new(c.base_ms, c.increment_ms)))
 }
 
+/// A game's time as a request gives it: a clock, days per move (correspondence), or
+/// neither (unlimited).
+pub(crate) fn check_time(
+    clock: Option<ClockRequest>,
+    days_per_move: Option<i64>,
+) -> ApiResult<Option<LiveClock>> {
+    match (days_per_move, clock) {
+        (Some(_), Some(_)) => Err(ApiError::bad(
+            "clock and days_per_move: a game has one or the other",
+        )),
+        (Some(days), None) if DAYS_PER_MOVE.contains(&days) => {
+            Ok(Some(LiveClock::days_per_move(days)))
+        }
+        (Some(days), None) => Err(ApiError::bad(format!(
+            "days_per_move: {days} (expected one of 1, 2, 3, 5, 7, 14)"
+        ))),
+        (None, clock) => check_clock(clock),
+    }
+}
+
 pub(crate) fn limited(message: &str) -> ApiError {
     ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
 }
@@ -155,20 +175,7 @@ async fn create(
             )))
         }
     };
-    let clock = match (body.days_per_move, body.clock) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::bad(
-                "clock and days_per_move: a game has one or the other",
-            ))
-        }
-        (Some(days), None) if DAYS_PER_MOVE.contains(&days) => Some(LiveClock::days_per_move(days)),
-        (Some(days), None) => {
-            return Err(ApiError::bad(format!(
-                "days_per_move: {days} (expected one of 1, 2, 3, 5, 7, 14)"
-            )))
-        }
-        (None, clock) => check_clock(clock)?,
-    };
+    let clock = check_time(body.clock, body.days_per_move)?;
     let name = check_name(body.name, games.limiter.limits().name_chars)?;
     let seated = games
         .create_live(

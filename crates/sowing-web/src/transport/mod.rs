@@ -2,6 +2,7 @@
 //! answer errors. They ask the services and answer with views; nothing below imports them.
 
 pub(crate) mod accounts;
+pub(crate) mod challenges;
 pub(crate) mod error;
 pub(crate) mod extract;
 pub(crate) mod games;

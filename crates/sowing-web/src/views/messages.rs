@@ -69,6 +69,25 @@ pub enum SeekMessage {
     },
 }
 
+/// What the server sends on a signed-in page's notices socket (docs/api.md, "Challenges").
+#[derive(Serialize, Clone, Debug)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum NoticeMessage {
+    /// The account's challenges now.
+    Challenges {
+        /// The list, and the server's time.
+        #[serde(flatten)]
+        list: crate::views::challenges::ChallengeList,
+    },
+    /// The answer to a ping.
+    Pong,
+    /// Something the server refused (after a lost session, the socket closes).
+    Error {
+        /// What went wrong.
+        error: String,
+    },
+}
+
 /// What a client sends on a socket.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]

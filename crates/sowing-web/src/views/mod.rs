@@ -4,6 +4,7 @@
 pub(crate) mod accounts;
 pub(crate) mod analysis;
 pub(crate) mod catalog;
+pub mod challenges;
 pub(crate) mod engine;
 pub(crate) mod games;
 pub(crate) mod live;

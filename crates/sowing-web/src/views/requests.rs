@@ -98,6 +98,43 @@ pub struct SeekRequest {
     pub options: serde_json::Map<String, serde_json::Value>,
 }
 
+/// `POST /api/challenges`: a challenge to a named player.
+#[derive(Serialize, Deserialize, Clone, Debug, Default)]
+pub struct ChallengeRequest {
+    /// The challenged account's name.
+    pub to: String,
+    /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
+    pub game: String,
+    /// Pits per row (default: the game's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pits: Option<usize>,
+    /// Null or absent: unlimited time (or correspondence, with `days_per_move`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockRequest>,
+    /// Correspondence: days for each move (1, 2, 3, 5, 7 or 14).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<i64>,
+    /// A rated game.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The challenger's seat: `south`, `north` or `random` (the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<String>,
+    /// The rule options by JSON field, as in [`NewGameRequest`].
+    #[serde(flatten)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+}
+
+/// `PUT /api/account/refusals`: whose challenges an account refuses.
+#[derive(Serialize, Deserialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RefusalsRequest {
+    /// Refuse every challenge.
+    pub everyone: bool,
+    /// Refuse these players' challenges.
+    pub names: Vec<String>,
+}
+
 /// How far below and above one's own rating an opponent may be.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug)]
 #[serde(deny_unknown_fields)]

@@ -12,6 +12,10 @@ use crate::store::error::StoreResult;
 /// servers need not read the game.
 pub(super) const CHANNEL: &str = "sowing_games";
 
+/// The channel of `NOTIFY` for accounts whose notices (challenges) changed: payload the
+/// account's id.
+pub(super) const ACCOUNTS_CHANNEL: &str = "sowing_accounts";
+
 /// Announces a committed change to every listening server, in one round trip. The
 /// statements go as one text (the simple protocol, which runs the four at once, takes no
 /// parameters), the payload as an escaped literal.
@@ -21,6 +25,19 @@ pub(super) fn announce(client: &mut Client, change: &Change) -> StoreResult<()> 
         .batch_execute(&format!(
             "BEGIN; SET LOCAL synchronous_commit = off;
              SELECT pg_notify('{CHANNEL}', {payload}); COMMIT"
+        ))
+        .map_err(db)
+}
+
+/// Announces that the notices of `accounts` changed, in one round trip.
+pub(super) fn announce_accounts(client: &mut Client, accounts: &[i64]) -> StoreResult<()> {
+    let notices: String = accounts
+        .iter()
+        .map(|id| format!("SELECT pg_notify('{ACCOUNTS_CHANNEL}', '{id}');"))
+        .collect();
+    client
+        .batch_execute(&format!(
+            "BEGIN; SET LOCAL synchronous_commit = off; {notices} COMMIT"
         ))
         .map_err(db)
 }

@@ -1,0 +1,505 @@
+//! Challenges by name (docs/api.md, "Challenges"): a challenge accepted makes one live game
+//! whose seats the two accounts hold, declined or cancelled makes none, and expires after
+//! its minutes; refusals from everyone or one name; limits; every route needs a session and
+//! refuses another site; the notices socket brings each change at once. Run on SQLite, and
+//! with `SOWING_TEST_STORE=postgres` on PostgreSQL (`scripts/test` does both).
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::{Method, StatusCode};
+use axum::Router;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use sowing_web::clock::{now_ms, TimeSource};
+use sowing_web::limits::AbuseLimits;
+use sowing_web::{router, App};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+mod common;
+use common::{sign_up, with_cookie, Call};
+
+/// A server whose clocks move only when told, without the abuse limits; its routes, its
+/// time and the sessions of Ana, Bo and Cy.
+async fn app() -> (Router, Arc<App>, Arc<AtomicI64>, [String; 3]) {
+    let time = Arc::new(AtomicI64::new(now_ms()));
+    let app = Arc::new(
+        App::new(common::store(), 1)
+            .with_time(TimeSource::Manual(time.clone()))
+            .with_limits(AbuseLimits {
+                enabled: false,
+                ..AbuseLimits::default()
+            }),
+    );
+    let router = router(app.clone());
+    let mut sessions = Vec::new();
+    for name in ["Ana", "Bo", "Cy"] {
+        sessions.push(sign_up(&router, name, None).await);
+    }
+    let sessions: [String; 3] = sessions.try_into().unwrap();
+    (router, app, time, sessions)
+}
+
+/// `body` sent to `path` with the session `cookie`.
+async fn send(
+    router: &Router,
+    method: Method,
+    path: &str,
+    cookie: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let call = Call::new(method, path).by(&with_cookie(cookie));
+    match body {
+        Some(body) => call.json(body).send(router).await,
+        None => call.send(router).await,
+    }
+}
+
+/// `from` challenges `to` to a casual 5+3 Hoyito II game, sitting South.
+async fn challenge(router: &Router, from: &str, to: &str) -> (StatusCode, Value) {
+    let body = json!({"to": to, "game": "hoyito-ii", "seat": "south",
+                      "clock": {"base_ms": 300000, "increment_ms": 3000}});
+    send(router, Method::POST, "/api/challenges", from, Some(body)).await
+}
+
+async fn challenges_of(router: &Router, cookie: &str) -> Vec<Value> {
+    let (status, list) = send(router, Method::GET, "/api/challenges", cookie, None).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    list["challenges"].as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn an_accepted_challenge_makes_one_game_whose_seats_the_two_accounts_hold() {
+    let (router, _, _, [ana, bo, _]) = app().await;
+    let (status, made) = challenge(&router, &ana, "bo").await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["challenge"]["id"].as_i64().unwrap();
+    let ana_token = made["token"].as_str().unwrap().to_owned();
+    assert_eq!(made["challenge"]["from"], "Ana");
+    assert_eq!(made["challenge"]["to"], "Bo");
+    assert_eq!(made["challenge"]["state"], "open");
+    assert_eq!(made["challenge"]["seat"], "south");
+    assert_eq!(made["challenge"]["clock"]["base_ms"], 300000);
+    // Bo sees it, Ana sees it: one list each.
+    let listed = challenges_of(&router, &bo).await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["id"], id);
+    assert_eq!(challenges_of(&router, &ana).await[0]["id"], id);
+
+    // Ana cannot accept her own; Bo accepts: a live game, Bo North, both accounts named.
+    let accept = format!("/api/challenges/{id}/accept");
+    let (status, e) = send(&router, Method::POST, &accept, &ana, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    let (status, seated) = send(&router, Method::POST, &accept, &bo, None).await;
+    assert_eq!(status, StatusCode::CREATED, "{seated}");
+    assert_eq!(seated["seat"], "north");
+    let game = seated["live"]["id"].as_i64().unwrap();
+    let bo_token = seated["token"].as_str().unwrap().to_owned();
+    assert_eq!(seated["live"]["seats"]["south"]["name"], "Ana", "{seated}");
+    assert_eq!(seated["live"]["seats"]["north"]["name"], "Bo", "{seated}");
+
+    // Accepting again makes no second game.
+    let (status, e) = send(&router, Method::POST, &accept, &bo, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    assert_eq!(e["code"], "challenge-gone");
+
+    // Ana's list says where the game is; each token plays its own seat.
+    let mine = &challenges_of(&router, &ana).await[0];
+    assert_eq!(mine["state"], "accepted");
+    assert_eq!(mine["game_id"], game);
+    assert!(challenges_of(&router, &bo).await.is_empty());
+    let moves = format!("/api/live/{game}/moves");
+    let (status, e) = Call::new(Method::POST, &moves)
+        .seat(Some(&bo_token))
+        .json(json!({"move": "A", "ply": 0}))
+        .send(&router)
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "North cannot open: {e}");
+    let (status, moved) = Call::new(Method::POST, &moves)
+        .seat(Some(&ana_token))
+        .json(json!({"move": "A", "ply": 0}))
+        .send(&router)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+}
+
+#[tokio::test]
+async fn a_declined_or_cancelled_challenge_makes_no_game_and_only_its_players_may_close_it() {
+    let (router, _, _, [ana, bo, cy]) = app().await;
+    let (_, made) = challenge(&router, &ana, "Bo").await;
+    let id = made["challenge"]["id"].as_i64().unwrap();
+    for (who, path) in [
+        (&cy, format!("/api/challenges/{id}/decline")),
+        (&ana, format!("/api/challenges/{id}/decline")),
+        (&bo, format!("/api/challenges/{id}")),
+        (&cy, format!("/api/challenges/{id}/accept")),
+    ] {
+        let method = if path.ends_with(&id.to_string()) {
+            Method::DELETE
+        } else {
+            Method::POST
+        };
+        let (status, e) = send(&router, method, &path, who, None).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {e}");
+    }
+    let (status, declined) = send(
+        &router,
+        Method::POST,
+        &format!("/api/challenges/{id}/decline"),
+        &bo,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{declined}");
+    assert_eq!(declined["state"], "declined");
+    assert_eq!(declined["game_id"], Value::Null);
+    assert_eq!(challenges_of(&router, &ana).await[0]["state"], "declined");
+
+    let (_, made) = challenge(&router, &ana, "Bo").await;
+    let id = made["challenge"]["id"].as_i64().unwrap();
+    let (status, cancelled) = send(
+        &router,
+        Method::DELETE,
+        &format!("/api/challenges/{id}"),
+        &ana,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{cancelled}");
+    assert_eq!(cancelled["state"], "cancelled");
+    let (status, e) = send(
+        &router,
+        Method::POST,
+        &format!("/api/challenges/{id}/accept"),
+        &bo,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::CONFLICT, Some("challenge-gone"))
+    );
+    let (status, e) = send(
+        &router,
+        Method::POST,
+        "/api/challenges/999/accept",
+        &bo,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("unknown-challenge"))
+    );
+}
+
+#[tokio::test]
+async fn a_challenge_expires_after_five_minutes_unanswered() {
+    let (router, _, time, [ana, bo, _]) = app().await;
+    let (_, made) = challenge(&router, &ana, "Bo").await;
+    let id = made["challenge"]["id"].as_i64().unwrap();
+    let expires = made["challenge"]["expires_ms"].as_i64().unwrap();
+    assert_eq!(
+        expires - made["challenge"]["created_ms"].as_i64().unwrap(),
+        300_000
+    );
+    time.fetch_add(300_000, Ordering::SeqCst);
+    assert!(
+        challenges_of(&router, &bo).await.is_empty(),
+        "gone from Bo's list"
+    );
+    assert_eq!(challenges_of(&router, &ana).await[0]["state"], "expired");
+    let (status, e) = send(
+        &router,
+        Method::POST,
+        &format!("/api/challenges/{id}/accept"),
+        &bo,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("expired"), "{e}");
+    // Ten minutes on, it leaves Ana's list too; and she may challenge Bo again.
+    time.fetch_add(600_000, Ordering::SeqCst);
+    assert!(challenges_of(&router, &ana).await.is_empty());
+    assert_eq!(challenge(&router, &ana, "Bo").await.0, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn refusals_from_everyone_or_one_name_refuse_alike_and_can_be_lifted() {
+    let (router, _, _, [ana, bo, cy]) = app().await;
+    let (status, e) = send(
+        &router,
+        Method::PUT,
+        "/api/account/refusals",
+        &bo,
+        Some(json!({"everyone": false, "names": ["Ana", "Nobody"]})),
+    )
+    .await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("unknown-account"))
+    );
+    let (status, set) = send(
+        &router,
+        Method::PUT,
+        "/api/account/refusals",
+        &bo,
+        Some(json!({"everyone": false, "names": ["ana"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{set}");
+    assert_eq!(set, json!({"everyone": false, "names": ["Ana"]}));
+    let (status, refused) = challenge(&router, &ana, "Bo").await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    assert_eq!(refused["code"], "challenge-refused");
+    assert_eq!(challenge(&router, &cy, "Bo").await.0, StatusCode::CREATED);
+
+    send(
+        &router,
+        Method::PUT,
+        "/api/account/refusals",
+        &ana,
+        Some(json!({"everyone": true, "names": []})),
+    )
+    .await;
+    let (status, refused_all) = challenge(&router, &cy, "Ana").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // The same words whichever the reason.
+    assert_eq!(
+        refused_all["error"].as_str().unwrap().replace("Ana", "Bo"),
+        refused["error"].as_str().unwrap()
+    );
+    let (_, read) = send(&router, Method::GET, "/api/account/refusals", &ana, None).await;
+    assert_eq!(read, json!({"everyone": true, "names": []}));
+    send(
+        &router,
+        Method::PUT,
+        "/api/account/refusals",
+        &bo,
+        Some(json!({"everyone": false, "names": []})),
+    )
+    .await;
+    assert_eq!(challenge(&router, &ana, "Bo").await.0, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn bad_challenges_are_refused_with_what_is_wrong() {
+    let (router, _, _, [ana, _, _]) = app().await;
+    let cases = [
+        (
+            json!({"to": "Ana", "game": "hoyito-ii"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "another player",
+        ),
+        (
+            json!({"to": "Zed", "game": "hoyito-ii"}),
+            StatusCode::NOT_FOUND,
+            "Zed",
+        ),
+        (
+            json!({"to": "Bo", "game": "chess"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "chess",
+        ),
+        (
+            json!({"to": "Bo", "game": "ayoayo", "seat": "east"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "seat",
+        ),
+        (
+            json!({"to": "Bo", "game": "ayoayo", "days_per_move": 4}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "days_per_move",
+        ),
+        (
+            json!({"to": "Bo", "game": "ayoayo", "days_per_move": 3, "clock": {"base_ms": 60000, "increment_ms": 0}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "one or the other",
+        ),
+    ];
+    for (body, status, says) in cases {
+        let (got, e) = send(
+            &router,
+            Method::POST,
+            "/api/challenges",
+            &ana,
+            Some(body.clone()),
+        )
+        .await;
+        assert_eq!(got, status, "{body}: {e}");
+        assert!(e["error"].as_str().unwrap().contains(says), "{body}: {e}");
+    }
+    assert!(
+        challenges_of(&router, &ana).await.is_empty(),
+        "nothing was made"
+    );
+    // A correspondence challenge says its days.
+    let (status, made) = send(
+        &router,
+        Method::POST,
+        "/api/challenges",
+        &ana,
+        Some(json!({"to": "Bo", "game": "ayoayo", "days_per_move": 3, "rated": true})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    assert_eq!(made["challenge"]["days_per_move"], 3);
+    assert_eq!(made["challenge"]["clock"], Value::Null);
+    assert_eq!(made["challenge"]["game"], "ayoayo");
+}
+
+#[tokio::test]
+async fn challenges_are_capped_one_to_each_player_and_five_open() {
+    let (router, _, _, [ana, _, _]) = app().await;
+    assert_eq!(challenge(&router, &ana, "Bo").await.0, StatusCode::CREATED);
+    let (status, e) = challenge(&router, &ana, "Bo").await;
+    assert_eq!(status, StatusCode::CONFLICT, "one open to Bo already: {e}");
+    for name in ["Di", "Ed", "Flo", "Gus"] {
+        sign_up(&router, name, None).await;
+        assert_eq!(challenge(&router, &ana, name).await.0, StatusCode::CREATED);
+    }
+    sign_up(&router, "Hal", None).await;
+    let (status, e) = challenge(&router, &ana, "Hal").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{e}");
+}
+
+#[tokio::test]
+async fn every_challenge_route_needs_a_session_and_refuses_another_site() {
+    let (router, _, _, [ana, bo, _]) = app().await;
+    let (_, made) = challenge(&router, &ana, "Bo").await;
+    let id = made["challenge"]["id"].as_i64().unwrap();
+    let routes = [
+        (
+            Method::POST,
+            "/api/challenges".to_owned(),
+            Some(json!({"to": "Bo", "game": "ayoayo"})),
+        ),
+        (Method::GET, "/api/challenges".to_owned(), None),
+        (Method::POST, format!("/api/challenges/{id}/accept"), None),
+        (Method::POST, format!("/api/challenges/{id}/decline"), None),
+        (Method::DELETE, format!("/api/challenges/{id}"), None),
+        (Method::GET, "/api/account/refusals".to_owned(), None),
+        (
+            Method::PUT,
+            "/api/account/refusals".to_owned(),
+            Some(json!({"everyone": true, "names": []})),
+        ),
+        (Method::GET, "/api/account/socket".to_owned(), None),
+    ];
+    for (method, path, body) in &routes {
+        let call = Call::new(method.clone(), path);
+        let (status, e) = match body {
+            Some(body) => call.json(body.clone()).send(&router).await,
+            None => call.send(&router).await,
+        };
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{method} {path}: {e}");
+    }
+    let hostile = common::Who {
+        cookie: Some(&bo),
+        headers: vec![
+            ("origin", "http://evil.example"),
+            ("sec-fetch-site", "cross-site"),
+        ],
+        ..common::Who::default()
+    };
+    for (method, path, body) in routes.iter().filter(|r| r.0 != Method::GET) {
+        let call = Call::new(method.clone(), path).by(&hostile);
+        let (status, e) = match body {
+            Some(body) => call.json(body.clone()).send(&router).await,
+            None => call.send(&router).await,
+        };
+        assert_eq!(status, StatusCode::FORBIDDEN, "{method} {path}: {e}");
+    }
+    assert_eq!(
+        challenges_of(&router, &bo).await[0]["state"],
+        "open",
+        "nothing changed"
+    );
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The notices socket of the session `cookie`.
+async fn notices(addr: SocketAddr, cookie: &str, origin: Option<&str>) -> Result<Socket, String> {
+    let mut request = format!("ws://{addr}/api/account/socket")
+        .into_client_request()
+        .unwrap();
+    let headers = request.headers_mut();
+    headers.insert(
+        "cookie",
+        format!("sowing_session={cookie}").parse().unwrap(),
+    );
+    if let Some(origin) = origin {
+        headers.insert("origin", origin.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(request)
+        .await
+        .map(|(socket, _)| socket)
+        .map_err(|e| e.to_string())
+}
+
+/// The next list of challenges the socket sends (within 5 s).
+async fn next_list(socket: &mut Socket) -> Vec<Value> {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await
+            .expect("a notice within 5 s")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(value["type"], "challenges", "{value}");
+            return value["challenges"].as_array().unwrap().clone();
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_notices_socket_brings_each_change_to_both_players_at_once() {
+    let (router, app, _, [ana, bo, _]) = app().await;
+    let addr = common::serve(app).await;
+    let mut bo_socket = notices(addr, &bo, None).await.unwrap();
+    let mut ana_socket = notices(addr, &ana, None).await.unwrap();
+    assert!(next_list(&mut bo_socket).await.is_empty());
+    assert!(next_list(&mut ana_socket).await.is_empty());
+
+    let (_, made) = challenge(&router, &ana, "Bo").await;
+    let id = made["challenge"]["id"].as_i64().unwrap();
+    let seen = next_list(&mut bo_socket).await;
+    assert_eq!((seen.len(), &seen[0]["from"]), (1, &json!("Ana")));
+    assert_eq!(next_list(&mut ana_socket).await[0]["state"], "open");
+
+    send(
+        &router,
+        Method::POST,
+        &format!("/api/challenges/{id}/accept"),
+        &bo,
+        None,
+    )
+    .await;
+    assert!(next_list(&mut bo_socket).await.is_empty());
+    let accepted = &next_list(&mut ana_socket).await[0];
+    assert_eq!(accepted["state"], "accepted");
+    assert!(accepted["game_id"].is_i64());
+
+    // A ping is answered; another site's page and a page without a session get no socket.
+    ana_socket
+        .send(Message::text(r#"{"type": "ping"}"#))
+        .await
+        .unwrap();
+    let pong = tokio::time::timeout(Duration::from_secs(5), ana_socket.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(pong.into_text().unwrap().as_str(), r#"{"type":"pong"}"#);
+    let refused = notices(addr, &ana, Some("http://evil.example")).await;
+    assert!(refused.unwrap_err().contains("403"));
+    let refused = notices(addr, &"0".repeat(32), None).await;
+    assert!(refused.unwrap_err().contains("401"));
+}
