@@ -4,7 +4,6 @@
 //! refuses another site; the notices socket brings each change at once. Run on SQLite, and
 //! with `SOWING_TEST_STORE=postgres` on PostgreSQL (`scripts/test` does both).
 
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,7 +15,6 @@ use serde_json::{json, Value};
 use sowing_web::clock::{now_ms, TimeSource};
 use sowing_web::limits::AbuseLimits;
 use sowing_web::{router, App};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 mod common;
@@ -421,58 +419,23 @@ async fn every_challenge_route_needs_a_session_and_refuses_another_site() {
     );
 }
 
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// The notices socket of the session `cookie`.
-async fn notices(addr: SocketAddr, cookie: &str, origin: Option<&str>) -> Result<Socket, String> {
-    let mut request = format!("ws://{addr}/api/account/socket")
-        .into_client_request()
-        .unwrap();
-    let headers = request.headers_mut();
-    headers.insert(
-        "cookie",
-        format!("sowing_session={cookie}").parse().unwrap(),
-    );
-    if let Some(origin) = origin {
-        headers.insert("origin", origin.parse().unwrap());
-    }
-    tokio_tungstenite::connect_async(request)
-        .await
-        .map(|(socket, _)| socket)
-        .map_err(|e| e.to_string())
-}
-
-/// The next list of challenges the socket sends (within 5 s).
-async fn next_list(socket: &mut Socket) -> Vec<Value> {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
-            .await
-            .expect("a notice within 5 s")
-            .unwrap()
-            .unwrap();
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(&text).unwrap();
-            assert_eq!(value["type"], "challenges", "{value}");
-            return value["challenges"].as_array().unwrap().clone();
-        }
-    }
-}
-
 #[tokio::test]
 async fn the_notices_socket_brings_each_change_to_both_players_at_once() {
     let (router, app, _, [ana, bo, _]) = app().await;
     let addr = common::serve(app).await;
-    let mut bo_socket = notices(addr, &bo, None).await.unwrap();
-    let mut ana_socket = notices(addr, &ana, None).await.unwrap();
-    assert!(next_list(&mut bo_socket).await.is_empty());
-    assert!(next_list(&mut ana_socket).await.is_empty());
+    let mut bo_socket = common::notices_socket(addr, &bo, None).await.unwrap();
+    let mut ana_socket = common::notices_socket(addr, &ana, None).await.unwrap();
+    assert!(common::next_challenges(&mut bo_socket).await.is_empty());
+    assert!(common::next_challenges(&mut ana_socket).await.is_empty());
 
     let (_, made) = challenge(&router, &ana, "Bo").await;
     let id = made["challenge"]["id"].as_i64().unwrap();
-    let seen = next_list(&mut bo_socket).await;
+    let seen = common::next_challenges(&mut bo_socket).await;
     assert_eq!((seen.len(), &seen[0]["from"]), (1, &json!("Ana")));
-    assert_eq!(next_list(&mut ana_socket).await[0]["state"], "open");
+    assert_eq!(
+        common::next_challenges(&mut ana_socket).await[0]["state"],
+        "open"
+    );
 
     send(
         &router,
@@ -482,8 +445,8 @@ async fn the_notices_socket_brings_each_change_to_both_players_at_once() {
         None,
     )
     .await;
-    assert!(next_list(&mut bo_socket).await.is_empty());
-    let accepted = &next_list(&mut ana_socket).await[0];
+    assert!(common::next_challenges(&mut bo_socket).await.is_empty());
+    let accepted = &common::next_challenges(&mut ana_socket).await[0];
     assert_eq!(accepted["state"], "accepted");
     assert!(accepted["game_id"].is_i64());
 
@@ -498,8 +461,8 @@ async fn the_notices_socket_brings_each_change_to_both_players_at_once() {
         .unwrap()
         .unwrap();
     assert_eq!(pong.into_text().unwrap().as_str(), r#"{"type":"pong"}"#);
-    let refused = notices(addr, &ana, Some("http://evil.example")).await;
+    let refused = common::notices_socket(addr, &ana, Some("http://evil.example")).await;
     assert!(refused.unwrap_err().contains("403"));
-    let refused = notices(addr, &"0".repeat(32), None).await;
+    let refused = common::notices_socket(addr, &"0".repeat(32), None).await;
     assert!(refused.unwrap_err().contains("401"));
 }

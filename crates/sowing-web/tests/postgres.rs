@@ -1,7 +1,8 @@
 //! PostgreSQL shared by several servers: every commit is announced to every listener, two
 //! services on one database serve each other's moves, a cut `LISTEN` connection is made again
 //! without a stale copy accepting a move, an act overtaken by an unheard write is judged again
-//! on the stored game, and an older database is upgraded.
+//! on the stored game, a challenge made on one server reaches the notices socket on another,
+//! and an older database is upgraded.
 //! (What both databases do alike is in `tests/store.rs`.) Ignored under plain `cargo test`:
 //! they need a PostgreSQL server, which `scripts/test` starts and names in
 //! `SOWING_TEST_POSTGRES` before running them with `--ignored`.
@@ -320,7 +321,7 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
     })
     .join()
     .unwrap();
-    assert_eq!(version, 8);
+    assert_eq!(version, 9);
     // Accounts, their recovery codes, and the live rows' accounts, are there.
     let ana = store.sign_up("Ana", "h", [1; 32], None, 0, &[]).unwrap();
     assert_eq!(
@@ -623,4 +624,25 @@ async fn seekers_through_two_servers_are_each_paired_exactly_once() {
         seats.sort();
         assert_eq!(seats, ["north", "south"], "game {game}: one seat each");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
+async fn a_challenge_made_on_one_server_reaches_the_notices_socket_on_another() {
+    let url = fresh_db();
+    let (a, _, app_b) = two_servers(&url);
+    let b = common::serve(app_b).await;
+    let ana = common::sign_up(&a, "Ana", None).await;
+    let bo = common::sign_up(&a, "Bo", None).await;
+    let mut socket = common::notices_socket(b, &bo, None).await.unwrap();
+    assert!(common::next_challenges(&mut socket).await.is_empty());
+    let (status, made) = common::Call::new(Method::POST, "/api/challenges")
+        .by(&common::with_cookie(&ana))
+        .json(json!({"to": "Bo", "game": "ayoayo"}))
+        .send(&a)
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let heard = common::next_challenges(&mut socket).await;
+    assert_eq!(heard.len(), 1);
+    assert_eq!(heard[0]["id"], made["challenge"]["id"]);
 }

@@ -11,11 +11,14 @@ use serde_json::Value;
 
 mod accounts;
 mod call;
+mod notices;
 // Each test binary uses only some of them.
 #[allow(unused_imports)]
 pub use accounts::{sign_up, token_of, with_cookie};
 #[allow(unused_imports)]
 pub use call::{Call, Reply, Who};
+#[allow(unused_imports)]
+pub use notices::{next_challenges, notices_socket, Socket};
 
 /// The player key the tests' requests present (`X-Player-Key`): the games they create are
 /// its own, so they may play in them (tests of ownership use other keys).
