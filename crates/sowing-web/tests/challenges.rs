@@ -1,6 +1,6 @@
 //! Challenges by name (docs/api.md, "Challenges"): a challenge accepted makes one live game
 //! whose seats the two accounts hold, declined or cancelled makes none, and expires after
-//! its minutes; refusals from everyone or one name; limits; every route needs a session and
+//! its minutes; refusals from everyone or one name; caps and rates; every route needs a session and
 //! refuses another site; the notices socket brings each change at once. Run on SQLite, and
 //! with `SOWING_TEST_STORE=postgres` on PostgreSQL (`scripts/test` does both).
 
@@ -13,7 +13,7 @@ use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use sowing_web::clock::{now_ms, TimeSource};
-use sowing_web::limits::AbuseLimits;
+use sowing_web::limits::{AbuseLimits, Rate};
 use sowing_web::{router, App};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -465,4 +465,68 @@ async fn the_notices_socket_brings_each_change_to_both_players_at_once() {
     assert!(refused.unwrap_err().contains("403"));
     let refused = common::notices_socket(addr, &"0".repeat(32), None).await;
     assert!(refused.unwrap_err().contains("401"));
+}
+
+#[tokio::test]
+async fn making_and_answering_challenges_are_rate_limited_per_address() {
+    // The default bursts, refilled once an hour: how many are refused does not depend on
+    // how fast this machine answers.
+    let defaults = AbuseLimits::default();
+    let hourly = |rate: Rate| Rate {
+        every: Duration::from_secs(3600),
+        ..rate
+    };
+    let limits = AbuseLimits {
+        act: hourly(defaults.act),
+        create: hourly(defaults.create),
+        ..defaults
+    };
+    let router = router(Arc::new(App::new(common::store(), 1).with_limits(limits)));
+    let [ana, bo] = [
+        sign_up(&router, "Ana", None).await,
+        sign_up(&router, "Bo", None).await,
+    ];
+    let mut made = 0;
+    for _ in 0..limits.create.burst + 3 {
+        let (status, e) = challenge(&router, &ana, "Bo").await;
+        match status {
+            StatusCode::CREATED => {
+                made += 1;
+                let id = e["challenge"]["id"].as_i64().unwrap();
+                send(
+                    &router,
+                    Method::DELETE,
+                    &format!("/api/challenges/{id}"),
+                    &ana,
+                    None,
+                )
+                .await;
+            }
+            StatusCode::TOO_MANY_REQUESTS => {}
+            other => panic!("{other}: {e}"),
+        }
+    }
+    assert_eq!(made, limits.create.burst as usize, "only a burst is made");
+    let body = json!({"everyone": false, "names": []});
+    let mut limited = 0;
+    for _ in 0..limits.act.burst + 5 {
+        let (status, _) = send(
+            &router,
+            Method::PUT,
+            "/api/account/refusals",
+            &bo,
+            Some(body.clone()),
+        )
+        .await;
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            limited += 1;
+        }
+    }
+    // Each cancel above was an act too.
+    assert_eq!(
+        limited,
+        5 + made,
+        "{limited} refused of {}",
+        limits.act.burst + 5
+    );
 }

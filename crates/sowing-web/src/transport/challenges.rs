@@ -21,7 +21,7 @@ use crate::store::AccountRow;
 use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{ClientAddr, JsonBody, NoBody, PathParams, Session};
 use crate::transport::live::{
-    check_time, limited, send_json, socket_upgrade, LIVE_BODY_LIMIT, PING_EVERY,
+    check_time, limited, may_act, send_json, socket_upgrade, LIVE_BODY_LIMIT, PING_EVERY,
 };
 use crate::transport::new_game::new_game_rules;
 use crate::views::challenges::{ChallengeList, ChallengeMade, ChallengeView, RefusalsView};
@@ -94,32 +94,38 @@ async fn list(State(games): Shared, session: Session) -> ApiResult<Json<Challeng
 
 async fn accept(
     State(games): Shared,
+    ClientAddr(address): ClientAddr,
     session: Session,
     PathParams(id): PathParams<String>,
     JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<(StatusCode, Json<Seated>)> {
     let account = games.signed_in_as(session.account)?;
+    may_act(&games, address)?;
     let seated = games.accept_challenge(&id, account.id).await?;
     Ok((StatusCode::CREATED, Json(seated)))
 }
 
 async fn decline(
     State(games): Shared,
+    ClientAddr(address): ClientAddr,
     session: Session,
     PathParams(id): PathParams<String>,
     JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<Json<ChallengeView>> {
     let account = games.signed_in_as(session.account)?;
+    may_act(&games, address)?;
     Ok(Json(games.decline_challenge(&id, account.id).await?))
 }
 
 async fn cancel(
     State(games): Shared,
+    ClientAddr(address): ClientAddr,
     session: Session,
     PathParams(id): PathParams<String>,
     JsonBody(NoBody {}): JsonBody<NoBody>,
 ) -> ApiResult<Json<ChallengeView>> {
     let account = games.signed_in_as(session.account)?;
+    may_act(&games, address)?;
     Ok(Json(games.cancel_challenge(&id, account.id).await?))
 }
 
@@ -130,10 +136,12 @@ async fn refusals(State(games): Shared, session: Session) -> ApiResult<Json<Refu
 
 async fn set_refusals(
     State(games): Shared,
+    ClientAddr(address): ClientAddr,
     session: Session,
     JsonBody(body): JsonBody<RefusalsRequest>,
 ) -> ApiResult<Json<RefusalsView>> {
     let account = games.signed_in_as(session.account)?;
+    may_act(&games, address)?;
     Ok(Json(
         games
             .set_refusals(account.id, body.everyone, body.names)

@@ -274,12 +274,14 @@ async fn claim(
     ))
 }
 
-fn may_act(games: &Games, address: IpAddr) -> ApiResult<()> {
+/// Counts an act of `address` (a move, an offer, an answer to a challenge), refused past
+/// the rate.
+pub(crate) fn may_act(games: &Games, address: IpAddr) -> ApiResult<()> {
     if games.limiter.may_act(address) {
         Ok(())
     } else {
         Err(limited(
-            "too many moves and offers from your address: slow down",
+            "too many moves, offers and answers from your address: slow down",
         ))
     }
 }
