@@ -362,6 +362,9 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
                 if let Err(e) = sweeper.sweep_seeks(false).await {
                     tracing::error!(error = %e, "taking out seeks nobody waits on");
                 }
+                if let Err(e) = sweeper.sweep_challenges().await {
+                    tracing::error!(error = %e, "deleting old challenges");
+                }
                 ops::fold_histograms();
                 let _ = tokio::task::spawn_blocking(memory::return_free_memory).await;
             }

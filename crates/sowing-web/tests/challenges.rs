@@ -195,8 +195,8 @@ async fn a_declined_or_cancelled_challenge_makes_no_game_and_only_its_players_ma
 }
 
 #[tokio::test]
-async fn a_challenge_expires_after_five_minutes_unanswered() {
-    let (router, _, time, [ana, bo, _]) = app().await;
+async fn a_challenge_expires_after_five_minutes_unanswered_and_is_deleted_a_day_later() {
+    let (router, app, time, [ana, bo, _]) = app().await;
     let (_, made) = challenge(&router, &ana, "Bo").await;
     let id = made["challenge"]["id"].as_i64().unwrap();
     let expires = made["challenge"]["expires_ms"].as_i64().unwrap();
@@ -223,7 +223,16 @@ async fn a_challenge_expires_after_five_minutes_unanswered() {
     // Ten minutes on, it leaves Ana's list too; and she may challenge Bo again.
     time.fetch_add(600_000, Ordering::SeqCst);
     assert!(challenges_of(&router, &ana).await.is_empty());
-    assert_eq!(challenge(&router, &ana, "Bo").await.0, StatusCode::CREATED);
+    let (status, again) = challenge(&router, &ana, "Bo").await;
+    assert_eq!(status, StatusCode::CREATED);
+    // A day after it expired the sweep deletes the first, and only the first.
+    time.fetch_add(24 * 3_600_000 - 600_000, Ordering::SeqCst);
+    assert_eq!(app.sweep_challenges().await.unwrap(), 0, "not yet a day");
+    time.fetch_add(1_000, Ordering::SeqCst);
+    assert_eq!(app.sweep_challenges().await.unwrap(), 1);
+    assert!(app.store().challenge(id).unwrap().is_none());
+    let kept = again["challenge"]["id"].as_i64().unwrap();
+    assert!(app.store().challenge(kept).unwrap().is_some());
 }
 
 #[tokio::test]

@@ -21,6 +21,10 @@ pub const CHALLENGE_LIVES_MS: i64 = 5 * 60_000;
 /// How long the challenger's list keeps a challenge after it was answered or expired.
 const ANSWERED_KEPT_MS: i64 = 10 * 60_000;
 
+/// How long the store keeps a challenge after it was answered or expired (for an operator's
+/// questions); the sweep deletes it then.
+pub const CHALLENGES_KEPT_MS: i64 = 24 * 60 * 60_000;
+
 /// The most challenges one account has open at once.
 pub const OPEN_CHALLENGES: usize = 5;
 
@@ -216,6 +220,16 @@ impl Games {
     pub async fn cancel_challenge(&self, id: &str, account: i64) -> GameResult<ChallengeView> {
         let (row, _) = self.close_challenge(id, account, Closing::Cancel).await?;
         Ok(ChallengeView::of(&row, self.time.now_ms()))
+    }
+
+    /// Deletes the challenges answered or expired over [`CHALLENGES_KEPT_MS`] ago; how many.
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn sweep_challenges(&self) -> GameResult<usize> {
+        let before = self.time.now_ms() - CHALLENGES_KEPT_MS;
+        let store = self.store.clone();
+        blocking(move || store.sweep_challenges(before)).await
     }
 
     /// Whose challenges `account` refuses.

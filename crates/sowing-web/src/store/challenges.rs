@@ -12,7 +12,7 @@ use sowing::{Game, Position, Side};
 use super::error::{StoreError, StoreResult};
 use super::games::Create;
 use super::sql::{values, Record, Sql};
-use super::write::{Applied, Write};
+use super::write::{Applied, Statement, Write};
 use super::{LiveRow, NewGame, Store};
 use crate::clock::LiveClock;
 
@@ -357,6 +357,23 @@ impl Store {
             &values![account, from, EVERYONE],
         )?;
         Ok(!rows.is_empty())
+    }
+
+    /// Deletes the challenges that expired, and were answered if they were, before
+    /// `before_ms`; how many.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn sweep_challenges(&self, before_ms: i64) -> StoreResult<usize> {
+        let deleted = self
+            .backend
+            .write(Box::new(Statement {
+                sql: "DELETE FROM challenges
+                      WHERE expires_ms < ?1 AND (answered_ms IS NULL OR answered_ms < ?1)",
+                values: values![before_ms].into(),
+            }))?
+            .answer;
+        Ok(usize::try_from(deleted).unwrap_or(0))
     }
 
     /// Replaces the accounts `account` refuses challenges from.

@@ -17,7 +17,7 @@ use sowing::{Game, Position, Side};
 use super::error::{StoreError, StoreResult};
 use super::games::Create;
 use super::sql::{values, Record, Sql, Value};
-use super::write::{Applied, Write};
+use super::write::{Applied, Statement, Write};
 use super::{LiveRow, NewGame, Store};
 use crate::clock::LiveClock;
 
@@ -306,22 +306,6 @@ impl Write for Round {
             }
         }
         Ok(Applied::answer(games, now))
-    }
-}
-
-/// A statement that changes seeks and no game.
-struct Statement {
-    sql: &'static str,
-    values: Vec<Value>,
-}
-
-impl Write for Statement {
-    fn apply(&self, sql: &mut dyn Sql, now: &str) -> StoreResult<Applied> {
-        let changed = sql.execute(self.sql, &self.values)?;
-        Ok(Applied::answer(
-            i64::try_from(changed).unwrap_or(i64::MAX),
-            now,
-        ))
     }
 }
 

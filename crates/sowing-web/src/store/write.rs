@@ -5,7 +5,7 @@
 use super::changes::{Change, Step};
 use super::error::StoreResult;
 use super::live::LiveRow;
-use super::sql::Sql;
+use super::sql::{Sql, Value};
 
 /// A change to the database. It holds only what is written: a move is its name and the new
 /// summary, never a copy of the game.
@@ -95,4 +95,20 @@ pub struct Stamp {
     pub version: i64,
     /// Its new [`super::GameRow::updated`].
     pub updated: String,
+}
+
+/// One statement that changes no game; the answer is the rows it changed.
+pub(super) struct Statement {
+    pub(super) sql: &'static str,
+    pub(super) values: Vec<Value>,
+}
+
+impl Write for Statement {
+    fn apply(&self, sql: &mut dyn Sql, now: &str) -> StoreResult<Applied> {
+        let changed = sql.execute(self.sql, &self.values)?;
+        Ok(Applied::answer(
+            i64::try_from(changed).unwrap_or(i64::MAX),
+            now,
+        ))
+    }
 }
