@@ -1,4 +1,6 @@
-//! Games survive a restart of the server and a crash in the middle of writing.
+//! Games survive a restart of the server and a crash in the middle of writing; a restart
+//! gives the running clocks back the time nobody served (run on PostgreSQL too, with
+//! `SOWING_TEST_STORE=postgres`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -7,7 +9,7 @@ use std::sync::Arc;
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 use sowing::{Game, Rules, Variant};
-use sowing_web::store::{NewGame, Store};
+use sowing_web::store::{Database, NewGame, Store};
 use sowing_web::{router, App};
 
 mod common;
@@ -155,11 +157,10 @@ fn a_crash_mid_write_loses_no_acknowledged_move() {
 async fn a_restart_gives_the_running_clock_back_the_time_no_server_served() {
     use sowing_web::clock::{now_ms, TimeSource};
     use std::sync::atomic::{AtomicI64, Ordering};
-    let path = temp_db("outage");
+    let db: Database = common::reopenable_db("outage").parse().unwrap();
     let time = Arc::new(AtomicI64::new(now_ms()));
     let serve = || {
-        let app =
-            App::new(Store::open(&path).unwrap(), 1).with_time(TimeSource::Manual(time.clone()));
+        let app = App::new(db.open().unwrap(), 1).with_time(TimeSource::Manual(time.clone()));
         Arc::new(app)
     };
     let app = serve();
@@ -197,4 +198,42 @@ async fn a_restart_gives_the_running_clock_back_the_time_no_server_served() {
     // restart) credits nothing.
     time.fetch_add(1_000, Ordering::SeqCst);
     assert_eq!(serve().credit_outage().await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn a_clock_started_after_the_last_mark_gets_back_the_time_since_it_started() {
+    use sowing_web::clock::{now_ms, TimeSource};
+    use std::sync::atomic::{AtomicI64, Ordering};
+    let db: Database = common::reopenable_db("outage-late-move").parse().unwrap();
+    let time = Arc::new(AtomicI64::new(now_ms()));
+    let serve = || {
+        let app = App::new(db.open().unwrap(), 1).with_time(TimeSource::Manual(time.clone()));
+        Arc::new(app)
+    };
+    let app = serve();
+    let server = router(app.clone());
+    let (_, seated) = Call::new(Method::POST, "/api/live")
+        .json(json!({"game": "hoyito-ii", "clock": {"base_ms": 300000, "increment_ms": 0}}))
+        .send(&server)
+        .await;
+    let id = seated["live"]["id"].as_i64().unwrap();
+    // The server marks serving; 300 ms later South moves, and the server dies at once.
+    app.mark_serving().await.unwrap();
+    time.fetch_add(300, Ordering::SeqCst);
+    let (status, _) = Call::new(Method::POST, format!("/api/live/{id}/moves"))
+        .seat(seated["token"].as_str())
+        .json(json!({"move": "A", "ply": 0}))
+        .send(&server)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    drop((server, app));
+    time.fetch_add(5_000, Ordering::SeqCst);
+    let app = serve();
+    assert_eq!(app.credit_outage().await.unwrap(), Some((5_300, 1)));
+    let (_, view) = Call::new(Method::GET, format!("/api/live/{id}"))
+        .send(&router(app.clone()))
+        .await;
+    let clock = &view["live"]["clock"];
+    assert_eq!(clock["north_ms"], 300_000, "North lost nothing: {clock}");
+    assert_eq!(clock["credited_ms"], 5_000);
 }

@@ -36,23 +36,27 @@ impl Write for Credit {
         let gap = self.now_ms - last;
         let mut games = 0;
         if last > 0 && gap >= self.least_ms {
-            // The games whose clock ran through the outage: started before it, not over.
+            // The games whose clock ran through the outage: running, not over. A clock that
+            // started after the last mark (a move just before the end) gets back the time
+            // since it started; the others the time since the mark.
             const RUNNING: &str =
-                "running_since IS NOT NULL AND running_since <= ?1 AND outcome IS NULL";
+                "running_since IS NOT NULL AND running_since < ?1 AND outcome IS NULL";
+            const SINCE: &str =
+                "CASE WHEN running_since > ?2 THEN running_since ELSE CAST(?2 AS BIGINT) END";
             sql.execute(
                 &format!(
                     "UPDATE games SET version = version + 1
                      WHERE id IN (SELECT game_id FROM live WHERE {RUNNING})"
                 ),
-                &values![last],
+                &values![self.now_ms],
             )?;
             games = sql.execute(
                 &format!(
-                    "UPDATE live SET running_since = running_since + ?2,
-                         credited_ms = credited_ms + ?2, version = version + 1
+                    "UPDATE live SET running_since = running_since + (?1 - {SINCE}),
+                         credited_ms = credited_ms + (?1 - {SINCE}), version = version + 1
                      WHERE {RUNNING}"
                 ),
-                &values![last, gap],
+                &values![self.now_ms, last],
             )?;
         }
         Mark {
