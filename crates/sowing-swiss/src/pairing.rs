@@ -25,10 +25,15 @@ use crate::seats::{self, Sitter, Strength};
 /// 3. the sum of the score differences of the pairs;
 /// 4. the sum of their squares (between pairings of equal total difference, several small
 ///    floats rather than one long one);
-/// 5. seat preferences not met (each counted, strong ones counted again below that);
-/// 6. the Dutch order inside a score group (the top half against the bottom half, the lowest
-///    players floating down, the bye to the lowest-ranked).
-const TIERS: usize = 6;
+/// 5. the sum of the differences each weighted by the higher player's score (the floats
+///    from the lower groups rather than from the higher ones: the higher groups are paired
+///    within themselves first);
+/// 6. seat preferences not met (each counted, strong ones counted again below that);
+/// 7. the Dutch order inside a score group: the top half against the bottom half (1 against
+///    the first of the bottom half, 2 against the second, …), rather a transposition in the
+///    bottom half than an exchange between the halves; the lowest players of a group float
+///    down, to the highest of the next; the bye to the lowest-ranked.
+const TIERS: usize = 7;
 
 /// One edge's costs, in the order of [`TIERS`].
 type Costs = [i128; TIERS];
@@ -64,8 +69,15 @@ impl Field<'_> {
         let (ga, size_a) = self.group[a];
         let (gb, _) = self.group[b];
         let dutch = if ga == gb {
-            // The top half against the bottom half: places `p` and `p + size / 2`.
-            (((b - a) as i128) - (size_a / 2) as i128).abs()
+            // Places inside the group, and its top half's size.
+            let (pa, pb, half) = (a - ga, b - ga, size_a / 2);
+            let transposed = (pb as i128 - pa as i128 - half as i128).abs();
+            let exchanged = if (pa < half) == (pb < half) {
+                size_a
+            } else {
+                0
+            };
+            transposed + exchanged as i128
         } else {
             // The lowest of the upper group floats down, to the highest of the lower.
             ((ga + size_a - 1 - a) + (b - gb)) as i128
@@ -75,6 +87,7 @@ impl Field<'_> {
             0,
             difference,
             difference * difference,
+            difference * (self.points(a) + 1),
             unmet,
             dutch,
         ]
@@ -83,7 +96,7 @@ impl Field<'_> {
     /// The costs of giving the bye to the player at place `a`.
     fn bye_costs(&self, a: usize) -> Costs {
         let (g, size) = self.group[a];
-        [0, self.points(a), 0, 0, 0, (g + size - 1 - a) as i128]
+        [0, self.points(a), 0, 0, 0, 0, (g + size - 1 - a) as i128]
     }
 }
 
