@@ -179,7 +179,7 @@ pub fn pair_next(players: &[Player], rounds: &[Vec<Pairing>]) -> Result<NextRoun
 /// The matching, by place in `field.ranked`; place `n` is the bye.
 fn matching(field: &Field<'_>) -> Result<Vec<Option<usize>>, SwissError> {
     let n = field.ranked.len();
-    let with_bye = n % 2 == 1;
+    let with_bye = !n.is_multiple_of(2);
     let vertices = n + usize::from(with_bye);
     let records = &field.history.records;
 

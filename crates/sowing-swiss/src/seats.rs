@@ -87,7 +87,7 @@ pub(crate) fn allocate(higher: &Sitter<'_>, lower: &Sitter<'_>) -> Seat {
     let (ph, pl) = (preference(higher.seats), preference(lower.seats));
     let (ph, pl) = match (ph, pl) {
         (None, None) => {
-            return if higher.number % 2 == 0 {
+            return if higher.number.is_multiple_of(2) {
                 Seat::South
             } else {
                 Seat::North
