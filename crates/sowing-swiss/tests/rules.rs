@@ -324,3 +324,32 @@ fn withdrawn_players_stay_in_the_standings() {
     assert!(two.withdrawn);
     assert_eq!(two.points.to_string(), "0.5");
 }
+
+#[test]
+fn a_field_of_a_hundred_and_one_is_paired_completely_every_round() {
+    let players = field(101);
+    let mut rounds: Vec<Vec<Pairing>> = Vec::new();
+    let mut met = std::collections::HashSet::new();
+    let results = [SouthWins, Draw, NorthWins, SouthWins, NorthWins];
+    for round in 0..9 {
+        let next = pair_next(&players, &rounds).unwrap();
+        assert_eq!(next.boards.len(), 50, "round {}", round + 1);
+        assert!(next.bye.is_some() && next.unpaired.is_empty());
+        let mut played: Vec<Pairing> = Vec::new();
+        for (i, board) in next.boards.iter().enumerate() {
+            assert!(met.insert((board.south.min(board.north), board.south.max(board.north))));
+            played.push(board.with_result(results[(i * 7 + round) % 5]));
+        }
+        played.extend(next.bye.map(Pairing::Bye));
+        rounds.push(played);
+    }
+    let byes: std::collections::HashSet<_> = rounds
+        .iter()
+        .flatten()
+        .filter_map(|p| match p {
+            Pairing::Bye(p) => Some(*p),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(byes.len(), 9, "nine byes to nine players");
+}
