@@ -52,9 +52,11 @@
 //! have not had one. Each edge's weight packs, from the most significant criterion down: as
 //! many players as possible get a game or the bye; as few seat clashes beyond the limits as
 //! possible; the lowest score for the bye; the smallest total score difference, then the
-//! smallest sum of squared differences; as many seat preferences met as possible; the Dutch
-//! order. Each criterion's scale is above what all the criteria below it can add up to over
-//! a whole round, so the heaviest matching is the best by those criteria taken in order.
+//! smallest sum of squared differences, then floats from the lower groups rather than the
+//! higher; as many seat preferences met as possible; the Dutch order. Each criterion's
+//! scale is above what all the criteria below it can add up to over a whole round, so the
+//! heaviest matching is the best by those criteria taken in order. `docs/swiss.md` in the
+//! repository gives the weights in full and what is left out of the FIDE rules.
 //!
 //! # The standings
 //!
