@@ -183,21 +183,22 @@ fn matching(field: &Field<'_>) -> Result<Vec<Option<usize>>, SwissError> {
     let vertices = n + usize::from(with_bye);
     let records = &field.history.records;
 
-    // Every edge's costs, and the largest of each tier over all edges.
-    let mut edges: Vec<(usize, usize, Costs)> = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            if !field.history.have_met(field.ranked[a], field.ranked[b]) {
-                edges.push((a, b, field.pair_costs(a, b)));
-            }
-        }
-        if with_bye && records[field.ranked[a]].byes == 0 {
-            edges.push((a, n, field.bye_costs(a)));
-        }
-    }
+    // The edges, each with its costs (computed again when needed rather than kept: a
+    // field of a thousand would otherwise hold half a million of them).
+    let edges = || {
+        (0..n).flat_map(move |a| {
+            let pairs = (a + 1..n)
+                .filter(move |&b| !field.history.have_met(field.ranked[a], field.ranked[b]))
+                .map(move |b| (a, b, field.pair_costs(a, b)));
+            let bye = (with_bye && records[field.ranked[a]].byes == 0)
+                .then(|| (a, n, field.bye_costs(a)));
+            pairs.chain(bye)
+        })
+    };
+    // The largest cost of each tier over all edges.
     let mut largest = [0i128; TIERS];
-    for (_, _, costs) in &edges {
-        for (top, &cost) in largest.iter_mut().zip(costs) {
+    for (_, _, costs) in edges() {
+        for (top, cost) in largest.iter_mut().zip(costs) {
             *top = (*top).max(cost);
         }
     }
@@ -229,7 +230,7 @@ fn matching(field: &Field<'_>) -> Result<Vec<Option<usize>>, SwissError> {
     }
 
     let mut weight = vec![0i128; vertices * vertices];
-    for (a, b, costs) in edges {
+    for (a, b, costs) in edges() {
         let covered = if b == n { 1 } else { 2 };
         let cost: i128 = costs.iter().zip(&scale).map(|(c, s)| c * s).sum();
         weight[a * vertices + b] = covered * player - cost;
