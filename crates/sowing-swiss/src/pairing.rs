@@ -3,7 +3,7 @@
 //! The vertices are the players to pair, and one more, the *bye*, when their count is odd.
 //! Two players are joined unless they have met; a player is joined to the bye unless they
 //! have had one. Each edge's weight packs, from the most significant down, what the matching
-//! should achieve (see [`Tier`]); the blossom algorithm of `integer-blossom` finds the
+//! should achieve (see [`TIERS`]); the blossom algorithm of `integer-blossom` finds the
 //! matching of greatest total weight, which is then the best by those criteria taken in
 //! order.
 
@@ -113,7 +113,7 @@ impl Field<'_> {
 /// # Examples
 ///
 /// ```
-/// use sowing_swiss::{pair_next, GameResult, Player, PlayerId};
+/// use sowing_swiss::{pair_next, Player, PlayerId};
 ///
 /// let players: Vec<Player> = (1..=5).map(|id| Player::new(PlayerId(id), 1500)).collect();
 /// let first = pair_next(&players, &[])?;

@@ -353,3 +353,13 @@ fn a_field_of_a_hundred_and_one_is_paired_completely_every_round() {
         .collect();
     assert_eq!(byes.len(), 9, "nine byes to nine players");
 }
+
+#[test]
+fn an_empty_field_has_no_boards_and_a_lone_player_gets_the_bye_once() {
+    assert_eq!(pair_next(&[], &[]), Ok(NextRound::default()));
+    let players = field(1);
+    let first = pair_next(&players, &[]).unwrap();
+    assert_eq!((first.boards.len(), first.bye), (0, Some(PlayerId(1))));
+    let second = pair_next(&players, &[vec![bye(1)]]).unwrap();
+    assert_eq!((second.bye, second.unpaired), (None, vec![PlayerId(1)]));
+}
