@@ -2,7 +2,7 @@
 //!
 //! Give it the players and the rounds played so far; [`pair_next`] returns who plays whom
 //! in the next round, who sits South (the first mover) and who North, and at most one bye.
-//! [`standings`] ranks the players by points, Buchholz and Sonneborn–Berger. Both are pure
+//! [`standings()`] ranks the players by points, Buchholz and Sonneborn–Berger. Both are pure
 //! functions of their input, so anyone holding the rounds can recompute them.
 //!
 //! ```
