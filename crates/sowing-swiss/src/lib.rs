@@ -8,12 +8,16 @@
 //! ```
 //! use sowing_swiss::{pair_next, standings, GameResult, Pairing, Player, PlayerId};
 //!
-//! let players: Vec<Player> = (1..=4).map(|id| Player::new(PlayerId(id), 2000 - id as i32)).collect();
+//! let players: Vec<Player> = (1..=4)
+//!     .map(|id| Player::new(PlayerId(id), 2000 - id as i32))
+//!     .collect();
 //! let mut rounds: Vec<Vec<Pairing>> = Vec::new();
 //! for _ in 0..3 {
 //!     let next = pair_next(&players, &rounds)?;
+//!     assert_eq!(next.boards.len(), 2);
 //!     // Here the games are played; South wins them all.
-//!     rounds.push(next.boards.iter().map(|board| board.with_result(GameResult::SouthWins)).collect());
+//!     let results = next.boards.iter().map(|b| b.with_result(GameResult::SouthWins));
+//!     rounds.push(results.collect());
 //! }
 //! let table = standings(&players, &rounds)?;
 //! assert_eq!(table.len(), 4);
