@@ -363,3 +363,21 @@ fn an_empty_field_has_no_boards_and_a_lone_player_gets_the_bye_once() {
     let second = pair_next(&players, &[vec![bye(1)]]).unwrap();
     assert_eq!((second.bye, second.unpaired), (None, vec![PlayerId(1)]));
 }
+
+#[test]
+fn first_round_is_the_dutch_split_for_every_field_up_to_forty() {
+    for n in 2..=40u64 {
+        let next = pair_next(&field(n), &[]).unwrap();
+        let half = n / 2;
+        for (board, (south, north)) in boards(&next).into_iter().enumerate() {
+            let top = board as u64 + 1;
+            let expected = if board % 2 == 0 {
+                (top, top + half)
+            } else {
+                (top + half, top)
+            };
+            assert_eq!((south, north), expected, "{n} players, board {}", board + 1);
+        }
+        assert_eq!(next.bye, (n % 2 == 1).then_some(PlayerId(n)));
+    }
+}
