@@ -64,9 +64,10 @@ url=$(grep -o 'http://[0-9.:]*' "$log" | head -1)
 addr=${url#http://}
 echo "browser-test: server at $url, database $db"
 
-# A hard kill (no shutdown at all) and a start on the same address and database.
+# A hard kill (no shutdown at all) and a start on the same address and database, after
+# SOW_DOWN seconds (default 0.3).
 # It may be used more than once: it waits for one more start than the log had.
-restart="n=\$(grep -c 'sow serve: open' '$log'); kill -9 \$(cat '$pidfile'); sleep 0.3; '$SOW_BIN' serve --addr '$addr' --db '$db' --tables '$tables' >>'$log' 2>&1 & echo \$! >'$pidfile'; for i in \$(seq 1 100); do [ \$(grep -c 'sow serve: open' '$log') -gt \$n ] && break; sleep 0.1; done"
+restart="n=\$(grep -c 'sow serve: open' '$log'); kill -9 \$(cat '$pidfile'); sleep \${SOW_DOWN:-0.3}; '$SOW_BIN' serve --addr '$addr' --db '$db' --tables '$tables' >>'$log' 2>&1 & echo \$! >'$pidfile'; for i in \$(seq 1 100); do [ \$(grep -c 'sow serve: open' '$log') -gt \$n ] && break; sleep 0.1; done"
 
 status=0
 SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \
@@ -75,6 +76,8 @@ SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \
 SOW_URL="$url" SOW_RESTART="$restart" node scripts/browser/live.mjs || status=$?
 # Quick pairing: a desktop and a phone press the same clock; cancelling and leaving.
 SOW_URL="$url" node scripts/browser/pairing.mjs || status=$?
+# Challenges by name: a desktop challenges a Spanish phone, which accepts, declines, refuses.
+SOW_URL="$url" node scripts/browser/challenges.mjs || status=$?
 # Correspondence over two simulated days, on a server whose clocks move only when told.
 cargo build -q -p sowing-web --example manual_clock_server
 MANUAL_CLOCK_SERVER="$root/target/debug/examples/manual_clock_server" \

@@ -1,7 +1,8 @@
 // Browser tests of "Play a friend": two real browser contexts (two devices, each with its
 // own storage) play a whole game through an invitation link while a third watches through
 // the watch link; mid-game the server is killed hard and restarted, and all three pages
-// must come back by themselves with nothing lost or doubled. Then a rematch, a resignation,
+// must come back by themselves with nothing lost or doubled (and a clocked game, after 3 s
+// away, with no time lost). Then a rematch, a resignation,
 // the lobby, and a Hoyito III match whose pages follow into its next round. Run by scripts/browser-test.sh (SOW_URL, SOW_RESTART).
 import { BASE, api, assert, check, equal, finish, launch, liveSettled, waitInPage } from './common.mjs';
 import { execSync } from 'node:child_process';
@@ -237,6 +238,41 @@ await check('a Hoyito III match between two seats: both pages follow into round 
   // North starts round 2 (H3.3): the friend's page may move, the creator's waits.
   await friend.waitForFunction(() => document.querySelectorAll('#board .pit.legal').length > 0);
   equal(await creator.$$eval('#board .pit.legal', (g) => g.length), 0, 'south waits in round 2');
+});
+
+await check('a server away for 3 s costs the side to move no time, and both pages say so', async () => {
+  const made = await api('POST', '/live', { game: 'hoyito-ii', name: 'Ana', clock: { base_ms: 300000, increment_ms: 0 } });
+  const clocked = made.live.id;
+  const tokens = { [made.seat]: made.token, [made.seat === 'south' ? 'north' : 'south']: made.invite };
+  // Two moves: the clock runs, North's side to move (or South's again after a capture).
+  for (let ply = 0; ply < 2; ply++) {
+    const view = await api('GET', `/live/${clocked}`);
+    const s = view.game.state;
+    await api('POST', `/live/${clocked}/moves`, { move: s.legal[0], ply }, tokens[s.to_move]);
+  }
+  const seats = [[creator, 'south'], [friend, 'north']];
+  for (const [p, seat] of seats) {
+    await p.goto(`${BASE}/#live=${clocked}&seat=${tokens[seat]}`);
+    await settled(p, clocked, 2);
+  }
+  const before = (await api('GET', `/live/${clocked}`)).live.clock;
+  const seen = await Promise.all(seats.map(([p]) => liveCounters(p)));
+  execSync(process.env.SOW_RESTART, { stdio: 'inherit', env: { ...process.env, SOW_DOWN: '3' } });
+  for (const [k, [p]] of seats.entries()) {
+    await waitInPage(p, async (n) => (await import('/live.js')).counters.reconnects > n, seen[k].reconnects);
+  }
+  const after = (await api('GET', `/live/${clocked}`)).live.clock;
+  const side = `${before.running}_ms`;
+  const lost = before[side] - after[side];
+  const away = after.now_ms - before.now_ms;
+  assert(away >= 3000, `the server was away ${away} ms`);
+  assert(after.credited_ms >= 2500, `the outage was credited: ${JSON.stringify(after)}`);
+  // Only the time the server was serving counts: well under the 3 s it was away.
+  assert(lost < away - 2500, `the side to move lost ${lost} ms of ${away} ms`);
+  for (const [p] of seats) {
+    await p.waitForSelector('#live-credit:not([hidden])');
+    assert(/\d/.test(await p.textContent('#live-credit')), 'the page says how much time was given back');
+  }
 });
 
 await check('no script errors on the pages', async () => {

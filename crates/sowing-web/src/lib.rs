@@ -453,6 +453,11 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/lobby.js", JS, include_str!("../static/lobby.js")),
     ("/pairing.js", JS, include_str!("../static/pairing.js")),
     ("/turns.js", JS, include_str!("../static/turns.js")),
+    (
+        "/challenges.js",
+        JS,
+        include_str!("../static/challenges.js"),
+    ),
     ("/account.js", JS, include_str!("../static/account.js")),
     ("/analysis.js", JS, include_str!("../static/analysis.js")),
     // Fluent's message formatter: npm `@fluent/bundle`, its ES module build, vendored

@@ -256,6 +256,16 @@ function afterChange() {
   for (const f of changed) f();
 }
 
+// What other modules add to the profiles and leaderboards (challenges.js: a Challenge
+// button, one's refusals), without this file importing them: each a function giving a node
+// or null — profile(name, own) under the profile's text, leaderRow(name) as a row's last
+// cell, leaders() once above the leaderboard's table.
+const EXTRAS = { profile: [], leaderRow: [], leaders: [] };
+function extendAccountViews(parts) {
+  for (const [where, f] of Object.entries(parts)) EXTRAS[where].push(f);
+}
+const extras = (where, ...args) => EXTRAS[where].map((f) => f(...args)).filter(Boolean);
+
 // ------------------------------------------------------------ profiles
 
 // The rating graph: one line per game and speed, the rating after each rated game (and
@@ -354,7 +364,7 @@ async function openProfile(name) {
       }, W.save()), ' ', said);
     })()
     : el('p', { id: 'profile-about', className: 'profile-about' }, p.about);
-  body.append(about);
+  body.append(about, ...extras('profile', p.name, own));
   if (own) body.append(renewCodesForm(p.name));
   body.append(el('h3', {}, W.ratings()));
   if (!p.ratings.length) body.append(el('p', {}, W.noGames()));
@@ -388,7 +398,8 @@ async function openLeaders() {
     const speed = el('select', { id: 'leaders-speed' });
     for (const k of SPEEDS) speed.append(el('option', { value: k, selected: k === 'blitz' }, W.speed(k)));
     for (const s of [game, speed]) s.addEventListener('change', showLeaders);
-    $('leaders-body').append(el('p', {}, field(W.cols.game(), game), ' ', field(W.cols.speed(), speed)), el('div', { id: 'leaders-table' }));
+    $('leaders-body').append(...extras('leaders'), el('p', {}, field(W.cols.game(), game), ' ', field(W.cols.speed(), speed)),
+      el('div', { id: 'leaders-table' }));
   }
   await showLeaders();
   if (!d.open) d.showModal();
@@ -403,9 +414,10 @@ async function showLeaders() {
     return;
   }
   if (!r.players.length) { box.append(el('p', {}, W.emptyBoard())); return; }
-  box.append(table([W.cols.rank(), W.cols.player(), W.cols.rating(), W.cols.played()], r.players.map((p) => {
+  const more = EXTRAS.leaderRow.map(() => '');
+  box.append(table([W.cols.rank(), W.cols.player(), W.cols.rating(), W.cols.played(), ...more], r.players.map((p) => {
     const a = el('a', { href: '#', onclick: (e) => { e.preventDefault(); openProfile(p.name); } }, p.name);
-    return [String(p.rank), a, ratingNumber(p), String(p.games)];
+    return [String(p.rank), a, ratingNumber(p), String(p.games), ...EXTRAS.leaderRow.map((f) => f(p.name) || '')];
   })));
 }
 
@@ -487,4 +499,4 @@ function startAccount() {
   known();
 }
 
-export { ratingText, friendOptions, lobbyQuery, challengeNote, claim, whenAccountChanges, startAccount };
+export { ratingText, friendOptions, lobbyQuery, challengeNote, claim, whenAccountChanges, extendAccountViews, startAccount };

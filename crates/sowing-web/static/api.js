@@ -102,6 +102,9 @@ const ERRORS = {
   'unknown-account': () => T('error-unknown-account'),
   'unknown-seek': () => T('error-unknown-seek'),
   'wrong-recovery-code': () => T('error-wrong-recovery-code'),
+  'unknown-challenge': () => T('error-unknown-challenge'),
+  'challenge-gone': () => T('error-challenge-gone'),
+  'challenge-refused': () => T('error-challenge-refused'),
 };
 
 function errorWords(data, response) {

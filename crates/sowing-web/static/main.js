@@ -17,6 +17,7 @@ import { startLobby } from './lobby.js';
 import { startPairing } from './pairing.js';
 import { startTurns } from './turns.js';
 import { startAccount } from './account.js';
+import { startChallenges } from './challenges.js';
 import { fromAddress as reviewFromAddress } from './analysis.js';
 import { S } from './state.js';
 
@@ -77,12 +78,13 @@ async function init() {
   await I18N.ready;
   I18N.changed.push(relabel);
   // The new-game form asks the server for the games; meanwhile Play a friend adds its box to
-  // the form, and accounts add theirs to it and to the lobby.
+  // the form, accounts add theirs to it and to the lobby, and challenges theirs to profiles.
   const form = startNewGame();
   startLive();
   startLobby();
   startPairing();
   startAccount();
+  startChallenges();
   startTurns();
   await form;
   S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;

@@ -9,7 +9,8 @@ import { seatKey } from './live.js';
 
 const $ = (id) => document.getElementById(id);
 
-// The grid's clocks, base+increment in ms (lichess's and PlayStrategy's usual ones).
+// The grid's clocks, base+increment in ms (lichess's and PlayStrategy's usual ones); a
+// challenge by name offers the same (challenges.js).
 const CLOCKS = ['60000+0', '180000+2000', '300000+3000', '600000+5000', '900000+10000', '1800000+0'];
 const GAMES = ['hoyito-ii', 'hoyito-iii', 'ayoayo'];
 const RANGES = [0, 100, 200, 300, 500];
@@ -179,4 +180,4 @@ function startPairing() {
   I18N.changed.push(labelBox);
 }
 
-export { startPairing };
+export { CLOCKS, clockWords, startPairing };

@@ -579,6 +579,9 @@ error-signed-out = You need to sign in, or the name or the password is not right
 error-unknown-account = No account has that name.
 error-unknown-seek = That search for an opponent has ended.
 error-wrong-recovery-code = That name and recovery code do not match, or the code has already been used.
+error-unknown-challenge = There is no such challenge.
+error-challenge-gone = That challenge is no longer open: it was answered or cancelled, or it expired.
+error-challenge-refused = That player does not take challenges from you.
 error-other = { $detail }
 error-status = { $status } { $text }
 
@@ -919,3 +922,43 @@ turns-game = { $game }{ $named ->
         [yes] { " " }against { $opponent }
        *[no] {""}
     }
+
+## Challenges by name (challenges.js)
+challenges-panel =
+    .aria-label = Challenges
+challenge-incoming = { $name } challenges you: { $game }, { $clock }, { $rated ->
+        [yes] rated
+       *[no] casual
+    }; you would play { $side }.
+challenge-outgoing = Your challenge to { $name }: { $game }, { $clock }, { $rated ->
+        [yes] rated
+       *[no] casual
+    }; you play { $side }. Waiting for an answer.
+challenge-left = { $time } left
+challenge-accept = Accept
+challenge-decline = Decline
+challenge-cancel = Cancel
+challenge-ended = { $state ->
+        [declined] { $name } declined your challenge.
+        [cancelled] Your challenge to { $name } was cancelled.
+        [accepted] { $name } accepted your challenge.
+       *[expired] Your challenge to { $name } expired unanswered.
+    }
+challenge-not-done = That could not be done: { $error }
+challenge-button = Challenge
+challenge-title = Challenge a player
+challenge-name = Player's name
+challenge-game = Game
+challenge-seat-random = Drawn at random
+challenge-rated = Rated (both players' ratings move)
+challenge-send = Send the challenge
+challenge-by-name = Challenge a player by name
+refusals-title = Challenges
+refusals-everyone = Refuse challenges from everyone
+refusals-names = Refuse challenges from these players:
+refusals-none = nobody
+refusals-name = Player's name
+refusals-add = Refuse their challenges
+refusals-remove = Remove
+refusals-remove-for = Stop refusing challenges from { $name }
+refusals-saved = Saved.

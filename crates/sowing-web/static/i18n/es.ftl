@@ -585,6 +585,9 @@ error-signed-out = Tienes que iniciar sesión, o el nombre o la contraseña no s
 error-unknown-account = Ninguna cuenta tiene ese nombre.
 error-unknown-seek = Esa búsqueda de rival ya terminó.
 error-wrong-recovery-code = Ese nombre y ese código de recuperación no coinciden, o el código ya se usó.
+error-unknown-challenge = Ese reto no existe.
+error-challenge-gone = Ese reto ya no está abierto: fue respondido o cancelado, o caducó.
+error-challenge-refused = Ese jugador no acepta retos tuyos.
 error-other = El servidor respondió con un error (detalle: { $detail })
 error-status = El servidor respondió { $status } { $text }
 
@@ -928,3 +931,43 @@ turns-game = { $game }{ $named ->
         [yes] { " " }contra { $opponent }
        *[no] {""}
     }
+
+## Challenges by name (challenges.js)
+challenges-panel =
+    .aria-label = Retos
+challenge-incoming = { $name } te reta: { $game }, { $clock }, { $rated ->
+        [yes] puntuada
+       *[no] amistosa
+    }; jugarías con { $side }.
+challenge-outgoing = Tu reto a { $name }: { $game }, { $clock }, { $rated ->
+        [yes] puntuada
+       *[no] amistosa
+    }; juegas con { $side }. Esperando respuesta.
+challenge-left = quedan { $time }
+challenge-accept = Aceptar
+challenge-decline = Rechazar
+challenge-cancel = Cancelar
+challenge-ended = { $state ->
+        [declined] { $name } rechazó tu reto.
+        [cancelled] Se canceló tu reto a { $name }.
+        [accepted] { $name } aceptó tu reto.
+       *[expired] Tu reto a { $name } caducó sin respuesta.
+    }
+challenge-not-done = No se pudo hacer: { $error }
+challenge-button = Retar
+challenge-title = Retar a un jugador
+challenge-name = Nombre del jugador
+challenge-game = Juego
+challenge-seat-random = Al azar
+challenge-rated = Puntuada (cambia la puntuación de los dos)
+challenge-send = Enviar el reto
+challenge-by-name = Retar a un jugador por su nombre
+refusals-title = Retos
+refusals-everyone = Rechazar los retos de todos
+refusals-names = Rechazar los retos de estos jugadores:
+refusals-none = nadie
+refusals-name = Nombre del jugador
+refusals-add = Rechazar sus retos
+refusals-remove = Quitar
+refusals-remove-for = Dejar de rechazar los retos de { $name }
+refusals-saved = Guardado.
