@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use sowing_web::clock::{now_ms, TimeSource};
 use sowing_web::limits::{AbuseLimits, Rate};
 use sowing_web::{router, App};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 mod common;
@@ -538,4 +539,109 @@ async fn making_and_answering_challenges_are_rate_limited_per_address() {
         "{limited} refused of {}",
         limits.act.burst + 5
     );
+}
+
+#[tokio::test]
+async fn a_seat_held_by_an_account_acts_from_any_device_with_the_session_alone() {
+    let (router, _, _, [ana, bo, cy]) = app().await;
+    let (_, made) = challenge(&router, &ana, "Bo").await;
+    let id = made["challenge"]["id"].as_i64().unwrap();
+    let (_, seated) = send(
+        &router,
+        Method::POST,
+        &format!("/api/challenges/{id}/accept"),
+        &bo,
+        None,
+    )
+    .await;
+    let game = seated["live"]["id"].as_i64().unwrap();
+    let moves = format!("/api/live/{game}/moves");
+    let first = json!({"move": "A", "ply": 0});
+    // Neither Cy's session nor no credentials at all acts for a seat; Bo's is North's, whose
+    // turn it is not.
+    for who in [Some(cy.as_str()), None] {
+        let call = Call::new(Method::POST, &moves).json(first.clone());
+        let call = match who {
+            Some(cookie) => call.by(&with_cookie(cookie)),
+            None => call,
+        };
+        let (status, e) = call.send(&router).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    }
+    let (status, e) = send(&router, Method::POST, &moves, &bo, Some(first.clone())).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("turn"), "{e}");
+    // Ana, on a device without her token, moves with her session; so does Bo after her.
+    let (status, moved) = send(&router, Method::POST, &moves, &ana, Some(first)).await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    let state = &moved["game"]["state"];
+    let mover = if state["to_move"] == "south" {
+        &ana
+    } else {
+        &bo
+    };
+    let legal = state["legal"][0].clone();
+    let (status, moved) = send(
+        &router,
+        Method::POST,
+        &moves,
+        mover,
+        Some(json!({"move": legal, "ply": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    // A session also offers, and resigns, for its seat.
+    let (status, view) = send(
+        &router,
+        Method::POST,
+        &format!("/api/live/{game}/resign"),
+        &bo,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["live"]["result"]["outcome"], "south", "{view}");
+}
+
+#[tokio::test]
+async fn a_live_socket_opened_with_the_session_of_a_seats_account_is_that_seat() {
+    let (router, app, _, [ana, bo, cy]) = app().await;
+    let addr = common::serve(app).await;
+    let (_, made) = challenge(&router, &ana, "Bo").await;
+    let id = made["challenge"]["id"].as_i64().unwrap();
+    let (_, seated) = send(
+        &router,
+        Method::POST,
+        &format!("/api/challenges/{id}/accept"),
+        &bo,
+        None,
+    )
+    .await;
+    let game = seated["live"]["id"].as_i64().unwrap();
+    for (cookie, seat) in [
+        (&ana, json!("south")),
+        (&bo, json!("north")),
+        (&cy, Value::Null),
+    ] {
+        let mut request = format!("ws://{addr}/api/live/{game}/socket")
+            .into_client_request()
+            .unwrap();
+        request.headers_mut().insert(
+            "cookie",
+            format!("sowing_session={cookie}").parse().unwrap(),
+        );
+        let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        socket
+            .send(Message::text(r#"{"type": "hello", "token": null}"#))
+            .await
+            .unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let state: Value = serde_json::from_str(first.to_text().unwrap()).unwrap();
+        assert_eq!(state["type"], "state", "{state}");
+        assert_eq!(state["seat"], seat, "{state}");
+    }
 }

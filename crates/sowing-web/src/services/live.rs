@@ -66,6 +66,18 @@ pub struct NewLive {
     pub rated: bool,
 }
 
+/// Who acts for a seat: the holder of its token (`X-Seat-Token`), or a signed-in session
+/// whose account holds the seat, on any device (a seat taken by a signed-in player belongs
+/// to the account).
+#[derive(Clone, Debug, Default)]
+pub struct SeatHolder {
+    /// The seat token sent, if any.
+    pub token: Option<String>,
+    /// The session token of the request's cookie, if any (looked up only when the seat
+    /// token does not settle it).
+    pub session: Option<String>,
+}
+
 /// An act that needs the opponent's consent: asking twice from both sides agrees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Offer {
@@ -431,16 +443,37 @@ impl Games {
         .await
     }
 
-    /// Locks a live game for an act of the seat `token` holds, in a game that goes on.
+    /// The seat `holder` acts for: its token's, else the seat its session's account holds.
+    ///
+    /// # Errors
+    /// 403 when neither holds a seat of this game.
+    async fn seat_for(&self, live: &LiveRow, holder: &SeatHolder) -> GameResult<Side> {
+        let by_token = seat_of(live, holder.token.as_deref());
+        if by_token.is_ok() || live.accounts == [None, None] {
+            return by_token;
+        }
+        let Some(session) = &holder.session else {
+            return by_token;
+        };
+        let Some(account) = self.session(session).await? else {
+            return by_token;
+        };
+        Side::ALL
+            .into_iter()
+            .find(|side| live.accounts[side.index()] == Some(account.id))
+            .ok_or(by_token.unwrap_err())
+    }
+
+    /// Locks a live game for an act of the seat `holder` acts for, in a game that goes on.
     async fn lock_seat_in_play(
         &self,
         id: &str,
-        token: Option<&str>,
+        holder: &SeatHolder,
         now: i64,
     ) -> GameResult<(Guard, Side)> {
         let guard = self.lock_live(id, now).await?;
         let loaded = &*guard;
-        let side = seat_of(live_of(loaded)?, token)?;
+        let side = self.seat_for(live_of(loaded)?, holder).await?;
         if is_over(loaded) {
             return Err(GameError::GameOver);
         }
@@ -612,15 +645,15 @@ impl Games {
     ///
     /// # Errors
     /// 403 without a seat's token; 422 for another phrase; a store failure.
-    pub async fn say(&self, id: &str, token: Option<&str>, phrase: &str) -> GameResult<LiveView> {
-        again_if_overtaken(|| self.say_once(id, token, phrase)).await
+    pub async fn say(&self, id: &str, holder: &SeatHolder, phrase: &str) -> GameResult<LiveView> {
+        again_if_overtaken(|| self.say_once(id, holder, phrase)).await
     }
 
-    async fn say_once(&self, id: &str, token: Option<&str>, phrase: &str) -> GameResult<LiveView> {
+    async fn say_once(&self, id: &str, holder: &SeatHolder, phrase: &str) -> GameResult<LiveView> {
         let now = self.time.now_ms();
         let guard = self.lock_live(id, now).await?;
         let live = live_of(&guard)?;
-        let side = seat_of(live, token)?;
+        let side = self.seat_for(live, holder).await?;
         if !PHRASES.contains(&phrase) {
             return Err(GameError::Refused(format!(
                 "phrase: {} (expected one of {})",
@@ -766,14 +799,19 @@ impl Games {
         self.live_view_of(&guard, now).await
     }
 
-    /// The seat `token` holds in a live game: `None` for no token (a spectator).
+    /// The seat `holder` acts for in a live game: `None` for a spectator (no token, and no
+    /// seat of the session's account).
     ///
     /// # Errors
-    /// When there is no such live game, or the token holds no seat of it.
-    pub async fn seat(&self, id: &str, token: Option<&str>) -> GameResult<Option<Side>> {
+    /// When there is no such live game, or the token given holds no seat of it.
+    pub async fn seat(&self, id: &str, holder: &SeatHolder) -> GameResult<Option<Side>> {
         let guard = self.lock(id).await?;
         let live = live_of(&guard)?;
-        token.map(|t| seat_of(live, Some(t))).transpose()
+        match self.seat_for(live, holder).await {
+            Ok(side) => Ok(Some(side)),
+            Err(_) if holder.token.is_none() => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Plays `token_move` for the seat `token` holds, if it is that seat's turn and the
@@ -786,23 +824,23 @@ impl Games {
     pub async fn live_move(
         &self,
         id: &str,
-        token: Option<&str>,
+        holder: &SeatHolder,
         name: &str,
         ply: usize,
     ) -> GameResult<LiveMoved> {
-        again_if_overtaken(|| self.live_move_once(id, token, name, ply)).await
+        again_if_overtaken(|| self.live_move_once(id, holder, name, ply)).await
     }
 
     async fn live_move_once(
         &self,
         id: &str,
-        token: Option<&str>,
+        holder: &SeatHolder,
         name: &str,
         ply: usize,
     ) -> GameResult<LiveMoved> {
         let received = std::time::Instant::now();
         let now = self.time.now_ms();
-        let (mut guard, side) = self.lock_seat_in_play(id, token, now).await?;
+        let (mut guard, side) = self.lock_seat_in_play(id, holder, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?;
         // A client that lagged behind is told to reload (409) before anything else is
@@ -862,13 +900,13 @@ impl Games {
     ///
     /// # Errors
     /// 403 without the seat's token; a finished game; a store failure.
-    pub async fn resign(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
-        again_if_overtaken(|| self.resign_once(id, token)).await
+    pub async fn resign(&self, id: &str, holder: &SeatHolder) -> GameResult<LiveView> {
+        again_if_overtaken(|| self.resign_once(id, holder)).await
     }
 
-    async fn resign_once(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
+    async fn resign_once(&self, id: &str, holder: &SeatHolder) -> GameResult<LiveView> {
         let now = self.time.now_ms();
-        let (guard, side) = self.lock_seat_in_play(id, token, now).await?;
+        let (guard, side) = self.lock_seat_in_play(id, holder, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?;
         let to_move = loaded.game.position().to_move();
@@ -892,13 +930,13 @@ impl Games {
     /// # Errors
     /// 403 without the seat's token; a draw or takeback in a finished game, a takeback
     /// with no move, a rematch before the end; a store failure.
-    pub async fn offer(&self, id: &str, token: Option<&str>, what: Offer) -> GameResult<LiveView> {
+    pub async fn offer(&self, id: &str, holder: &SeatHolder, what: Offer) -> GameResult<LiveView> {
         let now = self.time.now_ms();
         let mut guard = self.lock_live(id, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?.clone();
         let live = &live;
-        let side = seat_of(live, token)?;
+        let side = self.seat_for(live, holder).await?;
         let opponent = !side;
         let over = is_over(loaded);
         let to_move = loaded.game.position().to_move();
@@ -988,16 +1026,16 @@ impl Games {
     ///
     /// # Errors
     /// 403 without the seat's token; a store failure.
-    pub async fn decline(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
-        again_if_overtaken(|| self.decline_once(id, token)).await
+    pub async fn decline(&self, id: &str, holder: &SeatHolder) -> GameResult<LiveView> {
+        again_if_overtaken(|| self.decline_once(id, holder)).await
     }
 
-    async fn decline_once(&self, id: &str, token: Option<&str>) -> GameResult<LiveView> {
+    async fn decline_once(&self, id: &str, holder: &SeatHolder) -> GameResult<LiveView> {
         let now = self.time.now_ms();
         let guard = self.lock_live(id, now).await?;
         let loaded = &*guard;
         let live = live_of(loaded)?;
-        let opponent = Some(!seat_of(live, token)?);
+        let opponent = Some(!self.seat_for(live, holder).await?);
         let mut next = live.clone();
         for offer in [
             &mut next.offers.draw,

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::owners::{Caller, PlayerKey, PLAYER_KEY_HEADER};
 use crate::services::games::Games;
+use crate::services::live::SeatHolder;
 use crate::transport::error::ApiError;
 
 /// A JSON request body; an empty body reads as `{}`. One rule for every route that reads one
@@ -157,6 +158,20 @@ impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty());
         Ok(SeatToken(token))
+    }
+}
+
+/// Who acts for a seat ([`SeatHolder`]): the request's seat token, and its session
+/// cookie's token (looked up by the service only when the seat token does not settle it).
+pub(crate) struct Holder(pub SeatHolder);
+
+impl<S: Send + Sync> FromRequestParts<S> for Holder {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let SeatToken(token) = SeatToken::from_request_parts(parts, state).await?;
+        let SessionToken(session) = SessionToken::from_request_parts(parts, state).await?;
+        Ok(Holder(SeatHolder { token, session }))
     }
 }
 

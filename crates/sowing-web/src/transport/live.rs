@@ -22,10 +22,10 @@ use crate::clock::LiveClock;
 use crate::limits::SocketPermit;
 use crate::services::accounts::hidden_or_reordering;
 use crate::services::games::{GameError, Games};
-use crate::services::live::{NewLive, Offer, Update};
+use crate::services::live::{NewLive, Offer, SeatHolder, Update};
 use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{
-    ClientAddr, JsonBody, NoBody, PathParams, QueryParams, SeatToken, Session,
+    ClientAddr, Holder, JsonBody, NoBody, PathParams, QueryParams, SeatToken, Session, SessionToken,
 };
 use crate::transport::new_game::new_game_rules;
 use crate::views::games::{MoveReplay, View};
@@ -289,15 +289,13 @@ pub(crate) fn may_act(games: &Games, address: IpAddr) -> ApiResult<()> {
 async fn play(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
+    Holder(holder): Holder,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<LiveMoveRequest>,
 ) -> ApiResult<Json<LiveMoved>> {
     may_act(&games, address)?;
     Ok(Json(
-        games
-            .live_move(&id, token.as_deref(), &body.mv, body.ply)
-            .await?,
+        games.live_move(&id, &holder, &body.mv, body.ply).await?,
     ))
 }
 
@@ -311,12 +309,12 @@ struct SayRequest {
 async fn say(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
-    SeatToken(token): SeatToken,
+    Holder(holder): Holder,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<SayRequest>,
 ) -> ApiResult<Json<LiveView>> {
     may_act(&games, address)?;
-    Ok(Json(games.say(&id, token.as_deref(), &body.phrase).await?))
+    Ok(Json(games.say(&id, &holder, &body.phrase).await?))
 }
 
 /// An act of a seat that takes no body: resigning, an offer, or declining the opponent's.
@@ -333,15 +331,14 @@ fn act(act: Act) -> MethodRouter<Arc<Games>> {
     post(
         move |State(games): Shared,
               ClientAddr(address): ClientAddr,
-              SeatToken(token): SeatToken,
+              Holder(holder): Holder,
               PathParams(id): PathParams<String>,
               JsonBody(NoBody {}): JsonBody<NoBody>| async move {
             may_act(&games, address)?;
-            let token = token.as_deref();
             let view = match act {
-                Act::Resign => games.resign(&id, token).await?,
-                Act::Offer(what) => games.offer(&id, token, what).await?,
-                Act::Decline => games.decline(&id, token).await?,
+                Act::Resign => games.resign(&id, &holder).await?,
+                Act::Offer(what) => games.offer(&id, &holder, what).await?,
+                Act::Decline => games.decline(&id, &holder).await?,
             };
             Ok::<_, ApiError>(Json(view))
         },
@@ -404,6 +401,7 @@ pub(crate) fn socket_upgrade(
 async fn socket(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
+    SessionToken(session): SessionToken,
     PathParams(id): PathParams<String>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
@@ -411,7 +409,7 @@ async fn socket(
     // The game must exist and be live before the upgrade: a plain 404 otherwise.
     let game = games.live_view(&id).await?.live.id;
     Ok(upgrade
-        .on_upgrade(move |socket| run_socket(socket, games, game, permit))
+        .on_upgrade(move |socket| run_socket(socket, games, game, session, permit))
         .into_response())
 }
 
@@ -489,7 +487,15 @@ async fn send_state(socket: &mut WebSocket, seat: Option<Side>, view: &LiveView)
     send_json(socket, &state).await
 }
 
-async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit: SocketPermit) {
+/// A live game's socket: the seat is the hello's token's, or the one the upgrade's session
+/// account holds; else a spectator's.
+async fn run_socket(
+    mut socket: WebSocket,
+    games: Arc<Games>,
+    game: i64,
+    session: Option<String>,
+    permit: SocketPermit,
+) {
     let _open = games.ops().socket_opened(permit);
     let mut stopping = games.ops().stopping();
     let hello = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
@@ -509,7 +515,8 @@ async fn run_socket(mut socket: WebSocket, games: Arc<Games>, game: i64, permit:
         _ => return refuse(socket, "no hello in time".into()).await,
     };
     let id = game.to_string();
-    let seat = match games.seat(&id, token.as_deref()).await {
+    let holder = SeatHolder { token, session };
+    let seat = match games.seat(&id, &holder).await {
         Ok(seat) => seat,
         Err(e) => return refuse(socket, e.to_string()).await,
     };
