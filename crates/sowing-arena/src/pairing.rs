@@ -102,7 +102,7 @@ pub fn pair(waiting: &[Waiting], schedule: Schedule, now: Millis) -> Vec<Board> 
         } else {
             Vec::new()
         }
-    } else if n % 2 == 0
+    } else if n.is_multiple_of(2)
         && (0..n)
             .step_by(2)
             .all(|i| !rematch(&ranked[i], &ranked[i + 1]))
