@@ -47,7 +47,7 @@ fn rematch(a: &Waiting, b: &Waiting) -> bool {
 ///   neighbours 1–2, 3–4, … whenever that is allowed; otherwise the pairing that makes the
 ///   sum of the squared distances in the ranking smallest (several short steps rather than
 ///   one long one); among those, the player left out of an odd count is the one who has
-///   waited least.
+///   waited least (on equal waits, the lowest-ranked).
 /// - Two players never meet when either played the other in their last game — unless they
 ///   are the only two waiting and one of them has waited [`REMATCH_AFTER`] or more.
 /// - On each board the player with the lower balance (South games minus North games) sits
@@ -95,6 +95,15 @@ pub fn pair(waiting: &[Waiting], schedule: Schedule, now: Millis) -> Vec<Board> 
         return Vec::new();
     }
 
+    // The wait order: 0 for the player who has waited least (on equal waits, the
+    // lowest-ranked), n − 1 for the longest.
+    let mut by_wait: Vec<usize> = (0..n).collect();
+    by_wait.sort_by_key(|&i| (Reverse(ranked[i].free_since), Reverse(i)));
+    let mut waited = vec![0usize; n];
+    for (order, &i) in by_wait.iter().enumerate() {
+        waited[i] = order;
+    }
+
     let pairs: Vec<(usize, usize)> = if n == 2 && rematch(&ranked[0], &ranked[1]) {
         let longest = ranked[0].free_since.min(ranked[1].free_since);
         if now.saturating_sub(longest) >= REMATCH_AFTER {
@@ -102,15 +111,10 @@ pub fn pair(waiting: &[Waiting], schedule: Schedule, now: Millis) -> Vec<Board> 
         } else {
             Vec::new()
         }
-    } else if n.is_multiple_of(2)
-        && (0..n)
-            .step_by(2)
-            .all(|i| !rematch(&ranked[i], &ranked[i + 1]))
-    {
-        // The neighbours, all allowed: the unique best pairing, no matching needed.
-        (0..n).step_by(2).map(|i| (i, i + 1)).collect()
+    } else if let Some(pairs) = neighbours(&ranked, &waited) {
+        pairs
     } else {
-        matching(&ranked)
+        matching(&ranked, &waited)
     };
 
     pairs
@@ -121,15 +125,8 @@ pub fn pair(waiting: &[Waiting], schedule: Schedule, now: Millis) -> Vec<Board> 
 
 /// The best pairing by the rules of [`pair`], as a maximum-weight matching (the blossom
 /// algorithm, `integer-blossom`): pairs `(i, j)` of places in `ranked`, `i < j`, in order.
-fn matching(ranked: &[Waiting]) -> Vec<(usize, usize)> {
+fn matching(ranked: &[Waiting], waited: &[usize]) -> Vec<(usize, usize)> {
     let n = ranked.len();
-    // The wait order: 0 for the player who has waited least, n − 1 for the longest.
-    let mut by_wait: Vec<usize> = (0..n).collect();
-    by_wait.sort_by_key(|&i| (Reverse(ranked[i].free_since), Reverse(i)));
-    let mut waited = vec![0i128; n];
-    for (order, &i) in by_wait.iter().enumerate() {
-        waited[i] = order as i128;
-    }
     // Tiers, most significant first: players covered, then the sum of squared distances
     // (lower is better), then the wait order of the players covered (higher is better).
     // Each scale exceeds what everything below it can change over a whole matching.
@@ -145,14 +142,48 @@ fn matching(ranked: &[Waiting]) -> Vec<(usize, usize)> {
                 continue;
             }
             let distance = (j - i) as i128;
-            weight[i * n + j] =
-                2 * player - distance * distance * wait_scale + waited[i] + waited[j];
+            weight[i * n + j] = 2 * player - distance * distance * wait_scale
+                + waited[i] as i128
+                + waited[j] as i128;
         }
     }
     let mate = max_weight_matching(&weight, n);
     (0..n)
         .filter_map(|i| mate[i].filter(|&j| i < j).map(|j| (i, j)))
         .collect()
+}
+
+/// The neighbours 1–2, 3–4, … when every such pair is allowed; for an odd count, leaving out
+/// the least-waited of the players whose leaving out keeps every pair neighbours. Then every
+/// distance is 1, which no other pairing matches, so this is what [`matching`] would find;
+/// `None` when no such pairing exists.
+fn neighbours(ranked: &[Waiting], waited: &[usize]) -> Option<Vec<(usize, usize)>> {
+    let n = ranked.len();
+    let allowed = |i: usize| !rematch(&ranked[i], &ranked[i + 1]);
+    let out = if n.is_multiple_of(2) {
+        None
+    } else {
+        // Leaving out place k (even) pairs (0, 1) … (k − 2, k − 1) and (k + 1, k + 2) … .
+        let mut prefix = vec![true; n + 1]; // prefix[k]: the pairs below k all allowed
+        for k in (2..n).step_by(2) {
+            prefix[k] = prefix[k - 2] && allowed(k - 2);
+        }
+        let mut suffix = vec![true; n + 1]; // suffix[k]: the pairs above k all allowed
+        for k in (0..n.saturating_sub(2)).step_by(2).rev() {
+            suffix[k] = suffix[k + 2] && allowed(k + 1);
+        }
+        let k = (0..n)
+            .step_by(2)
+            .filter(|&k| prefix[k] && suffix[k])
+            .min_by_key(|&k| waited[k])?;
+        Some(k)
+    };
+    let places: Vec<usize> = (0..n).filter(|&i| Some(i) != out).collect();
+    let pairs: Vec<(usize, usize)> = places.chunks(2).map(|p| (p[0], p[1])).collect();
+    pairs
+        .iter()
+        .all(|&(i, j)| !rematch(&ranked[i], &ranked[j]))
+        .then_some(pairs)
 }
 
 /// Who sits South: the lower balance, then the longer wait, then `a` (the higher-ranked).

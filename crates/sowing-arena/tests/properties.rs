@@ -139,22 +139,25 @@ fn just_met(a: &Waiting, b: &Waiting) -> bool {
     a.last_opponent == Some(b.id) || b.last_opponent == Some(a.id)
 }
 
-/// The best pairing's size and sum of squared ranking distances, by trying every pairing:
-/// as many pairs as possible, then the smallest sum. `allowed[i][j]` for `i < j`.
-fn brute(allowed: &[Vec<bool>], used: &mut Vec<bool>) -> (usize, u64) {
+/// The best pairing by trying every one: as many pairs as possible, then the smallest sum of
+/// squared ranking distances, then the largest sum of the wait orders of the players paired
+/// (`wait[i]`). `allowed[i][j]` for `i < j`. Returns (pairs, sum of squares, wait sum).
+fn brute(allowed: &[Vec<bool>], wait: &[u64], used: &mut Vec<bool>) -> (usize, u64, u64) {
     let Some(first) = used.iter().position(|&u| !u) else {
-        return (0, 0);
+        return (0, 0, 0);
     };
     used[first] = true;
     // Leave `first` out.
-    let mut best = brute(allowed, used);
+    let mut best = brute(allowed, wait, used);
     for other in first + 1..allowed.len() {
         if !used[other] && allowed[first][other] {
             used[other] = true;
-            let (pairs, cost) = brute(allowed, used);
+            let (pairs, cost, waits) = brute(allowed, wait, used);
             let d = (other - first) as u64;
-            let candidate = (pairs + 1, cost + d * d);
-            if candidate.0 > best.0 || (candidate.0 == best.0 && candidate.1 < best.1) {
+            let candidate = (pairs + 1, cost + d * d, waits + wait[first] + wait[other]);
+            let better = (candidate.0, std::cmp::Reverse(candidate.1), candidate.2)
+                > (best.0, std::cmp::Reverse(best.1), best.2);
+            if better {
                 best = candidate;
             }
             used[other] = false;
@@ -227,13 +230,29 @@ fn check_pairing(waiting: &[Waiting], games: &[Ongoing], now: Millis) -> Result<
         let allowed: Vec<Vec<bool>> = (0..n)
             .map(|i| (0..n).map(|j| !just_met(&ranked[i], &ranked[j])).collect())
             .collect();
-        let (pairs, cost) = brute(&allowed, &mut vec![false; n]);
-        let place = |id: PlayerId| ranked.iter().position(|w| w.id == id).unwrap() as u64;
+        // The wait order: 0 for the latest come free (on equal times, the lowest-ranked).
+        let mut latest_first: Vec<usize> = (0..n).collect();
+        latest_first.sort_by(|&a, &b| {
+            ranked[b]
+                .free_since
+                .cmp(&ranked[a].free_since)
+                .then(b.cmp(&a))
+        });
+        let mut wait = vec![0u64; n];
+        for (order, &i) in latest_first.iter().enumerate() {
+            wait[i] = order as u64;
+        }
+        let best = brute(&allowed, &wait, &mut vec![false; n]);
+        let place = |id: PlayerId| ranked.iter().position(|w| w.id == id).unwrap();
         let made: u64 = games
             .iter()
-            .map(|g| place(g.board.south).abs_diff(place(g.board.north)).pow(2))
+            .map(|g| (place(g.board.south).abs_diff(place(g.board.north)) as u64).pow(2))
             .sum();
-        prop_assert_eq!((games.len(), made), (pairs, cost), "ranked {:?}", ranked);
+        let waits: u64 = games
+            .iter()
+            .map(|g| wait[place(g.board.south)] + wait[place(g.board.north)])
+            .sum();
+        prop_assert_eq!((games.len(), made, waits), best, "ranked {:?}", ranked);
     }
     Ok(())
 }
