@@ -198,7 +198,8 @@ impl Arena {
     }
 
     /// A game in progress ends at `now`: it moves to the finished games, and its two players
-    /// are free from `now`. It counts in the standings if `now` is not after the end.
+    /// are free from `now`. It counts in the standings if `now` is not after the end. (A `now`
+    /// before the game's pairing is read as the moment of pairing.)
     ///
     /// # Errors
     ///

@@ -384,6 +384,19 @@ fn pairing_odd_count_leaves_out_the_player_who_waited_least() {
 }
 
 #[test]
+fn pairing_odd_count_left_out_keeps_the_others_neighbours() {
+    // 3 came free last, but leaving 3 out would pair 4 with 5, who just played each other:
+    // 5 (the least-waited whose leaving out keeps 1–2 and 3–4) waits instead.
+    let mut field: Vec<Waiting> = (1..=5).map(|id| waiting(id, 0, 2000 - id as i32)).collect();
+    field[2].free_since = 9_000;
+    field[4].free_since = 5_000;
+    field[3].last_opponent = Some(PlayerId(5));
+    field[4].last_opponent = Some(PlayerId(4));
+    // (4 has waited longer than 3, so sits South.)
+    assert_eq!(board_ids(&pair(&field, SCHEDULE, 10_000)), [(1, 2), (4, 3)]);
+}
+
+#[test]
 fn seats_lower_balance_sits_south() {
     let mut field = [waiting(1, 0, 1500), waiting(2, 0, 1400)];
     field[0].balance = 1;
