@@ -64,6 +64,30 @@ async fn challenge(router: &Router, from: &str, to: &str) -> (StatusCode, Value)
     send(router, Method::POST, "/api/challenges", from, Some(body)).await
 }
 
+/// Challenge `id` answered by `cookie`'s account: `accept`, `decline`, or `cancel` (the
+/// challenger's `DELETE`).
+async fn answer(router: &Router, id: i64, how: &str, cookie: &str) -> (StatusCode, Value) {
+    match how {
+        "cancel" => {
+            let path = format!("/api/challenges/{id}");
+            send(router, Method::DELETE, &path, cookie, None).await
+        }
+        _ => {
+            let path = format!("/api/challenges/{id}/{how}");
+            send(router, Method::POST, &path, cookie, None).await
+        }
+    }
+}
+
+/// Ana's challenge to Bo (Ana South), accepted by Bo: the live game's id.
+async fn accepted_game(router: &Router, ana: &str, bo: &str) -> i64 {
+    let (_, made) = challenge(router, ana, "Bo").await;
+    let id = made["challenge"]["id"].as_i64().unwrap();
+    let (status, seated) = answer(router, id, "accept", bo).await;
+    assert_eq!(status, StatusCode::CREATED, "{seated}");
+    seated["live"]["id"].as_i64().unwrap()
+}
+
 async fn challenges_of(router: &Router, cookie: &str) -> Vec<Value> {
     let (status, list) = send(router, Method::GET, "/api/challenges", cookie, None).await;
     assert_eq!(status, StatusCode::OK, "{list}");
@@ -130,28 +154,16 @@ async fn a_declined_or_cancelled_challenge_makes_no_game_and_only_its_players_ma
     let (router, _, _, [ana, bo, cy]) = app().await;
     let (_, made) = challenge(&router, &ana, "Bo").await;
     let id = made["challenge"]["id"].as_i64().unwrap();
-    for (who, path) in [
-        (&cy, format!("/api/challenges/{id}/decline")),
-        (&ana, format!("/api/challenges/{id}/decline")),
-        (&bo, format!("/api/challenges/{id}")),
-        (&cy, format!("/api/challenges/{id}/accept")),
+    for (who, how) in [
+        (&cy, "decline"),
+        (&ana, "decline"),
+        (&bo, "cancel"),
+        (&cy, "accept"),
     ] {
-        let method = if path.ends_with(&id.to_string()) {
-            Method::DELETE
-        } else {
-            Method::POST
-        };
-        let (status, e) = send(&router, method, &path, who, None).await;
-        assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {e}");
+        let (status, e) = answer(&router, id, how, who).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{how}: {e}");
     }
-    let (status, declined) = send(
-        &router,
-        Method::POST,
-        &format!("/api/challenges/{id}/decline"),
-        &bo,
-        None,
-    )
-    .await;
+    let (status, declined) = answer(&router, id, "decline", &bo).await;
     assert_eq!(status, StatusCode::OK, "{declined}");
     assert_eq!(declined["state"], "declined");
     assert_eq!(declined["game_id"], Value::Null);
@@ -159,24 +171,10 @@ async fn a_declined_or_cancelled_challenge_makes_no_game_and_only_its_players_ma
 
     let (_, made) = challenge(&router, &ana, "Bo").await;
     let id = made["challenge"]["id"].as_i64().unwrap();
-    let (status, cancelled) = send(
-        &router,
-        Method::DELETE,
-        &format!("/api/challenges/{id}"),
-        &ana,
-        None,
-    )
-    .await;
+    let (status, cancelled) = answer(&router, id, "cancel", &ana).await;
     assert_eq!(status, StatusCode::OK, "{cancelled}");
     assert_eq!(cancelled["state"], "cancelled");
-    let (status, e) = send(
-        &router,
-        Method::POST,
-        &format!("/api/challenges/{id}/accept"),
-        &bo,
-        None,
-    )
-    .await;
+    let (status, e) = answer(&router, id, "accept", &bo).await;
     assert_eq!(
         (status, e["code"].as_str()),
         (StatusCode::CONFLICT, Some("challenge-gone"))
@@ -211,14 +209,7 @@ async fn a_challenge_expires_after_five_minutes_unanswered_and_is_deleted_a_day_
         "gone from Bo's list"
     );
     assert_eq!(challenges_of(&router, &ana).await[0]["state"], "expired");
-    let (status, e) = send(
-        &router,
-        Method::POST,
-        &format!("/api/challenges/{id}/accept"),
-        &bo,
-        None,
-    )
-    .await;
+    let (status, e) = answer(&router, id, "accept", &bo).await;
     assert_eq!(status, StatusCode::CONFLICT, "{e}");
     assert!(e["error"].as_str().unwrap().contains("expired"), "{e}");
     // Ten minutes on, it leaves Ana's list too; and she may challenge Bo again.
@@ -447,14 +438,7 @@ async fn the_notices_socket_brings_each_change_to_both_players_at_once() {
         "open"
     );
 
-    send(
-        &router,
-        Method::POST,
-        &format!("/api/challenges/{id}/accept"),
-        &bo,
-        None,
-    )
-    .await;
+    answer(&router, id, "accept", &bo).await;
     assert!(common::next_challenges(&mut bo_socket).await.is_empty());
     let accepted = &common::next_challenges(&mut ana_socket).await[0];
     assert_eq!(accepted["state"], "accepted");
@@ -503,14 +487,7 @@ async fn making_and_answering_challenges_are_rate_limited_per_address() {
             StatusCode::CREATED => {
                 made += 1;
                 let id = e["challenge"]["id"].as_i64().unwrap();
-                send(
-                    &router,
-                    Method::DELETE,
-                    &format!("/api/challenges/{id}"),
-                    &ana,
-                    None,
-                )
-                .await;
+                answer(&router, id, "cancel", &ana).await;
             }
             StatusCode::TOO_MANY_REQUESTS => {}
             other => panic!("{other}: {e}"),
@@ -544,17 +521,7 @@ async fn making_and_answering_challenges_are_rate_limited_per_address() {
 #[tokio::test]
 async fn a_seat_held_by_an_account_acts_from_any_device_with_the_session_alone() {
     let (router, _, _, [ana, bo, cy]) = app().await;
-    let (_, made) = challenge(&router, &ana, "Bo").await;
-    let id = made["challenge"]["id"].as_i64().unwrap();
-    let (_, seated) = send(
-        &router,
-        Method::POST,
-        &format!("/api/challenges/{id}/accept"),
-        &bo,
-        None,
-    )
-    .await;
-    let game = seated["live"]["id"].as_i64().unwrap();
+    let game = accepted_game(&router, &ana, &bo).await;
     let moves = format!("/api/live/{game}/moves");
     let first = json!({"move": "A", "ply": 0});
     // Neither Cy's session nor no credentials at all acts for a seat; Bo's is North's, whose
@@ -607,17 +574,7 @@ async fn a_seat_held_by_an_account_acts_from_any_device_with_the_session_alone()
 async fn a_live_socket_opened_with_the_session_of_a_seats_account_is_that_seat() {
     let (router, app, _, [ana, bo, cy]) = app().await;
     let addr = common::serve(app).await;
-    let (_, made) = challenge(&router, &ana, "Bo").await;
-    let id = made["challenge"]["id"].as_i64().unwrap();
-    let (_, seated) = send(
-        &router,
-        Method::POST,
-        &format!("/api/challenges/{id}/accept"),
-        &bo,
-        None,
-    )
-    .await;
-    let game = seated["live"]["id"].as_i64().unwrap();
+    let game = accepted_game(&router, &ana, &bo).await;
     for (cookie, seat) in [
         (&ana, json!("south")),
         (&bo, json!("north")),

@@ -4,11 +4,13 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 use sowing::{Game, Rules, Variant};
+use sowing_web::clock::{now_ms, TimeSource};
 use sowing_web::store::{Database, NewGame, Store};
 use sowing_web::{router, App};
 
@@ -153,16 +155,17 @@ fn a_crash_mid_write_loses_no_acknowledged_move() {
     }
 }
 
+/// A server on `db` whose clocks read `time`.
+fn server_at(db: &Database, time: &Arc<AtomicI64>) -> Arc<App> {
+    let app = App::new(db.open().unwrap(), 1).with_time(TimeSource::Manual(time.clone()));
+    Arc::new(app)
+}
+
 #[tokio::test]
 async fn a_restart_gives_the_running_clock_back_the_time_no_server_served() {
-    use sowing_web::clock::{now_ms, TimeSource};
-    use std::sync::atomic::{AtomicI64, Ordering};
     let db: Database = common::reopenable_db("outage").parse().unwrap();
     let time = Arc::new(AtomicI64::new(now_ms()));
-    let serve = || {
-        let app = App::new(db.open().unwrap(), 1).with_time(TimeSource::Manual(time.clone()));
-        Arc::new(app)
-    };
+    let serve = || server_at(&db, &time);
     let app = serve();
     let server = router(app.clone());
     let (status, seated) = Call::new(Method::POST, "/api/live")
@@ -202,14 +205,9 @@ async fn a_restart_gives_the_running_clock_back_the_time_no_server_served() {
 
 #[tokio::test]
 async fn a_clock_started_after_the_last_mark_gets_back_the_time_since_it_started() {
-    use sowing_web::clock::{now_ms, TimeSource};
-    use std::sync::atomic::{AtomicI64, Ordering};
     let db: Database = common::reopenable_db("outage-late-move").parse().unwrap();
     let time = Arc::new(AtomicI64::new(now_ms()));
-    let serve = || {
-        let app = App::new(db.open().unwrap(), 1).with_time(TimeSource::Manual(time.clone()));
-        Arc::new(app)
-    };
+    let serve = || server_at(&db, &time);
     let app = serve();
     let server = router(app.clone());
     let (_, seated) = Call::new(Method::POST, "/api/live")
