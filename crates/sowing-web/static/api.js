@@ -105,6 +105,7 @@ const ERRORS = {
   'unknown-challenge': () => T('error-unknown-challenge'),
   'challenge-gone': () => T('error-challenge-gone'),
   'challenge-refused': () => T('error-challenge-refused'),
+  'name-taken': () => T('error-name-taken'),
 };
 
 function errorWords(data, response) {

@@ -119,6 +119,10 @@ async fn a_taken_name_in_any_case_and_names_or_passwords_of_the_wrong_form_are_r
             a.body
         );
         assert!(a.set_cookie().is_none());
+        if status == StatusCode::CONFLICT {
+            // Its own code, which the page words in the reader's language.
+            assert_eq!(a.body["code"], "name-taken", "{}", a.body);
+        }
     }
 }
 

@@ -255,9 +255,7 @@ impl Games {
         })
         .await?;
         let Some((account, recovery_codes)) = signed else {
-            return Err(GameError::Conflict(
-                "that name is taken: choose another".to_owned(),
-            ));
+            return Err(GameError::NameTaken);
         };
         let moved = ids.len();
         self.forget_moved(ids).await;

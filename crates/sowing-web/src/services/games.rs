@@ -108,6 +108,8 @@ pub enum GameError {
     ChallengeGone(i64, String),
     /// The named player takes no challenges from this one (or from anyone).
     ChallengeRefused(String),
+    /// Signing up with a name another account has (in any case).
+    NameTaken,
     /// A recovery with an unknown name, a wrong code or a code already used (one answer
     /// for all three, so that it tells nobody which names exist).
     WrongRecoveryCode,
@@ -163,6 +165,7 @@ impl fmt::Display for GameError {
             GameError::ChallengeRefused(name) => {
                 write!(f, "{name} does not take challenges from you")
             }
+            GameError::NameTaken => f.write_str("that name is taken: choose another"),
             GameError::WrongRecoveryCode => f.write_str(
                 "wrong name or recovery code (each code works once, and new codes end the old)",
             ),

@@ -49,6 +49,7 @@ pub const ERROR_CODES: &[&str] = &[
     "unknown-challenge",
     "challenge-gone",
     "challenge-refused",
+    "name-taken",
     "wrong-recovery-code",
     "store-unavailable",
     "store-full",
@@ -104,6 +105,7 @@ fn game_error_code(error: &GameError) -> &'static str {
         GameError::UnknownChallenge(_) => "unknown-challenge",
         GameError::ChallengeGone(..) => "challenge-gone",
         GameError::ChallengeRefused(_) => "challenge-refused",
+        GameError::NameTaken => "name-taken",
         GameError::WrongRecoveryCode => "wrong-recovery-code",
         GameError::Store(_) | GameError::Internal(_) => "server-error",
     }
@@ -173,7 +175,7 @@ impl From<GameError> for ApiError {
             | GameError::UnknownAccount(_)
             | GameError::UnknownSeek(_)
             | GameError::UnknownChallenge(_) => StatusCode::NOT_FOUND,
-            GameError::ChallengeGone(..) => StatusCode::CONFLICT,
+            GameError::ChallengeGone(..) | GameError::NameTaken => StatusCode::CONFLICT,
             GameError::ChallengeRefused(_) => StatusCode::FORBIDDEN,
             GameError::SignedOut(_) | GameError::WrongRecoveryCode => StatusCode::UNAUTHORIZED,
             GameError::Engine(EngineError::Busy) => StatusCode::TOO_MANY_REQUESTS,

@@ -582,6 +582,7 @@ error-wrong-recovery-code = That name and recovery code do not match, or the cod
 error-unknown-challenge = There is no such challenge.
 error-challenge-gone = That challenge is no longer open: it was answered or cancelled, or it expired.
 error-challenge-refused = That player does not take challenges from you.
+error-name-taken = That name is taken: choose another.
 error-other = { $detail }
 error-status = { $status } { $text }
 

@@ -588,6 +588,7 @@ error-wrong-recovery-code = Ese nombre y ese código de recuperación no coincid
 error-unknown-challenge = Ese reto no existe.
 error-challenge-gone = Ese reto ya no está abierto: fue respondido o cancelado, o caducó.
 error-challenge-refused = Ese jugador no acepta retos tuyos.
+error-name-taken = Ese nombre ya está en uso: elige otro.
 error-other = El servidor respondió con un error (detalle: { $detail })
 error-status = El servidor respondió { $status } { $text }
 
