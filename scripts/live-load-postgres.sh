@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Live games on two servers sharing PostgreSQL, measured by sow-load (docs/web.md, "Live
 # games under load"): a private PostgreSQL server, a fresh database, two release
-# `sow serve` on it, then `sow-load --live` through both. Extra arguments go to sow-load
-# (default: --games 1000 --think-ms 1000).
+# `sow serve` on it, then `sow-load --live` through both (or `--seek`, quick pairing, when
+# the arguments say so). Extra arguments go to sow-load (default: --games 1000 --think-ms 1000).
 #   scripts/live-load-postgres.sh [sow-load arguments…]
+#   scripts/live-load-postgres.sh --seek --games 1000 --clock 180+2
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked -p sowing-cli -p sowing-load
@@ -35,7 +36,9 @@ for port in 8303 8304; do
 done
 if [ $# -eq 0 ]; then set -- --games 1000 --think-ms 1000; fi
 status=0
-target/release/sow-load "${urls[@]}" --db "$db" --live "$@" || status=$?
+mode=--live
+for arg in "$@"; do [ "$arg" = --seek ] && mode=; done
+target/release/sow-load "${urls[@]}" --db "$db" ${mode:+"$mode"} "$@" || status=$?
 # Each server's own share: from a move's request received to its row committed, by bucket.
 for port in 8303 8304; do
   echo "server :$port, move received → stored (sowing_move_seconds, cumulative counts):"
