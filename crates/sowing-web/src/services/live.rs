@@ -448,20 +448,21 @@ impl Games {
     /// # Errors
     /// 403 when neither holds a seat of this game.
     async fn seat_for(&self, live: &LiveRow, holder: &SeatHolder) -> GameResult<Side> {
-        let by_token = seat_of(live, holder.token.as_deref());
-        if by_token.is_ok() || live.accounts == [None, None] {
-            return by_token;
-        }
-        let Some(session) = &holder.session else {
-            return by_token;
+        let refusal = match seat_of(live, holder.token.as_deref()) {
+            Ok(side) => return Ok(side),
+            Err(refusal) => refusal,
         };
-        let Some(account) = self.session(session).await? else {
-            return by_token;
+        let account = match &holder.session {
+            Some(session) if live.accounts != [None, None] => self.session(session).await?,
+            _ => None,
         };
-        Side::ALL
-            .into_iter()
-            .find(|side| live.accounts[side.index()] == Some(account.id))
-            .ok_or(by_token.unwrap_err())
+        account
+            .and_then(|a| {
+                Side::ALL
+                    .into_iter()
+                    .find(|side| live.accounts[side.index()] == Some(a.id))
+            })
+            .ok_or(refusal)
     }
 
     /// Locks a live game for an act of the seat `holder` acts for, in a game that goes on.
