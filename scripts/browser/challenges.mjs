@@ -166,6 +166,30 @@ await check('Bo accepts: both pages land in the same live game at their seats, a
   await phoneFits('in the live game');
 });
 
+await check('Ana’s seat plays from a second device signed in as her, with no token in its address', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await context.addCookies((await ana.context().cookies()).filter((c) => c.name === 'sowing_session'));
+  const second = await context.newPage();
+  second.on('pageerror', (e) => errors.push(`ana, second device: ${e.message}`));
+  await second.goto(`${BASE}/#live=${game}`);
+  equal((await inGame(second)).seat, 'south', 'the session’s account holds South');
+  // Bo moves until it is South's turn (a capture moves again); then the second device moves.
+  let view = await apiAs(bo, 'GET', `/live/${game}`);
+  while (view.game.state.to_move === 'north') {
+    await liveSettled(bo, game, view.game.ply);
+    await bo.click('#board .pit.legal >> nth=0');
+    await liveSettled(bo, game, view.game.ply + 1);
+    view = await apiAs(bo, 'GET', `/live/${game}`);
+  }
+  await liveSettled(second, game, view.game.ply);
+  await second.click('#board .pit.legal >> nth=0');
+  await liveSettled(ana, game, view.game.ply + 1);
+  const after = await apiAs(ana, 'GET', `/live/${game}`);
+  equal(after.game.ply, view.game.ply + 1, 'the second device’s move was played');
+  assert(!(await second.evaluate(() => document.body.innerHTML)).includes('seat=null'), 'no link names a missing token');
+  await context.close();
+});
+
 await check('Ana cancels a challenge made by name: it leaves Bo’s phone at once', async () => {
   await ana.click('#btn-leaders');
   await ana.fill('#challenge-by-name-to', names.bo);

@@ -463,7 +463,7 @@ function renderLive() {
   if (mine && (offers.draw === theirs || offers.takeback === theirs || offers.rematch === theirs)) buttons.append(button(T('live-decline'), () => act('decline')));
   if (live.rematch) {
     buttons.append(button(T('live-go-rematch', { seated: mine ? 'yes' : 'no' }), () => {
-      location.hash = mine ? `#live=${live.rematch}&seat=${LV.token}` : `#live=${live.rematch}`;
+      location.hash = mine && LV.token ? `#live=${live.rematch}&seat=${LV.token}` : `#live=${live.rematch}`;
     }));
   }
   $('live-note').textContent = offerNotes(offers, mine, live).join(' ');
@@ -487,7 +487,8 @@ function renderLive() {
   const base = `${location.origin}${location.pathname}`;
   const invite = localStorage.getItem(inviteKey(LV.id));
   if (invite && mine && !live.result) links.append(link(T('live-link-invite'), `${base}#live=${LV.id}&seat=${invite}`, 'invite'));
-  if (mine) links.append(link(T('live-link-mine'), `${base}#live=${LV.id}&seat=${LV.token}`, 'mine'));
+  // A seat held by the session alone (no token on this device) has no link of its own.
+  if (mine && LV.token) links.append(link(T('live-link-mine'), `${base}#live=${LV.id}&seat=${LV.token}`, 'mine'));
   links.append(link(T('live-link-watch'), `${base}#live=${LV.id}`, 'watch'));
 }
 
