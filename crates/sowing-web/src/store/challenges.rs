@@ -68,13 +68,10 @@ pub struct ChallengeRow {
     pub created_ms: i64,
     /// When it expires unanswered, Unix ms.
     pub expires_ms: i64,
-    /// When it was answered or cancelled, Unix ms.
-    pub answered_ms: Option<i64>,
 }
 
 const COLUMNS: &str = "id, from_account, from_name, to_account, to_name, start, seat, base_ms, \
-                       increment_ms, per_move, rated, state, game_id, created_ms, expires_ms, \
-                       answered_ms";
+                       increment_ms, per_move, rated, state, game_id, created_ms, expires_ms";
 
 fn challenge_row(r: &Record) -> StoreResult<ChallengeRow> {
     let clock = match r.opt_int(7)? {
@@ -96,7 +93,6 @@ fn challenge_row(r: &Record) -> StoreResult<ChallengeRow> {
         game_id: r.opt_int(12)?,
         created_ms: r.int(13)?,
         expires_ms: r.int(14)?,
-        answered_ms: r.opt_int(15)?,
     })
 }
 
@@ -178,8 +174,8 @@ impl Write for Close {
             return Ok(Applied::answer(0, now).telling(&tell));
         };
         let challenger_hash = claimed
-            .opt_hash(16)?
-            .ok_or_else(|| claimed.bad(16, "a 32-byte hash"))?;
+            .opt_hash(15)?
+            .ok_or_else(|| claimed.bad(15, "a 32-byte hash"))?;
         let start: Position = row.start.parse().map_err(|e| {
             StoreError::Database(format!(
                 "challenge {}: its start does not read: {e}",

@@ -23,11 +23,11 @@ use crate::transport::extract::{ClientAddr, JsonBody, NoBody, PathParams, Sessio
 use crate::transport::live::{
     check_time, limited, may_act, send_json, socket_upgrade, LIVE_BODY_LIMIT, PING_EVERY,
 };
-use crate::transport::new_game::new_game_rules;
+use crate::transport::new_game::single_game_rules;
 use crate::views::challenges::{ChallengeList, ChallengeMade, ChallengeView, RefusalsView};
 use crate::views::live::Seated;
 use crate::views::messages::{ClientMessage, NoticeMessage};
-use crate::views::requests::{ChallengeRequest, NewGameRequest, RefusalsRequest};
+use crate::views::requests::{ChallengeRequest, RefusalsRequest};
 
 type Shared = State<Arc<Games>>;
 
@@ -55,12 +55,7 @@ async fn make(
             "too many games and challenges from your address: wait a minute and try again",
         ));
     }
-    let (rules, _) = new_game_rules(&NewGameRequest {
-        game: body.game,
-        pits: body.pits,
-        options: body.options,
-        ..NewGameRequest::default()
-    })?;
+    let rules = single_game_rules(body.game, body.pits, body.options)?;
     let seat = match body.seat.as_deref() {
         None | Some("random") => None,
         Some("south") => Some(Side::South),

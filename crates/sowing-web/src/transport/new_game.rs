@@ -8,6 +8,22 @@ use crate::transport::error::{ApiError, ApiResult};
 use crate::views::catalog;
 use crate::views::requests::NewGameRequest;
 
+/// The rules of a single game (no match) a request names by `game`, `pits` and its options,
+/// as seeks and challenges ask for one.
+pub(crate) fn single_game_rules(
+    game: String,
+    pits: Option<usize>,
+    options: serde_json::Map<String, serde_json::Value>,
+) -> ApiResult<Rules> {
+    let (rules, _) = new_game_rules(&NewGameRequest {
+        game,
+        pits,
+        options,
+        ..NewGameRequest::default()
+    })?;
+    Ok(rules)
+}
+
 /// The rules a new game asks for, and its rounds if it is a match: each option set through
 /// [`Rules::set_option`], which refuses one the game does not have.
 pub(crate) fn new_game_rules(new: &NewGameRequest) -> ApiResult<(Rules, Option<u32>)> {

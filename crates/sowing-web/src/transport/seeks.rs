@@ -24,9 +24,9 @@ use crate::transport::live::{
     check_clock, check_name, limited, send_json, socket_upgrade, HELLO_WITHIN, LIVE_BODY_LIMIT,
     PING_EVERY,
 };
-use crate::transport::new_game::new_game_rules;
+use crate::transport::new_game::single_game_rules;
 use crate::views::messages::{ClientMessage, SeekMessage};
-use crate::views::requests::{NewGameRequest, SeekRequest};
+use crate::views::requests::SeekRequest;
 
 type Shared = State<Arc<Games>>;
 
@@ -54,12 +54,7 @@ async fn place(
             "too many games and seeks from your address: wait a minute and try again",
         ));
     }
-    let (rules, _) = new_game_rules(&NewGameRequest {
-        game: body.game,
-        pits: body.pits,
-        options: body.options,
-        ..NewGameRequest::default()
-    })?;
+    let rules = single_game_rules(body.game, body.pits, body.options)?;
     let clock = check_clock(body.clock)?;
     let range = match body.range {
         None => None,
