@@ -20,6 +20,7 @@ mod replay;
 mod solve;
 mod strength;
 mod tables;
+mod tournament;
 
 /// Hoyito II, Hoyito III and Ayoayo: two-row mancala games with relay sowing.
 ///
@@ -45,6 +46,7 @@ enum Command {
     Backup(backup::Args),
     Tables(tables::Args),
     Solve(solve::Args),
+    Tournament(tournament::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Command::Backup(args) => backup::run(args),
         Command::Tables(args) => tables::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Tournament(args) => tournament::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

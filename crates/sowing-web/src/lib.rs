@@ -38,6 +38,7 @@ pub mod ratings;
 pub mod seats;
 mod services;
 pub mod store;
+mod tournament;
 mod transport;
 mod views;
 
@@ -184,6 +185,27 @@ pub fn run(args: ServeArgs) -> Result<(), ServeError> {
                 services::first_tables::spawn(app, dir, games, seeds);
             }
         })
+}
+
+/// Makes a tournament in `db` as the operator (`sow tournament create`, docs/web.md
+/// "Tournaments"): the servers sharing `db` direct it from its start. Its id.
+///
+/// # Errors
+/// Unknown rules, a field out of range, or a store that cannot be opened or written.
+pub fn create_tournament(
+    db: &Database,
+    request: views::requests::TournamentRequest,
+) -> Result<i64, ServeError> {
+    let asked =
+        transport::tournaments::asked(request).map_err(|e| ServeError(e.message().to_owned()))?;
+    let new = services::tournaments::checked(asked, None, clock::now_ms())
+        .map_err(|e| ServeError(e.to_string()))?;
+    let store = db
+        .open()
+        .map_err(|e| ServeError(format!("--db {db}: {e}")))?;
+    store
+        .make_tournament(new)
+        .map_err(|e| ServeError(format!("--db {db}: {e}")))
 }
 
 /// How often the server looks for abandoned live games to close.
@@ -367,6 +389,17 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
                 }
                 ops::fold_histograms();
                 let _ = tokio::task::spawn_blocking(memory::return_free_memory).await;
+            }
+        });
+        let director = app.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(services::director::DIRECT_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                if let Err(e) = director.direct_tournaments().await {
+                    tracing::warn!(error = %e, "directing the tournaments");
+                }
             }
         });
         let stopping = app.clone();

@@ -6,7 +6,7 @@
 //! `CAST`): `games.rs` (games, their moves and matches), `moves.rs` (playing on a stored
 //! game), `live.rs` (games between two seats), `changes.rs` (what the servers tell one
 //! another), `analyses.rs`, `accounts.rs` (accounts, sessions and recovery codes),
-//! `ratings.rs`, `seeks.rs` (quick pairing) and `serving.rs` (when the servers last
+//! `ratings.rs`, `seeks.rs` (quick pairing), `challenges.rs`, `tournaments.rs` and `serving.rs` (when the servers last
 //! served), each adding its operations to [`Store`] and its writes as [`write::Write`]s,
 //! over `sql.rs` (values, rows, statements). A backend (`sqlite.rs`, `postgres.rs`)
 //! supplies only what
@@ -35,6 +35,7 @@ mod seeks;
 mod serving;
 mod sql;
 mod sqlite;
+mod tournaments;
 mod write;
 
 pub use accounts::{AccountRow, RecoveryCode, SessionEnd};
@@ -48,6 +49,9 @@ pub use live::{LiveListing, LiveResult, LiveRow, Offers};
 pub use postgres::LISTENER_NAME;
 pub use ratings::{RatedGameRow, RatingRow};
 pub use seeks::{NewSeek, SeekRow, SEEK_ALIVE_MS};
+pub use tournaments::{
+    start_of, BoardRow, Direction, Ending, EntrantRow, NewTournament, TournamentRow,
+};
 pub use write::Stamp;
 
 use sql::{Record, Sql, Value};

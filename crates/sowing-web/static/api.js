@@ -103,6 +103,7 @@ const ERRORS = {
   'unknown-seek': () => T('error-unknown-seek'),
   'wrong-recovery-code': () => T('error-wrong-recovery-code'),
   'unknown-challenge': () => T('error-unknown-challenge'),
+  'unknown-tournament': () => T('error-unknown-tournament'),
   'challenge-gone': () => T('error-challenge-gone'),
   'challenge-refused': () => T('error-challenge-refused'),
   'name-taken': () => T('error-name-taken'),

@@ -104,6 +104,8 @@ pub enum GameError {
     UnknownSeek(String),
     /// No challenge has this id.
     UnknownChallenge(String),
+    /// No tournament has this id.
+    UnknownTournament(String),
     /// The challenge (id) is no longer open: it is in this state.
     ChallengeGone(i64, String),
     /// The named player takes no challenges from this one (or from anyone).
@@ -159,6 +161,7 @@ impl fmt::Display for GameError {
             GameError::UnknownAccount(name) => write!(f, "no account is named {}", shorten(name)),
             GameError::UnknownSeek(id) => write!(f, "unknown seek {}", shorten(id)),
             GameError::UnknownChallenge(id) => write!(f, "unknown challenge {}", shorten(id)),
+            GameError::UnknownTournament(id) => write!(f, "unknown tournament {}", shorten(id)),
             GameError::ChallengeGone(id, state) => {
                 write!(f, "challenge {id} is no longer open: it was {state}")
             }
@@ -340,6 +343,9 @@ pub struct Games {
     pub(crate) seekers: crate::services::seekers::Seekers,
     /// The signed-in pages' notices sockets here, by account.
     pub(crate) notices: Arc<crate::services::notices::Notices>,
+    /// The tournament pages' sockets here, by tournament (the same wakes, keyed by the
+    /// tournament).
+    pub(crate) tournament_watch: Arc<crate::services::notices::Notices>,
 }
 
 /// Runs store work off the async runtime.
@@ -499,6 +505,7 @@ impl Games {
             analyses: Analyses::new(crate::services::analysis::Settings::default()),
             seekers: crate::services::seekers::Seekers::default(),
             notices: Arc::default(),
+            tournament_watch: Arc::default(),
         }
     }
 

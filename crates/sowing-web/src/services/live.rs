@@ -207,6 +207,8 @@ enum Commit {
     Move,
     /// A takeback (the game in memory has undone it), with the live row.
     Takeback,
+    /// A tournament seat berserks: the live row, with the board's mark.
+    Berserk(Side),
 }
 
 /// Move `ply` (from 1) of a loaded game again, with its trace.
@@ -386,6 +388,7 @@ impl Games {
                 Commit::Row => store.update_live(&next)?,
                 Commit::Move => store.append_live_move(&loaded.game, &next)?,
                 Commit::Takeback => store.truncate_live(&loaded.game, &next)?,
+                Commit::Berserk(side) => store.berserk(&next, side)?,
             };
             let mut next = next;
             next.version += 1;
@@ -922,6 +925,57 @@ impl Games {
         next.offers = Offers::default();
         next.touched_ms = now;
         let guard = self.commit(guard, next, Commit::Row).await?;
+        self.live_view_of(&guard, now).await
+    }
+
+    /// The seat `holder` acts for berserks in an arena game: before its first move, it
+    /// gives up half its starting time (for a point more on a win, docs/arena.md).
+    ///
+    /// # Errors
+    /// 403 without the seat; a game that is not an arena's, or over; a seat that has moved
+    /// or berserked already; a store failure.
+    pub async fn berserk(&self, id: &str, holder: &SeatHolder) -> GameResult<LiveView> {
+        again_if_overtaken(|| self.berserk_once(id, holder)).await
+    }
+
+    async fn berserk_once(&self, id: &str, holder: &SeatHolder) -> GameResult<LiveView> {
+        let now = self.time.now_ms();
+        let (guard, side) = self.lock_seat_in_play(id, holder, now).await?;
+        let loaded = &*guard;
+        let game_id = loaded.row.id;
+        let store = self.store.clone();
+        let board = blocking(move || store.board_of_game(game_id)).await?;
+        let Some((tournament, board)) = board else {
+            return Err(GameError::Refused(format!(
+                "game {game_id}: only an arena's games may be berserked"
+            )));
+        };
+        let store = self.store.clone();
+        let kind = blocking(move || store.tournament(tournament))
+            .await?
+            .map(|t| t.kind);
+        if kind.as_deref() != Some("arena") {
+            return Err(GameError::Refused(format!(
+                "game {game_id}: only an arena's games may be berserked"
+            )));
+        }
+        let game = &loaded.game;
+        let moved = (0..game.moves().len())
+            .any(|ply| game.position_at(ply).is_some_and(|p| p.to_move() == side));
+        if moved || board.berserk[side.index()] {
+            return Err(GameError::Refused(format!(
+                "game {game_id}: a seat berserks before its first move, once"
+            )));
+        }
+        let mut next = live_of(loaded)?.clone();
+        let Some(clock) = next.clock.as_mut().filter(|c| !c.per_move) else {
+            return Err(GameError::Refused(format!(
+                "game {game_id}: berserk needs a clock"
+            )));
+        };
+        clock.remaining_ms[side.index()] -= clock.base_ms / 2;
+        next.touched_ms = now;
+        let guard = self.commit(guard, next, Commit::Berserk(side)).await?;
         self.live_view_of(&guard, now).await
     }
 

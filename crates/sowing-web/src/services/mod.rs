@@ -6,6 +6,7 @@
 pub(crate) mod accounts;
 pub(crate) mod analysis;
 pub(crate) mod challenges;
+pub(crate) mod director;
 pub(crate) mod engines;
 pub mod first_tables;
 pub(crate) mod games;
@@ -16,3 +17,4 @@ pub(crate) mod outages;
 pub(crate) mod pairing;
 pub(crate) mod seekers;
 pub(crate) mod table_values;
+pub(crate) mod tournaments;

@@ -1,6 +1,7 @@
 //! The accounts' notices: each signed-in page's socket waits here for its account's
 //! challenges to change, on this server or (through the store's listener) on another one
-//! sharing the store. A wake carries nothing: the socket reads the list again.
+//! sharing the store. A wake carries nothing: the socket reads the list again. The
+//! tournament pages' sockets wait on a second set, keyed by tournament.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

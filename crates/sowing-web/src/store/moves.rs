@@ -159,7 +159,7 @@ impl Write for Truncate {
 }
 
 /// A live game's seats, clock, offers or result changed (no move).
-struct LiveChange(LiveRow);
+pub(super) struct LiveChange(pub(super) LiveRow);
 
 impl Write for LiveChange {
     fn apply(&self, sql: &mut dyn Sql, now: &str) -> StoreResult<Applied> {

@@ -52,8 +52,9 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// codes (`recovery_codes`), created on start; 8 adds each seat's last quick phrase
 /// (`said_south`, `said_north` and their counts) and correspondence clocks
 /// (`clock_per_move`); 9 adds challenges by name (`challenges`, `challenge_refusals`),
-/// created on start.
-const VERSION: i64 = 9;
+/// created on start; 10 adds tournaments (`tournaments`, `tournament_players`,
+/// `tournament_games`), created on start.
+const VERSION: i64 = 10;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -244,6 +245,59 @@ CREATE TABLE IF NOT EXISTS challenge_refusals (
     refused_id BIGINT NOT NULL,
     PRIMARY KEY (account_id, refused_id)
 );
+CREATE TABLE IF NOT EXISTS tournaments (
+    id             BIGSERIAL PRIMARY KEY,
+    name           TEXT NOT NULL,
+    kind           TEXT NOT NULL,
+    start          TEXT NOT NULL,
+    base_ms        BIGINT NOT NULL,
+    increment_ms   BIGINT NOT NULL,
+    rated          BOOLEAN NOT NULL DEFAULT FALSE,
+    starts_ms      BIGINT NOT NULL,
+    minutes        BIGINT,
+    rounds         BIGINT,
+    min_rating     BIGINT,
+    creator        BIGINT,
+    creator_name   TEXT,
+    created_ms     BIGINT NOT NULL,
+    state          TEXT NOT NULL,
+    round          BIGINT NOT NULL DEFAULT 0,
+    version        BIGINT NOT NULL DEFAULT 0,
+    director       BIGINT,
+    director_epoch BIGINT NOT NULL DEFAULT 0,
+    director_until BIGINT NOT NULL DEFAULT 0,
+    finished_ms    BIGINT
+);
+CREATE INDEX IF NOT EXISTS tournaments_by_state ON tournaments(state, starts_ms);
+CREATE INDEX IF NOT EXISTS tournaments_by_creator ON tournaments(creator, state);
+CREATE TABLE IF NOT EXISTS tournament_players (
+    tournament_id BIGINT NOT NULL,
+    account_id    BIGINT NOT NULL,
+    name          TEXT NOT NULL,
+    rating        BIGINT NOT NULL,
+    joined_ms     BIGINT NOT NULL,
+    joined_round  BIGINT NOT NULL,
+    status        TEXT NOT NULL,
+    since_ms      BIGINT NOT NULL,
+    PRIMARY KEY (tournament_id, account_id)
+);
+CREATE TABLE IF NOT EXISTS tournament_games (
+    tournament_id BIGINT NOT NULL,
+    round         BIGINT NOT NULL,
+    board         BIGINT NOT NULL,
+    game_id       BIGINT,
+    south         BIGINT NOT NULL,
+    north         BIGINT,
+    result        TEXT,
+    berserk_south BOOLEAN NOT NULL DEFAULT FALSE,
+    berserk_north BOOLEAN NOT NULL DEFAULT FALSE,
+    moves_south   BIGINT NOT NULL DEFAULT 0,
+    moves_north   BIGINT NOT NULL DEFAULT 0,
+    started_ms    BIGINT NOT NULL,
+    ended_ms      BIGINT,
+    PRIMARY KEY (tournament_id, round, board)
+);
+CREATE INDEX IF NOT EXISTS tournament_games_by_game ON tournament_games(game_id);
 CREATE TABLE IF NOT EXISTS serving (last_ms BIGINT NOT NULL);
 INSERT INTO serving (last_ms) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM serving);
 ";

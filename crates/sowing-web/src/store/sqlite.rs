@@ -29,8 +29,9 @@ use super::{Backend, ReadWork};
 /// served (`serving`); 8 adds accounts' recovery codes (`recovery_codes`), created on start;
 /// 9 adds each seat's last quick phrase (`said_south`, `said_north` and their counts) and
 /// correspondence clocks (`clock_per_move`); 10 adds challenges by name (`challenges`,
-/// `challenge_refusals`), created on start.
-const VERSION: i64 = 10;
+/// `challenge_refusals`), created on start; 11 adds tournaments (`tournaments`,
+/// `tournament_players`, `tournament_games`), created on start.
+const VERSION: i64 = 11;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -210,6 +211,59 @@ CREATE TABLE IF NOT EXISTS challenge_refusals (
     refused_id INTEGER NOT NULL,
     PRIMARY KEY (account_id, refused_id)
 );
+CREATE TABLE IF NOT EXISTS tournaments (
+    id             INTEGER PRIMARY KEY,
+    name           TEXT NOT NULL,
+    kind           TEXT NOT NULL,
+    start          TEXT NOT NULL,
+    base_ms        INTEGER NOT NULL,
+    increment_ms   INTEGER NOT NULL,
+    rated          INTEGER NOT NULL DEFAULT 0,
+    starts_ms      INTEGER NOT NULL,
+    minutes        INTEGER,
+    rounds         INTEGER,
+    min_rating     INTEGER,
+    creator        INTEGER,
+    creator_name   TEXT,
+    created_ms     INTEGER NOT NULL,
+    state          TEXT NOT NULL,
+    round          INTEGER NOT NULL DEFAULT 0,
+    version        INTEGER NOT NULL DEFAULT 0,
+    director       INTEGER,
+    director_epoch INTEGER NOT NULL DEFAULT 0,
+    director_until INTEGER NOT NULL DEFAULT 0,
+    finished_ms    INTEGER
+);
+CREATE INDEX IF NOT EXISTS tournaments_by_state ON tournaments(state, starts_ms);
+CREATE INDEX IF NOT EXISTS tournaments_by_creator ON tournaments(creator, state);
+CREATE TABLE IF NOT EXISTS tournament_players (
+    tournament_id INTEGER NOT NULL,
+    account_id    INTEGER NOT NULL,
+    name          TEXT NOT NULL,
+    rating        INTEGER NOT NULL,
+    joined_ms     INTEGER NOT NULL,
+    joined_round  INTEGER NOT NULL,
+    status        TEXT NOT NULL,
+    since_ms      INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, account_id)
+);
+CREATE TABLE IF NOT EXISTS tournament_games (
+    tournament_id INTEGER NOT NULL,
+    round         INTEGER NOT NULL,
+    board         INTEGER NOT NULL,
+    game_id       INTEGER,
+    south         INTEGER NOT NULL,
+    north         INTEGER,
+    result        TEXT,
+    berserk_south INTEGER NOT NULL DEFAULT 0,
+    berserk_north INTEGER NOT NULL DEFAULT 0,
+    moves_south   INTEGER NOT NULL DEFAULT 0,
+    moves_north   INTEGER NOT NULL DEFAULT 0,
+    started_ms    INTEGER NOT NULL,
+    ended_ms      INTEGER,
+    PRIMARY KEY (tournament_id, round, board)
+);
+CREATE INDEX IF NOT EXISTS tournament_games_by_game ON tournament_games(game_id);
 CREATE TABLE IF NOT EXISTS serving (last_ms INTEGER NOT NULL);
 INSERT INTO serving (last_ms) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM serving);
 ";

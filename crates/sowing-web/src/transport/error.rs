@@ -47,6 +47,7 @@ pub const ERROR_CODES: &[&str] = &[
     "unknown-account",
     "unknown-seek",
     "unknown-challenge",
+    "unknown-tournament",
     "challenge-gone",
     "challenge-refused",
     "name-taken",
@@ -103,6 +104,7 @@ fn game_error_code(error: &GameError) -> &'static str {
         GameError::UnknownAccount(_) => "unknown-account",
         GameError::UnknownSeek(_) => "unknown-seek",
         GameError::UnknownChallenge(_) => "unknown-challenge",
+        GameError::UnknownTournament(_) => "unknown-tournament",
         GameError::ChallengeGone(..) => "challenge-gone",
         GameError::ChallengeRefused(_) => "challenge-refused",
         GameError::NameTaken => "name-taken",
@@ -120,6 +122,11 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// What went wrong, in English words.
+    pub(crate) fn message(&self) -> &str {
+        &self.body.error
+    }
+
     /// A refusal known by its status: its code is the status's (`bad-request`, …).
     pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError::coded(status, status_code(status), message)
@@ -174,7 +181,8 @@ impl From<GameError> for ApiError {
             GameError::NotLive(_)
             | GameError::UnknownAccount(_)
             | GameError::UnknownSeek(_)
-            | GameError::UnknownChallenge(_) => StatusCode::NOT_FOUND,
+            | GameError::UnknownChallenge(_)
+            | GameError::UnknownTournament(_) => StatusCode::NOT_FOUND,
             GameError::ChallengeGone(..) | GameError::NameTaken => StatusCode::CONFLICT,
             GameError::ChallengeRefused(_) => StatusCode::FORBIDDEN,
             GameError::SignedOut(_) | GameError::WrongRecoveryCode => StatusCode::UNAUTHORIZED,

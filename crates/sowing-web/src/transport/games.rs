@@ -48,6 +48,7 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .merge(crate::transport::live::routes())
         .merge(crate::transport::seeks::routes())
         .merge(crate::transport::challenges::routes())
+        .merge(crate::transport::tournaments::routes())
         .merge(crate::transport::accounts::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

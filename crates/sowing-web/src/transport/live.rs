@@ -45,6 +45,7 @@ pub(crate) fn routes() -> Router<Arc<Games>> {
         .route("/live/{id}/claim", post(claim))
         .route("/live/{id}/moves", post(play))
         .route("/live/{id}/resign", act(Act::Resign))
+        .route("/live/{id}/berserk", act(Act::Berserk))
         .route("/live/{id}/draw", act(Act::Offer(Offer::Draw)))
         .route("/live/{id}/takeback", act(Act::Offer(Offer::Takeback)))
         .route("/live/{id}/rematch", act(Act::Offer(Offer::Rematch)))
@@ -321,11 +322,12 @@ async fn say(
 #[derive(Clone, Copy)]
 enum Act {
     Resign,
+    Berserk,
     Offer(Offer),
     Decline,
 }
 
-/// The route of `act` (`POST /api/live/{id}/resign`, `…/draw`, `…/takeback`, `…/rematch`,
+/// The route of `act` (`POST /api/live/{id}/resign`, `…/berserk`, `…/draw`, `…/takeback`, `…/rematch`,
 /// `…/decline`): the rate limit, then the act for the seat the token holds.
 fn act(act: Act) -> MethodRouter<Arc<Games>> {
     post(
@@ -337,6 +339,7 @@ fn act(act: Act) -> MethodRouter<Arc<Games>> {
             may_act(&games, address)?;
             let view = match act {
                 Act::Resign => games.resign(&id, &holder).await?,
+                Act::Berserk => games.berserk(&id, &holder).await?,
                 Act::Offer(what) => games.offer(&id, &holder, what).await?,
                 Act::Decline => games.decline(&id, &holder).await?,
             };

@@ -11,3 +11,4 @@ pub(crate) mod new_game;
 pub(crate) mod ops;
 pub(crate) mod security;
 pub(crate) mod seeks;
+pub(crate) mod tournaments;

@@ -88,6 +88,25 @@ pub enum NoticeMessage {
     },
 }
 
+/// What the server sends on a tournament's socket (docs/api.md, "Tournaments").
+#[derive(Serialize, Clone, Debug)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum TournamentMessage {
+    /// The tournament now, for the socket's reader.
+    Tournament {
+        /// The tournament whole.
+        #[serde(flatten)]
+        view: Box<crate::views::tournaments::TournamentView>,
+    },
+    /// The answer to a ping.
+    Pong,
+    /// Something the server refused.
+    Error {
+        /// What went wrong.
+        error: String,
+    },
+}
+
 /// What a client sends on a socket.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]

@@ -10,3 +10,4 @@ pub(crate) mod games;
 pub(crate) mod live;
 pub mod messages;
 pub mod requests;
+pub mod tournaments;

@@ -166,3 +166,37 @@ pub struct LiveMoveRequest {
     /// The number of moves the client saw: required, a mismatch is a 409.
     pub ply: usize,
 }
+
+/// `POST /api/tournaments`: a tournament to make (and `sow tournament create`).
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct TournamentRequest {
+    /// Its name (1 to 60 characters).
+    pub name: String,
+    /// `arena` or `swiss`.
+    pub kind: String,
+    /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
+    pub game: String,
+    /// Pits per row (default: the game's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pits: Option<usize>,
+    /// Every game's clock.
+    pub clock: ClockRequest,
+    /// Rated games.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// When it starts, Unix ms (absent: in five minutes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub starts_ms: Option<i64>,
+    /// An arena's length, minutes (1 to 720).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<i64>,
+    /// A Swiss's rounds (1 to 30).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<i64>,
+    /// The least rating to join (in the game, at the clock's speed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_rating: Option<i64>,
+    /// The rule options by JSON field, as in [`NewGameRequest`].
+    #[serde(flatten)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+}

@@ -580,6 +580,7 @@ error-unknown-account = No account has that name.
 error-unknown-seek = That search for an opponent has ended.
 error-wrong-recovery-code = That name and recovery code do not match, or the code has already been used.
 error-unknown-challenge = There is no such challenge.
+error-unknown-tournament = There is no such tournament.
 error-challenge-gone = That challenge is no longer open: it was answered or cancelled, or it expired.
 error-challenge-refused = That player does not take challenges from you.
 error-name-taken = That name is taken: choose another.

@@ -586,6 +586,7 @@ error-unknown-account = Ninguna cuenta tiene ese nombre.
 error-unknown-seek = Esa búsqueda de rival ya terminó.
 error-wrong-recovery-code = Ese nombre y ese código de recuperación no coinciden, o el código ya se usó.
 error-unknown-challenge = Ese reto no existe.
+error-unknown-tournament = Ese torneo no existe.
 error-challenge-gone = Ese reto ya no está abierto: fue respondido o cancelado, o caducó.
 error-challenge-refused = Ese jugador no acepta retos tuyos.
 error-name-taken = Ese nombre ya está en uso: elige otro.
