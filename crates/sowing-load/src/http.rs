@@ -20,6 +20,8 @@ pub enum Key<'a> {
     Seat(&'a str),
     /// `X-Player-Key`.
     Player(&'a str),
+    /// A signed-in account's session token (the `sowing_session` cookie).
+    Session(&'a str),
 }
 
 /// A request body of the server's own types (`sowing_web::requests`) as JSON.
@@ -62,6 +64,19 @@ impl Connection {
         body: Option<&Value>,
         key: Option<Key<'_>>,
     ) -> Result<(u16, Value), String> {
+        let (status, value, _) = self.request_cookie(method, path, body, key).await?;
+        Ok((status, value))
+    }
+
+    /// [`Connection::request`], with the session token the answer's `Set-Cookie` sets, if
+    /// any (signing up or in).
+    pub async fn request_cookie(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        key: Option<Key<'_>>,
+    ) -> Result<(u16, Value, Option<String>), String> {
         let failed = |e: &dyn std::fmt::Display| format!("{method} {path}: {e}");
         let mut request = Request::builder()
             .method(method)
@@ -71,6 +86,9 @@ impl Connection {
         request = match key {
             Some(Key::Seat(token)) => request.header("x-seat-token", token),
             Some(Key::Player(key)) => request.header("x-player-key", key),
+            Some(Key::Session(token)) => {
+                request.header("cookie", format!("sowing_session={token}"))
+            }
             None => request,
         };
         let body = body.map(|b| b.to_string()).unwrap_or_default();
@@ -84,6 +102,14 @@ impl Connection {
             .await
             .map_err(|e| failed(&e))?;
         let status = response.status().as_u16();
+        let session = response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|v| v.strip_prefix("sowing_session="))
+            .and_then(|rest| rest.split(';').next())
+            .map(str::to_owned);
         let bytes = response
             .into_body()
             .collect()
@@ -91,6 +117,6 @@ impl Connection {
             .map_err(|e| failed(&e))?
             .to_bytes();
         let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        Ok((status, value))
+        Ok((status, value, session))
     }
 }

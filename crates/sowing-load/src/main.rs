@@ -8,7 +8,10 @@
 //!   says it is its turn; latency from a move sent to the opponent's socket receiving it;
 //! - `--live --idle N --server-pid PID`: the server's memory per idle live game;
 //! - `--seek`: `--games` players seeking one game and clock at once (quick pairing), the
-//!   time from each seek to its pairing, and every player paired exactly once.
+//!   time from each seek to its pairing, and every player paired exactly once;
+//! - `--tournament ID --players N`: N bot players join tournament ID and play it to its
+//!   end; the time from a game's end to the next pairing, and the final standings as JSON
+//!   on the last line.
 //!
 //! ```text
 //! sow serve --addr 127.0.0.1:8099 --db /tmp/load.db --no-limits &
@@ -33,6 +36,7 @@ mod replica;
 mod seek;
 mod socket;
 mod stats;
+mod tournament;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -75,10 +79,17 @@ struct Args {
     /// servers in turn (docs/api.md, "Quick pairing").
     #[arg(long, conflicts_with = "live")]
     seek: bool,
-    /// Live: a seat's mean think time before each move, in ms; each is drawn uniformly
-    /// from 0 to twice it, so that the games do not move in step.
-    #[arg(long, value_name = "MS", default_value_t = 0, requires = "live")]
+    /// Live or tournament: a seat's mean think time before each move, in ms; each is
+    /// drawn uniformly from 0 to twice it, so that the games do not move in step.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
     think_ms: u64,
+    /// A tournament (docs/api.md, "Tournaments") for --players bots to join and play to
+    /// its end (it must take players: upcoming, or running).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["live", "seek"], requires = "players")]
+    tournament: Option<i64>,
+    /// With --tournament: how many bot players.
+    #[arg(long, value_name = "N", requires = "tournament")]
+    players: Option<usize>,
     /// Live: waiting longer than this (seconds) for a socket message or an answer is an
     /// error.
     #[arg(long, value_name = "S", default_value_t = 60)]
@@ -249,6 +260,15 @@ async fn run(args: Args) -> Result<bool, String> {
         through_failures: args.through_failures,
     };
     let game = args.game.as_deref();
+    if let (Some(tournament), Some(players)) = (args.tournament, args.players) {
+        let plan = tournament::Plan {
+            tournament,
+            seed: args.seed,
+            think_ms: args.think_ms,
+            timeout: Duration::from_secs(args.timeout.max(1)),
+        };
+        return tournament::run(target, players, plan).await;
+    }
     if args.seek {
         let timeout = Duration::from_secs(args.timeout.max(1));
         return seek::run(

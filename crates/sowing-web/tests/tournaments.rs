@@ -216,16 +216,21 @@ async fn a_swiss_pairs_each_round_once_all_its_games_are_over_with_no_rematch_an
         }
         // The reader's own game is one tap away.
         let south = boards[0]["south"].as_str().unwrap();
-        let (_, mine) = site
-            .send(
-                Method::GET,
-                &format!("/api/tournaments/{id}"),
-                Some(NAMES.iter().find(|n| **n == south).unwrap()),
-                None,
-            )
-            .await;
+        let south_name = *NAMES.iter().find(|n| **n == south).unwrap();
+        let path = format!("/api/tournaments/{id}");
+        let (_, mine) = site.send(Method::GET, &path, Some(south_name), None).await;
         assert_eq!(mine["me"]["game_id"], boards[0]["game_id"]);
         assert_eq!(mine["me"]["seat"], "south");
+        // And on the player's notices (the challenges list): the pairing, at once.
+        let (_, notices) = site
+            .send(Method::GET, "/api/challenges", Some(south_name), None)
+            .await;
+        let playing = &notices["tournament_games"][0];
+        assert_eq!(playing["game_id"], boards[0]["game_id"], "{notices}");
+        assert_eq!(
+            (playing["tournament_id"].as_i64(), &playing["seat"]),
+            (Some(id), &json!("south"))
+        );
         // North wins the first board, South the second.
         for (n, board) in boards.iter().filter(|b| b["north"].is_string()).enumerate() {
             let game = board["game_id"].as_i64().unwrap();

@@ -10,7 +10,9 @@ use crate::clock::LiveClock;
 use crate::seats;
 use crate::services::games::{blocking, GameError, Games};
 use crate::store::{AccountRow, ChallengeRow, Closing, NewChallenge, EVERYONE};
-use crate::views::challenges::{ChallengeList, ChallengeMade, ChallengeView, RefusalsView};
+use crate::views::challenges::{
+    ChallengeList, ChallengeMade, ChallengeView, RefusalsView, TournamentGameView,
+};
 use crate::views::live::Seated;
 
 type GameResult<T> = Result<T, GameError>;
@@ -147,10 +149,23 @@ impl Games {
     pub async fn challenges(&self, account: i64) -> GameResult<ChallengeList> {
         let now = self.time.now_ms();
         let store = self.store.clone();
-        let rows =
-            blocking(move || store.challenges_of(account, now, now - ANSWERED_KEPT_MS)).await?;
+        let (rows, playing) = blocking(move || {
+            Ok((
+                store.challenges_of(account, now, now - ANSWERED_KEPT_MS)?,
+                store.tournament_games_of(account)?,
+            ))
+        })
+        .await?;
         Ok(ChallengeList {
             challenges: rows.iter().map(|r| ChallengeView::of(r, now)).collect(),
+            tournament_games: playing
+                .into_iter()
+                .map(|(tournament_id, game_id, seat)| TournamentGameView {
+                    tournament_id,
+                    game_id,
+                    seat: seat.name(),
+                })
+                .collect(),
             now_ms: now,
         })
     }

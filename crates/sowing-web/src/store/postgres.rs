@@ -298,6 +298,10 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     PRIMARY KEY (tournament_id, round, board)
 );
 CREATE INDEX IF NOT EXISTS tournament_games_by_game ON tournament_games(game_id);
+CREATE INDEX IF NOT EXISTS tournament_games_south_playing ON tournament_games(south)
+    WHERE result IS NULL;
+CREATE INDEX IF NOT EXISTS tournament_games_north_playing ON tournament_games(north)
+    WHERE result IS NULL;
 CREATE TABLE IF NOT EXISTS serving (last_ms BIGINT NOT NULL);
 INSERT INTO serving (last_ms) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM serving);
 ";

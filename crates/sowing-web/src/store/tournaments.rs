@@ -781,6 +781,31 @@ impl Store {
             .transpose()
     }
 
+    /// The tournament games `account` is playing: (tournament, game, seat), newest first
+    /// (at most 10).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn tournament_games_of(&self, account: i64) -> StoreResult<Vec<(i64, i64, Side)>> {
+        self.backend
+            .read_statement(
+                "SELECT tournament_id, game_id, south FROM tournament_games
+                 WHERE result IS NULL AND game_id IS NOT NULL AND (south = ?1 OR north = ?1)
+                 ORDER BY started_ms DESC LIMIT 10",
+                &values![account],
+            )?
+            .iter()
+            .map(|r| {
+                let seat = if r.int(2)? == account {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                Ok((r.int(0)?, r.int(1)?, seat))
+            })
+            .collect()
+    }
+
     /// The tournament board of live game `game_id`, if it is one: the tournament and the
     /// board.
     ///

@@ -94,8 +94,22 @@ pub struct ChallengeMade {
 pub struct ChallengeList {
     /// Open to or from the account, and those it made closed lately, newest first.
     pub challenges: Vec<ChallengeView>,
+    /// The tournament games the account is playing, newest first: a pairing arrives here
+    /// (docs/api.md, "Tournaments").
+    pub tournament_games: Vec<TournamentGameView>,
     /// The server's time, Unix ms (for the countdowns).
     pub now_ms: i64,
+}
+
+/// A tournament game the account is playing.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct TournamentGameView {
+    /// The tournament.
+    pub tournament_id: i64,
+    /// The live game.
+    pub game_id: i64,
+    /// The account's seat: `south` or `north`.
+    pub seat: &'static str,
 }
 
 /// Whose challenges an account refuses.
