@@ -35,6 +35,8 @@ struct Tally {
     games: usize,
     moves: usize,
     berserks: usize,
+    /// A player's server gone (a connection or socket broken): it moved to the next one.
+    failovers: usize,
     errors: Vec<String>,
 }
 
@@ -126,6 +128,8 @@ async fn play(
     let who = format!("game {id} ({})", side.name());
     let (mut socket, state) = LiveSocket::open(addr, id, None, plan.timeout, who.clone()).await?;
     let mut replica: Game = replica_of(&state, rules, &who)?;
+    // Over already (a player back after a failover, to a game that ended meanwhile).
+    let mut over = matches!(&state, ServerMessage::State { live, .. } if live.result.is_some());
     let mut berserked = false;
     if berserk
         && !replica.moves().iter().enumerate().any(|(ply, _)| {
@@ -148,7 +152,6 @@ async fn play(
     let path = format!("/api/live/{id}/moves");
     let mut sent_mine = false;
     let mut moves = 0;
-    let mut over = false;
     while !over && !replica.is_over() {
         if !sent_mine && replica.position().to_move() == side {
             if plan.think_ms > 0 {
@@ -190,14 +193,19 @@ async fn play(
     Ok((berserked, moves))
 }
 
-/// One player: signs up, joins, and plays every game it is paired into until the end.
+/// How often a player moves to the next server and tries again before giving up.
+const FAILOVERS: usize = 3;
+
+/// One player: signs up, joins, and plays every game it is paired into until the end. When
+/// its server goes (killed), it moves to the next of `addrs` and goes on where it was.
 async fn player(
-    addr: SocketAddr,
+    addrs: Vec<SocketAddr>,
     i: usize,
     plan: Plan,
     tally: Arc<Mutex<Tally>>,
 ) -> Result<(), String> {
-    let mut http = Connection::open(addr).await?;
+    let mut at = i % addrs.len();
+    let mut http = Connection::open(addrs[at]).await?;
     let name = format!("b{}-{i}", plan.seed % 100_000);
     let body = json!({"name": name, "password": "load-test-password"});
     let (status, answer, token) = http
@@ -221,30 +229,61 @@ async fn player(
         .ok_or_else(|| format!("{name}: the tournament's start does not read"))?;
     let arena = view["kind"] == "arena";
     let ends = view["ends_ms"].as_i64();
-    let mut ws = notices(addr, &token, plan.timeout).await?;
+    let mut ws = notices(addrs[at], &token, plan.timeout).await?;
     let mut rng = Rng::new(plan.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut done = Vec::new();
     let mut ended: Option<Instant> = None;
-    loop {
-        let Some((game, side)) =
-            next_game(&mut ws, plan.tournament, &done, Duration::from_secs(5)).await?
-        else {
-            // Nothing for a while: over once the arena has ended (a Swiss's end is read below).
-            let now = sowing_web::clock::now_ms();
-            if ends.is_some_and(|end| now > end) || finished(&mut http, plan.tournament).await? {
-                return Ok(());
+    let mut failovers = 0;
+    // Moves to the next server: a new connection and notices socket there.
+    macro_rules! fail_over {
+        ($error:expr) => {{
+            failovers += 1;
+            if failovers > FAILOVERS {
+                return Err(format!("{name}: {}", $error));
             }
-            continue;
+            lock(&tally).failovers += 1;
+            at = (at + 1) % addrs.len();
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            http = Connection::open(addrs[at]).await?;
+            ws = notices(addrs[at], &token, plan.timeout).await?;
+        }};
+    }
+    loop {
+        let next = next_game(&mut ws, plan.tournament, &done, Duration::from_secs(5)).await;
+        let (game, side) = match next {
+            Ok(Some(next)) => next,
+            Ok(None) => {
+                // Nothing for a while: over once the arena has ended or the Swiss finished.
+                let now = sowing_web::clock::now_ms();
+                match finished(&mut http, plan.tournament).await {
+                    Ok(over) if over || ends.is_some_and(|end| now > end) => return Ok(()),
+                    Ok(_) => continue,
+                    Err(e) => fail_over!(e),
+                }
+                continue;
+            }
+            Err(e) => {
+                fail_over!(e);
+                continue;
+            }
         };
         if let Some(ended) = ended {
             lock(&tally).to_next.push(ended.elapsed());
         }
-        done.push(game);
         let berserk = arena && i.is_multiple_of(10);
-        let (berserked, moves) = play(
-            &mut http, addr, &token, game, side, rules, berserk, &mut rng, plan,
+        let played = play(
+            &mut http, addrs[at], &token, game, side, rules, berserk, &mut rng, plan,
         )
-        .await?;
+        .await;
+        let (berserked, moves) = match played {
+            Ok(played) => played,
+            // The game is played on from the next server (its state read again there).
+            Err(e) => {
+                fail_over!(e);
+                continue;
+            }
+        };
+        done.push(game);
         ended = Some(Instant::now());
         let mut t = lock(&tally);
         t.games += 1;
@@ -274,10 +313,10 @@ pub async fn run(target: Arc<Target>, players: usize, plan: Plan) -> Result<bool
     let start = Instant::now();
     let tasks: Vec<_> = (0..players)
         .map(|i| {
-            let addr = target.addrs[i % target.addrs.len()];
+            let addrs = target.addrs.clone();
             let tally = tally.clone();
             tokio::spawn(async move {
-                if let Err(e) = player(addr, i, plan, tally.clone()).await {
+                if let Err(e) = player(addrs, i, plan, tally.clone()).await {
                     lock(&tally).errors.push(e);
                 }
             })
@@ -308,13 +347,14 @@ pub async fn run(target: Arc<Target>, players: usize, plan: Plan) -> Result<bool
         .await?;
     let t = std::mem::take(&mut *lock(&tally));
     println!(
-        "sow-load: tournament {}: {players} players through {}, {:.0} s: {} games, {} moves, {} berserks, {} errors",
+        "sow-load: tournament {}: {players} players through {}, {:.0} s: {} games, {} moves, {} berserks, {} failovers, {} errors",
         plan.tournament,
         target.servers(),
         start.elapsed().as_secs_f64(),
         t.games,
         t.moves,
         t.berserks,
+        t.failovers,
         t.errors.len()
     );
     println!(

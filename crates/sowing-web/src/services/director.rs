@@ -108,6 +108,14 @@ impl Games {
         else {
             return Ok(false);
         };
+        let before = self
+            .directing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, epoch);
+        if before != Some(epoch) {
+            tracing::info!(tournament = id, epoch, server, "directing the tournament");
+        }
         let store = self.store.clone();
         let (whole, endings) =
             blocking(move || Ok((store.tournament_whole(id)?, store.tournament_endings(id)?)))
@@ -146,8 +154,15 @@ impl Games {
                 told.extend(b.north);
             }
         }
+        let finishing = matches!(&direction.state, Some((state, _)) if state == "finished");
         let store = self.store.clone();
         blocking(move || store.direct_tournament(id, (server, epoch), now, direction)).await?;
+        if finishing {
+            self.directing
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&id);
+        }
         for account in told {
             self.notices.wake(account);
         }

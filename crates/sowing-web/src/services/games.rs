@@ -346,6 +346,9 @@ pub struct Games {
     /// The tournament pages' sockets here, by tournament (the same wakes, keyed by the
     /// tournament).
     pub(crate) tournament_watch: Arc<crate::services::notices::Notices>,
+    /// The lease epoch this server last directed each tournament under (a new one is
+    /// logged: a takeover shows in the logs).
+    pub(crate) directing: std::sync::Mutex<std::collections::HashMap<i64, i64>>,
 }
 
 /// Runs store work off the async runtime.
@@ -506,6 +509,7 @@ impl Games {
             seekers: crate::services::seekers::Seekers::default(),
             notices: Arc::default(),
             tournament_watch: Arc::default(),
+            directing: std::sync::Mutex::default(),
         }
     }
 
