@@ -78,7 +78,8 @@ fn game_for(
 
 impl Games {
     /// One step for every tournament begun: those whose lease this server holds or can
-    /// take. How many it directed.
+    /// take. How many it directed. A tournament that cannot be directed (its rows do not
+    /// add up) is logged, and the others go on.
     ///
     /// # Errors
     /// A store failure.
@@ -93,7 +94,10 @@ impl Games {
                 Ok(false) => {}
                 // The lease went to another server meanwhile, or a board was paired by it.
                 Err(GameError::Store(StoreError::Conflict(_))) => crate::ops::overtaken(),
-                Err(e) => return Err(e),
+                // The store is away: the next step tries again.
+                Err(e @ GameError::Store(_)) => return Err(e),
+                // This tournament's rows do not add up: the others go on.
+                Err(e) => tracing::error!(tournament = id, error = %e, "cannot direct the tournament"),
             }
         }
         Ok(directed)
