@@ -47,7 +47,7 @@ target/release/sow-load "${urls[@]}" --tournament "$id" --players "$players" \
 psql -qtA "$db" -c "SELECT 'boards: ' || count(*) || ', without a result: '
     || count(*) FILTER (WHERE result IS NULL) FROM tournament_games WHERE tournament_id = $id"
 for port in 8313 8314; do
-  grep -c "directing the tournament" "$work/serve-$port.log" |
-    sed "s/^/server :$port: took the lease this many times: /"
+  took=$(grep -c "directing the tournament" "$work/serve-$port.log" || true)
+  echo "server :$port: took the lease $took times"
 done
 exit $status

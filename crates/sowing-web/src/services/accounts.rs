@@ -5,7 +5,7 @@
 //! (those of the player key presented) move into the account when they sign up, or sign in
 //! with that key.
 
-use std::sync::LazyLock;
+use std::sync::{Condvar, LazyLock, Mutex};
 use std::time::Duration;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -145,12 +145,50 @@ fn password_problem(password: &str) -> Option<String> {
     })
 }
 
+/// How many argon2 computations run at once. Each takes 19 MiB and a core for a few tens
+/// of milliseconds: more at once than there are cores is no faster, and 500 sign-ups at
+/// once (nine hashes each, with the recovery codes) on 64 blocking threads took a server
+/// past 13 GB resident and the kernel killed it (docs/web.md, "Tournaments").
+const HASHING_AT_ONCE: usize = 2;
+
+/// The permits of [`HASHING_AT_ONCE`]: how many are taken, and the wait for one.
+static HASHING: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// A permit of [`HASHING`], given back when dropped (even by a panic).
+struct Permit;
+
+impl Permit {
+    /// Waits (blocking the thread) for a free permit.
+    fn take() -> Permit {
+        let (taken, freed) = &HASHING;
+        let mut now = taken.lock().unwrap_or_else(|e| e.into_inner());
+        while *now >= HASHING_AT_ONCE {
+            now = freed.wait(now).unwrap_or_else(|e| e.into_inner());
+        }
+        *now += 1;
+        Permit
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let (taken, freed) = &HASHING;
+        *taken.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        freed.notify_one();
+    }
+}
+
+/// Runs `work` (an argon2 computation) once a permit is free.
+fn hashing<T>(work: impl FnOnce() -> T) -> T {
+    let _permit = Permit::take();
+    work()
+}
+
 /// The argon2id hash of `password` with a fresh salt, as a PHC string (OWASP's parameters,
 /// the crate's defaults: 19 MiB, 2 passes, 1 lane).
 fn hash_password(password: &str) -> Result<String, StoreError> {
     let salt = SaltString::generate(&mut rand::rngs::OsRng);
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
+    hashing(|| Argon2::default().hash_password(password.as_bytes(), &salt))
         .map(|hash| hash.to_string())
         .map_err(|e| StoreError::Database(format!("cannot hash the password: {e}")))
 }
@@ -158,9 +196,7 @@ fn hash_password(password: &str) -> Result<String, StoreError> {
 /// Whether `password` is the one `phc` is the hash of.
 fn password_matches(phc: &str, password: &str) -> bool {
     PasswordHash::new(phc).is_ok_and(|hash| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &hash)
-            .is_ok()
+        hashing(|| Argon2::default().verify_password(password.as_bytes(), &hash)).is_ok()
     })
 }
 
