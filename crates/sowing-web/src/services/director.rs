@@ -97,7 +97,9 @@ impl Games {
                 // The store is away: the next step tries again.
                 Err(e @ GameError::Store(_)) => return Err(e),
                 // This tournament's rows do not add up: the others go on.
-                Err(e) => tracing::error!(tournament = id, error = %e, "cannot direct the tournament"),
+                Err(e) => {
+                    tracing::error!(tournament = id, error = %e, "cannot direct the tournament")
+                }
             }
         }
         Ok(directed)
@@ -139,23 +141,13 @@ impl Games {
         {
             return Ok(true);
         }
+        // The players paired or paused: their notices here (the write tells the others).
         let mut told: Vec<i64> = direction.absent.clone();
-        for (board, _) in direction.boards.iter_mut() {
+        for (board, game) in direction.boards.iter_mut() {
             told.push(board.south);
             told.extend(board.north);
-        }
-        for (board, game) in direction.boards.iter_mut() {
             if board.north.is_some() {
                 *game = Some(game_for(&row, &entrants, board, now)?);
-            }
-        }
-        for ending in &endings {
-            if let Some(b) = boards
-                .iter()
-                .find(|b| b.round == ending.round && b.board == ending.board)
-            {
-                told.push(b.south);
-                told.extend(b.north);
             }
         }
         let finishing = matches!(&direction.state, Some((state, _)) if state == "finished");
