@@ -90,5 +90,8 @@ SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/analysis.mjs || status=$?
 # A page on another origin tries to act on the server.
 SOW_URL="$url" node scripts/browser/attack.mjs || status=$?
+# Tournaments: a four-player Swiss of three rounds and a one-minute arena with berserk, all
+# through the page, a phone and a Spanish page among the players.
+SOW_URL="$url" node scripts/browser/tournaments.mjs || status=$?
 SOW_URL="$url" node scripts/browser/accounts.mjs || status=$?
 exit $status

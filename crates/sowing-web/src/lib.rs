@@ -491,6 +491,16 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
         JS,
         include_str!("../static/challenges.js"),
     ),
+    (
+        "/tournaments.js",
+        JS,
+        include_str!("../static/tournaments.js"),
+    ),
+    (
+        "/tournament.js",
+        JS,
+        include_str!("../static/tournament.js"),
+    ),
     ("/account.js", JS, include_str!("../static/account.js")),
     ("/analysis.js", JS, include_str!("../static/analysis.js")),
     // Fluent's message formatter: npm `@fluent/bundle`, its ES module build, vendored

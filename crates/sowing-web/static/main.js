@@ -18,6 +18,7 @@ import { startPairing } from './pairing.js';
 import { startTurns } from './turns.js';
 import { startAccount } from './account.js';
 import { startChallenges } from './challenges.js';
+import { fromAddress as tournamentsFromAddress, startTournaments } from './tournaments.js';
 import { fromAddress as reviewFromAddress } from './analysis.js';
 import { S } from './state.js';
 
@@ -29,6 +30,7 @@ function onKey(e) {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const tag = (e.target.tagName || '').toLowerCase();
   if (['input', 'select', 'textarea'].includes(tag) || document.querySelector('dialog[open]')) return;
+  if (document.body.dataset.view === 'tournaments') return; // the board is not on screen
   const v = S.view;
   if (e.key === ' ' && document.body.dataset.animating === '1') { e.preventDefault(); skipAnimation(); return; }
   if (e.key === 'n') { e.preventDefault(); openNewGame(); return; }
@@ -49,8 +51,10 @@ function onKey(e) {
 }
 
 
-// The game the address names (#game=N), when the address bar or Back/Forward changes it.
+// The game the address names (#game=N), when the address bar or Back/Forward changes it;
+// or the tournaments (#tournaments, #tournament=N), shown in the board's place.
 function followAddress() {
+  if (tournamentsFromAddress()) return;
   if (liveFromAddress()) return;
   const m = /#game=(\d+)/.exec(location.hash);
   if (m && S.view && S.view.id === Number(m[1]) ) reviewFromAddress();
@@ -85,6 +89,7 @@ async function init() {
   startPairing();
   startAccount();
   startChallenges();
+  startTournaments();
   startTurns();
   await form;
   S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;
@@ -109,7 +114,7 @@ async function init() {
   NARROW.addEventListener('change', () => { forgetBoard(); render(); seatLabels(); });
   renderEmpty();
 
-  if (liveFromAddress()) return;
+  if (liveFromAddress() || tournamentsFromAddress()) return;
   const fromHash = /#game=(\d+)/.exec(location.hash);
   const id = fromHash ? fromHash[1] : localStorage.getItem('sowing.game');
   if (id) {

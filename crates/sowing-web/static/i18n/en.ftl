@@ -964,3 +964,151 @@ refusals-add = Refuse their challenges
 refusals-remove = Remove
 refusals-remove-for = Stop refusing challenges from { $name }
 refusals-saved = Saved.
+
+## Tournaments (tournaments.js: the list and the form; tournament.js: one tournament)
+nav-tournaments = Tournaments
+tournaments-section =
+    .aria-label = Tournaments
+tournaments-title = Tournaments
+tournaments-how = An arena pairs you again as soon as your game ends, until its time is up; a Swiss plays a set number of rounds, pairing players with equal scores. Once you join, your games open here by themselves: make your first move within 30 seconds.
+tournaments-make = Make a tournament
+tournaments-sign-in = Sign in to make or join a tournament.
+tournament-sign-in = Sign in
+tournaments-upcoming = Upcoming
+tournaments-running = Under way
+tournaments-finished = Finished
+tournaments-none = None.
+tournament-form-title = A new tournament
+tournament-form-name = Name
+tournament-form-game = Game
+tournament-form-clock = Clock
+tournament-form-kind = Kind
+tournament-kind-arena = Arena: new games as soon as yours ends, for a set time
+tournament-kind-swiss = Swiss: a set number of rounds
+tournament-form-minutes = Length in minutes
+tournament-form-rounds = Rounds
+tournament-form-starts = Starts
+tournament-form-in = in
+tournament-form-minutes-later = minutes
+tournament-form-at = at
+tournament-form-rated = Rated (the players' ratings move)
+tournament-form-min-rating = Least rating to join
+tournament-form-none =
+    .placeholder = none
+tournament-form-make = Make the tournament
+tournament-form-bad-length = An arena lasts 1 to 720 minutes; a Swiss has 1 to 30 rounds.
+tournament-form-bad-start = Choose a start from now to 60 days ahead.
+tournament-form-bad-rating = The least rating is a whole number from 0 to 4000, or nothing.
+tournament-days = { $days } d { $hours } h
+tournament-hours = { $hours } h { $minutes } min
+tournament-kind = { $kind ->
+        [arena] Arena, { $minutes } min
+       *[swiss] Swiss, { $rounds ->
+            [one] 1 round
+           *[other] { $rounds } rounds
+        }
+    }
+tournament-rated = { $rated ->
+        [yes] rated
+       *[no] casual
+    }
+tournament-players = { $count ->
+        [one] 1 player
+       *[other] { $count } players
+    }
+tournament-min-rating = rating { $rating } or more
+tournament-by = by { $name }
+tournament-by-site = by the site
+tournament-starts-in = Starts in { $time }
+tournament-ends-in = Ends in { $time }
+tournament-ending = Time is up: the last games are being played out.
+tournament-finished-at = Finished { $time }.
+tournament-round-of = Round { $round } of { $rounds }.
+tournament-next-round = Next round in { $time }.
+tournament-connected = { $connected ->
+        [yes] Live
+       *[no] Reconnecting…
+    }
+tournament-back = ← All tournaments
+tournament-loading = Loading the tournament…
+tournament-you = { $status ->
+        [active] { $over ->
+            [yes] You played in it.
+           *[no] You are in: your games open here by themselves.
+        }
+        [paused] You are paused: you are not paired until you come back.
+        [withdrawn] You withdrew: you are not paired again.
+       *[none] { $over ->
+            [yes] You did not play in it.
+           *[no] You have not joined.
+        }
+    }
+tournament-join = { $back ->
+        [yes] Come back
+       *[no] Join
+    }
+tournament-leave = { $kind ->
+        [arena] Pause
+       *[swiss] Withdraw
+    }
+tournament-confirm-withdraw = Withdraw from this tournament? You will not be paired again.
+tournament-your-game = Your game: against { $opponent }, you play { $side }.
+tournament-open-game = Open your game
+tournament-berserk = Berserk
+    .title = Give up half your time before your first move: a win of 7 moves or more brings a point more.
+tournament-berserked = Berserk: your clock lost half its time.
+tournament-not-done = That could not be done: { $error }
+tournament-standings = Standings
+tournament-no-players = Nobody has joined yet.
+tournament-col = { $col ->
+        [rank] #
+        [player] Player
+        [points] Points
+        [buchholz] Buch.
+        [sb] S-B
+        [sheet] Sheet
+        [performance] Perf.
+       *[games] Games
+    }
+tournament-col-about = { $col ->
+        [buchholz] Buchholz: the points of every opponent played
+        [sb] Sonneborn–Berger: the points of every opponent beaten, and half of those drawn with
+       *[performance] Performance: the mean of the opponents' ratings, 500 more for a win and 500 less for a loss
+    }
+tournament-entrant = { $status ->
+        [paused] (paused)
+       *[withdrawn] (withdrew)
+    }
+tournament-on-fire = On fire: the next win counts double
+tournament-result = { $result ->
+        [south] 1–0
+        [north] 0–1
+        [draw] ½–½
+        [bye] bye
+       *[none] playing
+    }
+tournament-game-link = { $over ->
+        [yes] Replay
+       *[no] Watch
+    }
+tournament-bye = { $name }: bye
+tournament-pairings = Pairings
+tournament-round = Round { $round }
+tournament-games = Games
+tournament-no-games = No games yet.
+tournament-player-games = The games of { $name }
+tournament-player-game = { $round ->
+        [0] {""}
+       *[other] Round { $round }: {""}
+    }{ $outcome ->
+        [bye] a bye
+       *[other] against { $opponent }, { $side }: { $outcome ->
+            [win] won
+            [loss] lost
+            [draw] drawn
+           *[playing] playing
+        }
+    }
+tournament-bar-back = { $name }: back to the tournament
+tournament-bar-waiting = Your next game has started.
+tournament-bar-next = Your next game opens here once it is paired.

@@ -973,3 +973,151 @@ refusals-add = Rechazar sus retos
 refusals-remove = Quitar
 refusals-remove-for = Dejar de rechazar los retos de { $name }
 refusals-saved = Guardado.
+
+## Torneos (tournaments.js: la lista y el formulario; tournament.js: un torneo)
+nav-tournaments = Torneos
+tournaments-section =
+    .aria-label = Torneos
+tournaments-title = Torneos
+tournaments-how = Una arena te empareja de nuevo en cuanto termina tu partida, hasta que se acaba el tiempo; un suizo juega un número fijo de rondas, emparejando a jugadores con los mismos puntos. Cuando te unes, tus partidas se abren aquí solas: haz tu primera jugada en menos de 30 segundos.
+tournaments-make = Crear un torneo
+tournaments-sign-in = Inicia sesión para crear un torneo o unirte a uno.
+tournament-sign-in = Iniciar sesión
+tournaments-upcoming = Próximos
+tournaments-running = En curso
+tournaments-finished = Terminados
+tournaments-none = Ninguno.
+tournament-form-title = Un torneo nuevo
+tournament-form-name = Nombre
+tournament-form-game = Juego
+tournament-form-clock = Reloj
+tournament-form-kind = Tipo
+tournament-kind-arena = Arena: partidas nuevas en cuanto termina la tuya, durante un tiempo fijo
+tournament-kind-swiss = Suizo: un número fijo de rondas
+tournament-form-minutes = Duración en minutos
+tournament-form-rounds = Rondas
+tournament-form-starts = Empieza
+tournament-form-in = dentro de
+tournament-form-minutes-later = minutos
+tournament-form-at = el
+tournament-form-rated = Puntuado (cambia la puntuación de los jugadores)
+tournament-form-min-rating = Puntuación mínima para unirse
+tournament-form-none =
+    .placeholder = ninguna
+tournament-form-make = Crear el torneo
+tournament-form-bad-length = Una arena dura de 1 a 720 minutos; un suizo tiene de 1 a 30 rondas.
+tournament-form-bad-start = Elige un comienzo entre ahora y 60 días más adelante.
+tournament-form-bad-rating = La puntuación mínima es un número entero de 0 a 4000, o nada.
+tournament-days = { $days } d { $hours } h
+tournament-hours = { $hours } h { $minutes } min
+tournament-kind = { $kind ->
+        [arena] Arena, { $minutes } min
+       *[swiss] Suizo, { $rounds ->
+            [one] 1 ronda
+           *[other] { $rounds } rondas
+        }
+    }
+tournament-rated = { $rated ->
+        [yes] puntuado
+       *[no] amistoso
+    }
+tournament-players = { $count ->
+        [one] 1 jugador
+       *[other] { $count } jugadores
+    }
+tournament-min-rating = puntuación de { $rating } o más
+tournament-by = creado por { $name }
+tournament-by-site = creado por el sitio
+tournament-starts-in = Empieza dentro de { $time }
+tournament-ends-in = Termina dentro de { $time }
+tournament-ending = Se acabó el tiempo: se terminan de jugar las últimas partidas.
+tournament-finished-at = Terminó el { $time }.
+tournament-round-of = Ronda { $round } de { $rounds }.
+tournament-next-round = Siguiente ronda dentro de { $time }.
+tournament-connected = { $connected ->
+        [yes] En vivo
+       *[no] Reconectando…
+    }
+tournament-back = ← Todos los torneos
+tournament-loading = Cargando el torneo…
+tournament-you = { $status ->
+        [active] { $over ->
+            [yes] Jugaste en él.
+           *[no] Estás dentro: tus partidas se abren aquí solas.
+        }
+        [paused] Estás en pausa: no te emparejan hasta que vuelvas.
+        [withdrawn] Te retiraste: no te vuelven a emparejar.
+       *[none] { $over ->
+            [yes] No jugaste en él.
+           *[no] No te has unido.
+        }
+    }
+tournament-join = { $back ->
+        [yes] Volver
+       *[no] Unirse
+    }
+tournament-leave = { $kind ->
+        [arena] Pausa
+       *[swiss] Retirarse
+    }
+tournament-confirm-withdraw = ¿Te retiras de este torneo? No te volverán a emparejar.
+tournament-your-game = Tu partida: contra { $opponent }, juegas con { $side }.
+tournament-open-game = Abrir tu partida
+tournament-berserk = Berserk
+    .title = Renuncia a la mitad de tu tiempo antes de tu primera jugada: una victoria de 7 jugadas o más da un punto más.
+tournament-berserked = Berserk: tu reloj perdió la mitad de su tiempo.
+tournament-not-done = No se pudo hacer: { $error }
+tournament-standings = Clasificación
+tournament-no-players = Todavía no se ha unido nadie.
+tournament-col = { $col ->
+        [rank] #
+        [player] Jugador
+        [points] Puntos
+        [buchholz] Buch.
+        [sb] S-B
+        [sheet] Hoja
+        [performance] Rend.
+       *[games] Partidas
+    }
+tournament-col-about = { $col ->
+        [buchholz] Buchholz: los puntos de todos los rivales con los que jugó
+        [sb] Sonneborn–Berger: los puntos de los rivales vencidos, y la mitad de los de aquellos con los que empató
+       *[performance] Rendimiento: la media de las puntuaciones de los rivales, 500 más por victoria y 500 menos por derrota
+    }
+tournament-entrant = { $status ->
+        [paused] (en pausa)
+       *[withdrawn] (retirado)
+    }
+tournament-on-fire = En racha: la próxima victoria vale doble
+tournament-result = { $result ->
+        [south] 1–0
+        [north] 0–1
+        [draw] ½–½
+        [bye] descansa
+       *[none] en juego
+    }
+tournament-game-link = { $over ->
+        [yes] Repasar
+       *[no] Mirar
+    }
+tournament-bye = { $name }: descansa
+tournament-pairings = Emparejamientos
+tournament-round = Ronda { $round }
+tournament-games = Partidas
+tournament-no-games = Todavía no hay partidas.
+tournament-player-games = Las partidas de { $name }
+tournament-player-game = { $round ->
+        [0] {""}
+       *[other] Ronda { $round }: {""}
+    }{ $outcome ->
+        [bye] descansó
+       *[other] contra { $opponent }, { $side }: { $outcome ->
+            [win] ganó
+            [loss] perdió
+            [draw] empató
+           *[playing] en juego
+        }
+    }
+tournament-bar-back = { $name }: volver al torneo
+tournament-bar-waiting = Tu siguiente partida ya empezó.
+tournament-bar-next = Tu siguiente partida se abrirá aquí en cuanto se empareje.
