@@ -321,6 +321,12 @@ async fn an_arena_pairs_again_as_games_end_scores_a_berserk_win_and_finishes_at_
     assert_eq!(status, StatusCode::OK, "{live}");
     assert_eq!(live["live"]["clock"]["south_ms"], 60000);
     assert_eq!(live["live"]["clock"]["north_ms"], 120000);
+    let marked = site.tournament(id).await;
+    assert!(
+        marked["version"].as_i64() > view["version"].as_i64(),
+        "the page hears of it"
+    );
+    assert_eq!(boards_of(&marked, 0)[0]["berserk_south"], true);
     let (status, e) = site.send(Method::POST, &berserk, Some(&south), None).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "once: {e}");
     let (status, e) = site.send(Method::POST, &berserk, None, None).await;

@@ -126,12 +126,24 @@ impl Games {
         let (whole, endings) =
             blocking(move || Ok((store.tournament_whole(id)?, store.tournament_endings(id)?)))
                 .await?;
-        let Some((row, entrants, mut boards)) = whole else {
+        let Some((row, mut entrants, mut boards)) = whole else {
             return Ok(false);
         };
         let mut direction = Direction::default();
         self.record_endings(&mut boards, &endings, &mut direction)
             .await?;
+        // Who missed their first move steps out before the pairing.
+        let stepped_out = if row.kind == "swiss" {
+            "withdrawn"
+        } else {
+            "paused"
+        };
+        for entrant in entrants
+            .iter_mut()
+            .filter(|e| direction.absent.contains(&e.account))
+        {
+            entrant.status = stepped_out.to_owned();
+        }
         if row.kind == "swiss" {
             swiss_step(&row, &entrants, &boards, now, &mut direction)?;
         } else {
@@ -231,13 +243,7 @@ fn arena_step(
 ) -> GameResult<()> {
     let corrupt = |e: String| GameError::Internal(format!("tournament {}: {e}", row.id));
     let end = row.ends_ms().unwrap_or(row.starts_ms);
-    let mut entrants = entrants.to_vec();
-    for absent in &direction.absent {
-        if let Some(e) = entrants.iter_mut().find(|e| e.account == *absent) {
-            e.status = "paused".to_owned();
-        }
-    }
-    let mut arena = tournament::arena_of(row, &entrants, boards).map_err(corrupt)?;
+    let mut arena = tournament::arena_of(row, entrants, boards).map_err(corrupt)?;
     let started = arena.pair(u64::try_from(now).unwrap_or(0));
     for game in &started {
         direction.boards.push((
@@ -284,13 +290,7 @@ fn swiss_step(
         finish(direction);
         return Ok(());
     }
-    let mut entrants = entrants.to_vec();
-    for absent in &direction.absent {
-        if let Some(e) = entrants.iter_mut().find(|e| e.account == *absent) {
-            e.status = "withdrawn".to_owned();
-        }
-    }
-    let players = tournament::swiss_players(&entrants);
+    let players = tournament::swiss_players(entrants);
     let played = tournament::swiss_rounds(boards);
     let next = sowing_swiss::pair_next(&players, &played)
         .map_err(|e| GameError::Internal(format!("tournament {}: {e}", row.id)))?;

@@ -973,9 +973,10 @@ impl Games {
                 "game {game_id}: berserk needs a clock"
             )));
         };
+        // Not a move: the first move stays due from the pairing (`touched_ms` unchanged).
         clock.remaining_ms[side.index()] -= clock.base_ms / 2;
-        next.touched_ms = now;
         let guard = self.commit(guard, next, Commit::Berserk(side)).await?;
+        self.tournament_changed(tournament);
         self.live_view_of(&guard, now).await
     }
 

@@ -511,6 +511,12 @@ impl Write for Berserk {
                 self.live.game_id
             )));
         }
+        // The tournament's pages show the mark.
+        sql.execute(
+            "UPDATE tournaments SET version = version + 1
+             WHERE id = (SELECT tournament_id FROM tournament_games WHERE game_id = ?1)",
+            &values![self.live.game_id],
+        )?;
         LiveChange(self.live.clone()).apply(sql, now)
     }
 }
