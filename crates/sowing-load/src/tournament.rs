@@ -306,6 +306,18 @@ async fn finished(http: &mut Connection, id: i64) -> Result<bool, String> {
     Ok(view["state"] == "finished")
 }
 
+/// A connection to the first of `addrs` that answers (one may have been killed).
+async fn open_any(addrs: &[SocketAddr]) -> Result<Connection, String> {
+    let mut failed = Vec::new();
+    for &addr in addrs {
+        match Connection::open(addr).await {
+            Ok(connection) => return Ok(connection),
+            Err(e) => failed.push(e),
+        }
+    }
+    Err(failed.join("; "))
+}
+
 /// Runs `players` players in tournament `plan.tournament` through the servers of `target`
 /// in turn; whether all went without an error.
 pub async fn run(target: Arc<Target>, players: usize, plan: Plan) -> Result<bool, String> {
@@ -325,7 +337,7 @@ pub async fn run(target: Arc<Target>, players: usize, plan: Plan) -> Result<bool
     for task in tasks {
         task.await.map_err(|e| e.to_string())?;
     }
-    let mut http = Connection::open(target.addrs[0]).await?;
+    let mut http = open_any(&target.addrs).await?;
     let deadline = Instant::now() + plan.timeout;
     while !finished(&mut http, plan.tournament).await? {
         if Instant::now() > deadline {
