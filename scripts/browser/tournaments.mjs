@@ -39,7 +39,10 @@ async function player(label, name, lang, options) {
   return p;
 }
 const ana = await player('ana', `Ana${suffix}`, 'en');
-const bo = await player('bo', `Bo${suffix}`, 'en', PHONE);
+// The phone player has the longest name an account may have (24), and makes an arena
+// named in 32 characters: both must fit a 390 px screen.
+const bo = await player('bo', `Bo${'o'.repeat(16)}${suffix}`, 'en', PHONE);
+const ARENA_NAME = `Arena ${suffix} played on a phone, 32`.slice(0, 32);
 const cy = await player('cy', `Cy${suffix}`, 'es', { locale: 'es-ES' });
 const di = await player('di', `Di${suffix}`, 'en');
 const everyone = [ana, bo, cy, di];
@@ -382,7 +385,8 @@ await check('Bo makes a one-minute arena on the phone with the form; the others 
   await bo.press('#btn-tournaments');
   await bo.page.waitForSelector('#tournaments-index:not([hidden])');
   await bo.press('#tournaments-make');
-  await bo.page.fill('#tf-name', `Arena ${suffix}`);
+  equal(ARENA_NAME.length, 32, 'a 32-character name');
+  await bo.page.fill('#tf-name', ARENA_NAME);
   await bo.page.selectOption('#tf-clock', '60000+0');
   await bo.page.check('#tf-arena');
   await bo.page.fill('#tf-minutes', '1');
