@@ -385,13 +385,13 @@ impl Write for Direct {
             None => (None, None),
         };
         let finished = (state == Some("finished")).then_some(self.now_ms);
-        let version = sql
+        let fenced = sql
             .query_opt(
                 "UPDATE tournaments SET version = version + 1,
                      state = COALESCE(?4, state), round = COALESCE(?5, round),
                      finished_ms = COALESCE(?6, finished_ms)
                  WHERE id = ?1 AND director = ?2 AND director_epoch = ?3
-                 RETURNING version",
+                 RETURNING version, kind",
                 &values![
                     self.tournament,
                     self.server,
@@ -406,8 +406,8 @@ impl Write for Direct {
                     "tournament {}: this server no longer directs it",
                     self.tournament
                 ))
-            })?
-            .int(0)?;
+            })?;
+        let (version, kind) = (fenced.int(0)?, fenced.text(1)?);
         let mut told = Vec::new();
         for (round, board, result, moves, ended) in &self.direction.results {
             sql.execute(
@@ -425,11 +425,6 @@ impl Write for Direct {
                 ],
             )?;
         }
-        let kind = if self.direction.absent.is_empty() {
-            String::new()
-        } else {
-            self.kind(sql)?
-        };
         for account in &self.direction.absent {
             sql.execute(
                 "UPDATE tournament_players
@@ -473,16 +468,6 @@ impl Write for Direct {
             told.extend(board.north);
         }
         Ok(Applied::answer(version, now).telling(&told))
-    }
-}
-
-impl Direct {
-    fn kind(&self, sql: &mut dyn Sql) -> StoreResult<String> {
-        sql.query_one(
-            "SELECT kind FROM tournaments WHERE id = ?1",
-            &values![self.tournament],
-        )?
-        .text(0)
     }
 }
 
