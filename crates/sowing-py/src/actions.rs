@@ -7,14 +7,21 @@ use pyo3::prelude::*;
 
 use crate::SowingError;
 
-/// The actions as an int64 array of `games` entries: any integer dtype is taken (converted
-/// by NumPy), anything else refused with a message that names what was expected.
+/// The actions as a contiguous int64 array of `games` entries: any integer dtype and any
+/// strides are taken (converted by NumPy), anything else refused with a message that names
+/// what was expected.
 pub(crate) fn integer_actions<'py>(
     actions: &Bound<'py, PyAny>,
     games: usize,
 ) -> PyResult<PyReadonlyArray1<'py, i64>> {
     let array = match actions.extract::<PyReadonlyArray1<'py, i64>>() {
-        Ok(array) => array,
+        // A strided view (a column of a 2-D array) is copied, as other dtypes are.
+        Ok(array) if array.is_contiguous() => array,
+        Ok(_) => actions
+            .py()
+            .import("numpy")?
+            .call_method1("ascontiguousarray", (actions,))?
+            .extract::<PyReadonlyArray1<'py, i64>>()?,
         Err(_) => {
             let numpy = actions.py().import("numpy")?;
             let array = numpy.call_method1("asarray", (actions,))?;

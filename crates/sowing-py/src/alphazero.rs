@@ -292,6 +292,34 @@ impl BatchedMcts {
     }
 }
 
+/// Refuses an evaluator's answer that would poison the search silently: a value that is
+/// not a number in −1 … 1, or a legal column's logit that is not finite (the illegal
+/// columns' logits are ignored, `-inf` included).
+fn check_answer(logits: &[f32], values: &[f32], legal: &[Vec<u8>], n: usize) -> PyResult<()> {
+    // A rounding's width past ±1 is taken (and clamped).
+    if let Some(k) = values
+        .iter()
+        .position(|v| v.is_nan() || v.abs() > 1.0 + 1e-5)
+    {
+        return Err(PyValueError::new_err(format!(
+            "evaluate's value {} for row {k} is not a number in -1 … 1 (the side to move's expected result)",
+            values[k]
+        )));
+    }
+    for (k, columns) in legal.iter().enumerate() {
+        if let Some(&c) = columns
+            .iter()
+            .find(|&&c| !logits[k * n + usize::from(c)].is_finite())
+        {
+            return Err(PyValueError::new_err(format!(
+                "evaluate's logit {} for row {k}, column {c} (a legal one) is not finite",
+                logits[k * n + usize::from(c)]
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The softmax of `logits` over `columns`, as priors by column (`n` entries).
 fn priors(logits: &[f32], columns: &[u8], n: usize) -> Vec<f32> {
     let mut priors = vec![0.0; n];
@@ -463,6 +491,7 @@ impl BatchedMcts {
             }
             let logits = logits.as_slice()?;
             let values = values.as_slice()?;
+            check_answer(logits, values, &legal, n)?;
             self.stats.0 += 1;
             self.stats.1 += batch as u64;
             for (k, leaf) in leaves.into_iter().enumerate() {
@@ -482,8 +511,7 @@ impl BatchedMcts {
                     }
                 }
                 tree.expand(leaf.node, &legal[k], &p);
-                let value = values[k].clamp(-1.0, 1.0);
-                tree.backup(&leaf.path, leaf.mover, value);
+                tree.backup(&leaf.path, leaf.mover, values[k].clamp(-1.0, 1.0));
             }
         }
         let count = trees.len();

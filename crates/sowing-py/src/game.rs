@@ -10,10 +10,30 @@ use crate::{observe, rules_from, IllegalMoveError, ParseError, SowingError};
 
 /// A move as Python gives it: a name (`"C"`, `"b"`, `"pass"`) or an action number (the
 /// column of the mover's pit, `0 … N−1`, or `N` for a pass).
-#[derive(FromPyObject)]
 pub(crate) enum MoveArg {
     Name(String),
     Action(i64),
+}
+
+impl MoveArg {
+    /// The move Python gave: a string, or an integer (NumPy's too; not a bool, nor a float
+    /// such as 2.0, which would hide a rounding), refused with a message that says what a
+    /// move is.
+    fn from_py(value: &Bound<'_, PyAny>) -> PyResult<MoveArg> {
+        if let Ok(name) = value.extract::<String>() {
+            return Ok(MoveArg::Name(name));
+        }
+        let is_bool = value.is_instance_of::<pyo3::types::PyBool>();
+        if !is_bool && value.hasattr("__index__")? {
+            let index = value.call_method0("__index__")?;
+            return Ok(MoveArg::Action(index.extract::<i64>().unwrap_or(i64::MAX)));
+        }
+        let kind = value.get_type().name()?;
+        Err(PyTypeError::new_err(format!(
+            "a move is a name (such as \"C\" or \"pass\") or an action number (an integer), not {} ({kind})",
+            value.repr()?
+        )))
+    }
 }
 
 /// The side named `south` or `north`.
@@ -171,9 +191,13 @@ impl Game {
     /// Raises `IllegalMoveError` (with the rules' reason) when it is not legal; the game is
     /// then unchanged.
     #[pyo3(signature = (r#move = None, *, mv = None))]
-    fn play(&mut self, r#move: Option<MoveArg>, mv: Option<MoveArg>) -> PyResult<Report> {
+    fn play(
+        &mut self,
+        r#move: Option<&Bound<'_, PyAny>>,
+        mv: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Report> {
         let mv = match (r#move, mv) {
-            (Some(mv), None) | (None, Some(mv)) => mv,
+            (Some(mv), None) | (None, Some(mv)) => MoveArg::from_py(mv)?,
             (None, None) => {
                 return Err(PyTypeError::new_err(
                     "Game.play() missing its argument: the move (a name or an action)",

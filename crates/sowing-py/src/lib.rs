@@ -16,6 +16,8 @@ mod engine;
 mod game;
 mod memory;
 mod observe;
+mod runner;
+mod seat;
 mod split;
 mod tables;
 mod vec;
@@ -147,6 +149,21 @@ pub(crate) fn count(name: &str, value: i64) -> PyResult<u64> {
 /// [`count`] as a `usize`.
 pub(crate) fn size(name: &str, value: i64) -> PyResult<usize> {
     count(name, value).map(|v| v as usize)
+}
+
+/// The place of game `index` in a batch (`batch`, its class's name) of `games`: a negative
+/// or too large index is refused with `SowingError` naming the range (not the
+/// `OverflowError` of an unsigned argument).
+pub(crate) fn game_index(index: i64, games: usize, batch: &str) -> PyResult<usize> {
+    usize::try_from(index)
+        .ok()
+        .filter(|&index| index < games)
+        .ok_or_else(|| {
+            SowingError::new_err(format!(
+                "no game {index}: the {batch} has {games} (0 to {})",
+                games.saturating_sub(1)
+            ))
+        })
 }
 
 /// The rules as one Python tuple `(game, pits, options)` (`options` a dict of the rule

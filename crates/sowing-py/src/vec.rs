@@ -16,7 +16,7 @@ use crate::batch::{Reward, Slot};
 use crate::buffer::{Buffer1, Buffer2};
 use crate::game::Game;
 use crate::memory::{alloc_with, check_memory};
-use crate::{observe, rules_from, size, IllegalMoveError, SowingError};
+use crate::{game_index, observe, rules_from, size, IllegalMoveError, SowingError};
 
 /// Games stepped together: their successors' sowings interleaved, their data in the
 /// first-level cache.
@@ -425,16 +425,9 @@ impl VecGame {
     }
 
     /// Game `index` as it stands now: a new `Game` from its position (no history).
-    fn game(&self, index: usize) -> PyResult<Game> {
-        self.slots
-            .get(index)
-            .map(|slot| Game::wrap(slot.game()))
-            .ok_or_else(|| {
-                SowingError::new_err(format!(
-                    "no game {index}: the VecGame has {}",
-                    self.slots.len()
-                ))
-            })
+    fn game(&self, index: i64) -> PyResult<Game> {
+        let index = game_index(index, self.slots.len(), "VecGame")?;
+        Ok(Game::wrap(self.slots[index].game()))
     }
 
     fn __len__(&self) -> usize {

@@ -272,7 +272,7 @@ def test_bad_arguments():
         SowingVectorEnv(2, reward="score")
     with pytest.raises(sowing.SowingError, match="unknown player"):
         SowingVectorEnv(2, opponent="smart")
-    with pytest.raises(TypeError, match="player name"):
+    with pytest.raises(TypeError, match="a player.s name"):
         SowingVectorEnv(2, opponent=sowing.Engine(1))
     with pytest.raises(sowing.SowingError, match="south, north or alternate"):
         SowingVectorEnv(2, agent="east")

@@ -1,7 +1,7 @@
 """Type stubs of the native module (crates/sowing-py/src)."""
 
 import os
-from typing import Any, Literal, Optional, Union, final, overload
+from typing import Any, Callable, Literal, Optional, Sequence, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +23,8 @@ class _RuleOptions(TypedDict, total=False):
 
 # (game, pits, options), for the functions of `sowing.distributed`.
 _RuleArgs = tuple[str, int, Optional[dict[str, str]]]
+# A policy: observations (B, 2N + 8) and masks (B, N) in, B actions out.
+_Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
 
 class _OptionEntry(TypedDict):
     """A keyword of rules in `OPTIONS`."""
@@ -275,12 +277,15 @@ class VectorGame:
         game: _GameName = "hoyito-ii",
         pits: int = 6,
         *,
-        opponent: str = "random",
+        opponent: Union[str, _Policy, Sequence[_Policy], None] = None,
+        opponent_weights: Optional[Sequence[float]] = None,
         agent: Literal["south", "north", "alternate"] = "south",
         reward: Literal["margin", "captures", "normalized", "win"] = "margin",
         illegal_action: Literal["lose", "raise"] = "lose",
         autoreset: Literal["next-step", "same-step"] = "next-step",
         seed: Optional[int] = None,
+        threads: Optional[int] = None,
+        engine_memory: int = 1024,
         **options: Unpack[_RuleOptions],
     ) -> "VectorGame": ...
     @property
@@ -296,11 +301,17 @@ class VectorGame:
     @property
     def seed(self) -> Optional[int]: ...
     @property
+    def threads(self) -> int: ...
+    @property
+    def needs_reset(self) -> bool: ...
+    @property
     def observations(self) -> npt.NDArray[np.float32]: ...
     @property
     def final_observations(self) -> npt.NDArray[np.float32]: ...
     @property
     def rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def seat_rewards(self) -> npt.NDArray[np.float32]: ...
     @property
     def terminations(self) -> npt.NDArray[np.bool_]: ...
     @property
@@ -311,6 +322,13 @@ class VectorGame:
         self, seed: Optional[int] = None, mask: Optional[npt.NDArray[np.bool_]] = None
     ) -> None: ...
     def step(self, actions: npt.ArrayLike) -> None: ...
+    def send(self, actions: npt.ArrayLike) -> None: ...
+    def recv(self) -> None: ...
+    def set_opponent(
+        self,
+        opponent: Union[_Policy, Sequence[_Policy]],
+        opponent_weights: Optional[Sequence[float]] = None,
+    ) -> None: ...
     def moves(self, index: int) -> list[int]: ...
     def game(self, index: int) -> Game: ...
     def __len__(self) -> int: ...

@@ -26,22 +26,78 @@ sides at every restart). Observations and masks are those of the single environm
 mask of a game that ended at the last step (Gymnasium's next-step autoreset) is all ones,
 since its next action is ignored.
 
+The opponent may also be your own policy: a callable ``policy(observations, masks)``
+taking float32 observations ``(B, 2N + 8)`` and int8 masks ``(B, N)`` of the B games where
+it is to move (from its side's point of view) and returning B actions. It is called once
+for all those games, never once a game. A ``League`` of policies (frozen snapshots of a
+torch or NumPy policy, say) draws one for each game at its start; ``set_opponent`` changes
+it between steps. ``opponent="self"`` is self-play: the agent plays both sides, the
+observation and mask are those of the side to move, ``infos["to_move"]`` says which, and
+``infos["seat_rewards"]`` gives each seat's reward of the step (South, North).
+
+``threads`` steps the games on that many Rust threads with the GIL released, and
+``send(actions)``/``recv()`` (Stable-Baselines3's ``step_async``/``step_wait``) let the
+trainer compute while they step.
+
 The environments copy (``copy.deepcopy``) and pickle in the middle of play, and the copy
 goes on as the original would (the games' random streams included); an engine opponent is
-rebuilt from its seed, without what its search learnt in the game under way.
+rebuilt from its seed, without what its search learnt in the game under way. A batch
+whose opponent is a Python policy does not pickle.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _common
 from ._sowing import VectorGame
 
-__all__ = ["SowingVectorEnv", "SowingVecEnv", "VectorGame"]
+__all__ = ["League", "Policy", "SowingVectorEnv", "SowingVecEnv", "VectorGame"]
+
+#: A policy: ``policy(observations, masks) -> actions`` for a batch of positions.
+Policy = Callable[[np.ndarray, np.ndarray], Any]
+
+
+class League:
+    """Policies that take turns as the opponent: each game draws one at its start, with
+    the given weights (all alike by default). Add frozen snapshots as training goes on
+    (``league.add(copy.deepcopy(policy))``) and hand the league to ``set_opponent``."""
+
+    def __init__(self, policies: Sequence[Policy] = (), weights: Optional[Sequence[float]] = None):
+        self.policies: list[Policy] = list(policies)
+        self.weights: list[float] = (
+            [1.0] * len(self.policies) if weights is None else [float(w) for w in weights]
+        )
+        if len(self.weights) != len(self.policies):
+            raise ValueError(f"{len(self.weights)} weights for {len(self.policies)} policies")
+
+    def add(self, policy: Policy, weight: float = 1.0) -> None:
+        """Adds ``policy``, drawn with ``weight``, for the games that start from now on."""
+        self.policies.append(policy)
+        self.weights.append(float(weight))
+
+    def __len__(self) -> int:
+        return len(self.policies)
+
+    def __repr__(self) -> str:
+        return f"League({len(self.policies)} policies, weights={self.weights})"
+
+
+def _opponent_args(opponent: Any) -> dict[str, Any]:
+    """The core's ``opponent`` and ``opponent_weights`` for a name, a policy or a league."""
+    if isinstance(opponent, League):
+        if not opponent.policies:
+            raise ValueError("the league has no policy yet")
+        return {"opponent": list(opponent.policies), "opponent_weights": opponent.weights}
+    if isinstance(opponent, str) or callable(opponent):
+        return {"opponent": opponent}
+    raise TypeError(
+        "opponent must be a player's name (random, greedy, level:N, self …), a policy "
+        f"(a callable taking observations and masks) or a League, not {opponent!r}"
+    )
 
 _REWARDS = ("margin", "captures", "normalized", "win")
 
@@ -50,26 +106,24 @@ def _core(
     num_envs: int,
     game: str,
     pits: int,
-    opponent: str,
+    opponent: Any,
     agent: str,
     reward: str,
     illegal_action: str,
     autoreset: str,
     seed: Optional[int],
     options: dict[str, Optional[str]],
+    threads: Optional[int] = None,
+    engine_memory: int = 1024,
 ) -> VectorGame:
-    if not isinstance(opponent, str):
-        raise TypeError(
-            f"opponent must be a player name (random, greedy, level:N …), not {opponent!r}"
-        )
     if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
         raise TypeError(f"num_envs must be an integer, not {num_envs!r}")
     if num_envs < 1:
         raise ValueError(f"num_envs must be at least 1, not {num_envs}")
     return VectorGame(
-        int(num_envs), game, pits, opponent=opponent, agent=agent, reward=reward,
-        illegal_action=illegal_action, autoreset=autoreset, seed=seed,
-        **_common.game_options(options),
+        int(num_envs), game, pits, **_opponent_args(opponent), agent=agent, reward=reward,
+        illegal_action=illegal_action, autoreset=autoreset, seed=_seed_of(seed),
+        threads=threads, engine_memory=engine_memory, **_common.game_options(options),
     )
 
 
@@ -95,14 +149,29 @@ def _renders(core: VectorGame, render_mode: Optional[str]) -> Optional[tuple[Any
 
 def _seed_of(seed: Union[None, int, Sequence[Optional[int]]]) -> Optional[int]:
     """One seed for the core from Gymnasium's seed argument (an int, or a list whose first
-    entry seeds them all: every game has its own stream, drawn from one seed)."""
+    entry seeds them all: every game has its own stream, drawn from one seed). Seeds of
+    64 bits and more (Gymnasium takes any) are folded to 64 by NumPy's ``SeedSequence``."""
     if seed is None:
         return None
     if isinstance(seed, (list, tuple)):
-        return None if seed[0] is None else int(seed[0])
+        return _seed_of(seed[0])
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be None or a non-negative integer, not {seed!r}")
+    if seed >= 2**64:
+        return int(np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0])
     return int(seed)
+
+
+def _check_started(core: VectorGame, started: bool) -> None:
+    """Refuses a step before the first ``reset()``, or after a step cut short, as the
+    single environment does (Gymnasium's ``ResetNeeded``, else a ``RuntimeError``)."""
+    if started and not core.needs_reset:
+        return
+    why = "a step was cut short" if started else "the environment was never reset"
+    message = f"{why}: call reset() before step()"
+    if _gymnasium is not None:
+        raise _gymnasium.error.ResetNeeded(message)
+    raise RuntimeError(message)
 
 
 try:
@@ -127,7 +196,10 @@ if _gymnasium is not None:
         ``action_masks()`` returns them too (sb3-contrib's convention).
 
         ``copy`` (True): return fresh arrays from ``step`` and ``reset``; with False, the
-        core's own arrays, overwritten by the next step.
+        core's own arrays, overwritten by the next step. ``threads`` and
+        ``engine_memory`` (MiB, the engine opponents' tables in all) go to the core.
+        ``send(actions)`` then ``recv()`` is ``step`` in two halves, the games stepping in
+        between while the caller computes.
         """
 
         metadata = {
@@ -141,7 +213,7 @@ if _gymnasium is not None:
             num_envs: int = 1,
             game: str = "hoyito-ii",
             pits: int = 6,
-            opponent: str = "random",
+            opponent: Any = "random",
             agent: str = "south",
             reward: str = "margin",
             illegal_action: str = "lose",
@@ -149,6 +221,8 @@ if _gymnasium is not None:
             autoreset_mode: Union[str, Any] = _AutoresetMode.NEXT_STEP,
             copy: bool = True,
             seed: Optional[int] = None,
+            threads: Optional[int] = None,
+            engine_memory: int = 1024,
             **options: Optional[str],
         ) -> None:
             if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -161,8 +235,9 @@ if _gymnasium is not None:
             self.core = _core(
                 num_envs, game, pits, opponent, agent, reward, illegal_action,
                 "same-step" if mode == _AutoresetMode.SAME_STEP else "next-step", seed,
-                options,
+                options, threads, engine_memory,
             )
+            self._started = False
             self.metadata = {**type(self).metadata, "autoreset_mode": mode}
             self.num_envs = self.core.num_envs
             self.render_mode = render_mode
@@ -176,7 +251,16 @@ if _gymnasium is not None:
             return array.copy() if self.copy else array
 
         def _infos(self) -> dict[str, Any]:
-            return {"action_mask": self._out(self.core.masks), "_action_mask": self._all.copy()}
+            infos = {"action_mask": self._out(self.core.masks), "_action_mask": self._all.copy()}
+            if self.core.opponent == "self":
+                infos["to_move"] = self._out(self.core.agents)
+                infos["seat_rewards"] = self._out(self.core.seat_rewards)
+            return infos
+
+        def set_opponent(self, opponent: Any) -> None:
+            """Changes a policy opponent (a policy or a ``League``) for the games that
+            start from now on; the games under way keep theirs."""
+            self.core.set_opponent(**_opponent_args(opponent))
 
         def reset(
             self,
@@ -195,12 +279,29 @@ if _gymnasium is not None:
                         f"reset_mask must be {self.num_envs} booleans, not shape {mask.shape}"
                     )
             self.core.reset(_seed_of(seed), mask)
+            self._started = True
             return self._out(self.core.observations), self._infos()
 
         def step(
             self, actions: Any
         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+            _check_started(self.core, self._started)
             self.core.step(actions)
+            return self._results()
+
+        def send(self, actions: Any) -> None:
+            """Starts ``step(actions)`` on the core's threads and returns at once."""
+            _check_started(self.core, self._started)
+            self.core.send(actions)
+
+        def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+            """Waits for the step ``send`` started and returns what ``step`` would."""
+            self.core.recv()
+            return self._results()
+
+        def _results(
+            self,
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
             terminations = self._out(self.core.terminations)
             infos = self._infos()
             if self.metadata["autoreset_mode"] == _AutoresetMode.SAME_STEP and terminations.any():
@@ -244,7 +345,9 @@ class SowingVecEnv:
     of ``stable_baselines3.common.vec_env.VecEnv`` when Stable-Baselines3 is installed,
     so that its algorithms take it as it is, with no ``DummyVecEnv`` around it.
 
-    Options as ``SowingVectorEnv``; ``seed`` seeds the first reset.
+    Options as ``SowingVectorEnv``; ``seed`` seeds the first reset. ``step_async``
+    starts the step on the core's threads (unless the opponent is a Python policy) and
+    ``step_wait`` waits for it.
     """
 
     def __init__(
@@ -252,12 +355,14 @@ class SowingVecEnv:
         num_envs: int = 1,
         game: str = "hoyito-ii",
         pits: int = 6,
-        opponent: str = "random",
+        opponent: Any = "random",
         agent: str = "south",
         reward: str = "margin",
         illegal_action: str = "lose",
         render_mode: Optional[str] = None,
         seed: Optional[int] = None,
+        threads: Optional[int] = None,
+        engine_memory: int = 1024,
         **options: Optional[str],
     ) -> None:
         _register_with_sb3()
@@ -267,8 +372,10 @@ class SowingVecEnv:
             )
         self.core = _core(
             num_envs, game, pits, opponent, agent, reward, illegal_action, "same-step",
-            seed, options,
+            seed, options, threads, engine_memory,
         )
+        self._started = False
+        self._sent = False
         self.num_envs = self.core.num_envs
         self.observation_space, self.action_space = _spaces(self.core)
         self.render_mode = render_mode
@@ -282,19 +389,32 @@ class SowingVecEnv:
     # The VecEnv interface.
 
     def reset(self) -> np.ndarray:
-        self.core.reset(self._seed)
+        if self._sent:
+            self.core.recv()
+            self._sent = False
+        self.core.reset(_seed_of(self._seed))
+        self._started = True
         self._seed = None
         self.reset_infos = [{} for _ in range(self.num_envs)]
         return self.core.observations.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = actions
+        _check_started(self.core, self._started)
+        if self.core.threads > 1 and self.core.opponent not in ("policy", "league"):
+            self.core.send(actions)
+            self._sent = True
+        else:
+            self._actions = actions
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        if self._actions is None:
+        if self._sent:
+            self._sent = False
+            self.core.recv()
+        elif self._actions is not None:
+            actions, self._actions = self._actions, None
+            self.core.step(actions)
+        else:
             raise RuntimeError("step_wait without step_async")
-        actions, self._actions = self._actions, None
-        self.core.step(actions)
         dones = self.core.terminations.copy()
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if dones.any():
@@ -309,7 +429,14 @@ class SowingVecEnv:
         return self.step_wait()
 
     def close(self) -> None:
+        if self._sent:
+            self.core.recv()
+            self._sent = False
         self.closed = True
+
+    def set_opponent(self, opponent: Any) -> None:
+        """As ``SowingVectorEnv.set_opponent``."""
+        self.core.set_opponent(**_opponent_args(opponent))
 
     def action_masks(self) -> np.ndarray:
         """bool ``(num_envs, N)``: the agent's legal columns in each game."""
