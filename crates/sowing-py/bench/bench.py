@@ -2,8 +2,8 @@
 
     python crates/sowing-py/bench/bench.py [--runs 5] [--seconds 2] [--json]
 
-Every figure is uniformly random legal play on one thread, as environment steps (moves)
-per second, the median of ``--runs`` runs of about ``--seconds`` each:
+Every figure is uniformly random legal play, on one thread unless the row says 2, as
+environment steps (moves) per second, the median of ``--runs`` runs of about ``--seconds`` each:
 
 - ``VecGame``: 1,024 Hoyito II games stepped in Rust, the random legal actions drawn
   in Rust by ``VecGame.sample_actions`` (the figure of record), or with NumPy from the
@@ -18,7 +18,9 @@ per second, the median of ``--runs`` runs of about ``--seconds`` each:
 - Gymnasium: ``sowing/HoyitoII-v0`` against the random opponent (agent steps), and
   ``sowing.vector.SowingVectorEnv``, 1,024 games against the random opponent stepped in
   Rust (agent steps: each one the agent's move and the opponent's replies), with the
-  actions drawn with NumPy from the masks, or the step alone.
+  actions drawn with NumPy from the masks, or the step alone; on 1 and 2 threads; in
+  self-play (an agent step is one move, either side's); and against a Python policy
+  (NumPy's argmax of the masks, called once a round for all the games it moves in).
 
 ``--only WORDS`` keeps the rows whose name has one of the comma-separated words (``--only
 vector,oware``: the vector environment beside OpenSpiel's Oware).
@@ -217,11 +219,17 @@ def gymnasium_env(seconds: float) -> int:
     return steps
 
 
-def vector_env(step_only: bool) -> Callable[[float], object]:
+def first_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """A policy opponent as cheap as one can be: the leftmost legal column (NumPy)."""
+    return masks.argmax(axis=1)
+
+
+def vector_env(step_only: bool, opponent: object = "random", threads: int = 1
+               ) -> Callable[[float], object]:
     from sowing.vector import SowingVectorEnv
 
     def run(seconds: float) -> object:
-        env = SowingVectorEnv(1024, "hoyito-ii", opponent="random", seed=6)
+        env = SowingVectorEnv(1024, "hoyito-ii", opponent=opponent, threads=threads, seed=6)
         env.reset(seed=6)
         masks = env.core.masks  # the core's own array, overwritten by each step
         rng = np.random.default_rng(6)
@@ -268,6 +276,14 @@ def main() -> None:
     rows.append(("Gymnasium sowing/HoyitoII-v0 vs random", gymnasium_env))
     rows.append(("sowing.vector, 1,024 games vs random, NumPy draws", vector_env(False)))
     rows.append(("sowing.vector, 1,024 games vs random, step alone", vector_env(True)))
+    rows.append(("sowing.vector, 1,024 games vs random, 2 threads, step alone",
+                 vector_env(True, threads=2)))
+    rows.append(("sowing.vector self-play, 1,024 games, step alone",
+                 vector_env(True, opponent="self")))
+    rows.append(("sowing.vector self-play, 1,024 games, 2 threads, step alone",
+                 vector_env(True, opponent="self", threads=2)))
+    rows.append(("sowing.vector, 1,024 games vs a Python policy, step and policy",
+                 vector_env(True, opponent=first_legal)))
     if args.only:
         words = [w.strip().lower() for w in args.only.split(",") if w.strip()]
         rows = [(name, run) for name, run in rows if any(w in name.lower() for w in words)]
