@@ -1,7 +1,8 @@
 //! `sowing.Engine`: the engine crate's `Engine` (levels and searches) and its other players,
 //! searching with the GIL released.
 
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pyo3::prelude::*;
@@ -11,6 +12,7 @@ use sowing_engine::{Info, Limits, Player, PlayerSpec, Score};
 use pyo3::types::PyTuple;
 
 use crate::game::Game;
+use crate::interrupt::interruptible;
 use crate::{count, IllegalMoveError, SowingError};
 
 /// What a search found.
@@ -74,6 +76,7 @@ pub struct Engine {
     /// them: what the search learnt is not carried over).
     args: EngineArgs,
     spec: PlayerSpec,
+    /// The limits of every move, with the stop flag that Ctrl-C sets.
     limits: Limits,
     brain: Mutex<Brain>,
 }
@@ -149,6 +152,7 @@ impl Engine {
             time: movetime.map(Duration::from_millis),
             nodes,
             depth,
+            stop: Some(Arc::new(AtomicBool::new(false))),
             ..Limits::default()
         };
         if level.is_none()
@@ -191,7 +195,7 @@ impl Engine {
         let name = |mv: Move| mv.name(n).to_string();
         let limits = self.limits.clone();
         let brain = &self.brain;
-        let (best, score, pv, depth, nodes) = py.detach(move || {
+        let search = move || {
             let mut brain = brain.lock().unwrap_or_else(|p| p.into_inner());
             match &mut *brain {
                 Brain::Search(search) => {
@@ -215,7 +219,13 @@ impl Engine {
                     }
                 }
             }
-        });
+        };
+        let (best, score, pv, depth, nodes) = if self.may_take_long() {
+            let stop = self.limits.stop.as_deref().expect("an engine's stop flag");
+            interruptible(py, stop, search)?
+        } else {
+            py.detach(search)
+        };
         let (score, proven, score_text) = match score.map(score_parts) {
             Some((value, proven, text)) => (Some(value), proven, Some(text)),
             None => (None, false, None),
@@ -323,7 +333,25 @@ impl Engine {
     }
 }
 
+/// Nodes a search may take on the calling thread: a few milliseconds, too short to wait
+/// for Ctrl-C.
+const QUICK_NODES: u64 = 200_000;
+
 impl Engine {
+    /// Whether a move may take long enough that Ctrl-C must be able to stop it: not for
+    /// random and greedy, nor for a search capped at a few milliseconds' nodes (levels
+    /// 1–5), which run on the calling thread without the cost of another.
+    fn may_take_long(&self) -> bool {
+        let capped = |nodes: Option<u64>| nodes.is_some_and(|n| n <= QUICK_NODES);
+        match &self.spec {
+            PlayerSpec::Random | PlayerSpec::Greedy => false,
+            spec => {
+                let settings = spec.search_settings();
+                !(capped(self.limits.nodes) || settings.is_some_and(|s| capped(s.nodes)))
+            }
+        }
+    }
+
     fn remade(&self) -> PyResult<Engine> {
         Engine::from_args(self.args.clone())
     }

@@ -14,6 +14,7 @@ mod batch;
 mod buffer;
 mod engine;
 mod game;
+mod interrupt;
 mod memory;
 mod observe;
 mod runner;

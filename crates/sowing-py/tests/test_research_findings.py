@@ -137,3 +137,17 @@ def test_ctrl_c_stops_engine_opponents_at_once():
     assert core2.needs_reset
     with pytest.raises(sowing.SowingError, match="interrupted"):
         core2.step(core2.masks.argmax(axis=1))
+
+
+def test_ctrl_c_stops_a_single_engine_search():
+    engine = sowing.Engine(player="search:time=20000")
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        engine.best_move(sowing.Game())
+    assert time.monotonic() - started < 5
+    # The engine searches again afterwards (the stop flag is cleared).
+    assert sowing.Engine(level=1).best_move(sowing.Game()) in sowing.Game().legal_moves()
+    quick = sowing.Engine(player="search:nodes=2000")
+    assert quick.best_move(sowing.Game()) in sowing.Game().legal_moves()
