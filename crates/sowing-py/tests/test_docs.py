@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 import sowing
+import sowing.benchmark
+import sowing.elo
 import sowing.gym
 import sowing.openspiel
 import sowing.pettingzoo
@@ -30,7 +32,8 @@ def test_example_runs(index, capsys):
 
 
 @pytest.mark.parametrize(
-    "module", [sowing, sowing.gym, sowing.pettingzoo, sowing.openspiel, sowing.tables, sowing.render])
+    "module", [sowing, sowing.gym, sowing.pettingzoo, sowing.openspiel, sowing.tables, sowing.render,
+               sowing.benchmark, sowing.elo])
 def test_docstring_examples(module, tmp_path):
     failed, attempted = doctest.testmod(module, extraglobs={"directory": tmp_path})
     assert attempted > 0 and failed == 0

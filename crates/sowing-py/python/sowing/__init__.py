@@ -59,6 +59,10 @@ __all__ = [
     "VectorGame",
 ]
 
+from .benchmark import evaluate  # noqa: E402  (after the native names it uses)
+
+__all__ += ["evaluate"]
+
 # Gymnasium ids are registered on import when Gymnasium is installed (it has no plugin
 # entry points any more); the other ecosystems are imported only when asked for.
 if _find_spec("gymnasium") is not None:
