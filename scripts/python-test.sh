@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Python package's tests (crates/sowing-py, docs/python.md): a virtualenv under target/,
-# the pinned packages of crates/sowing-py/requirements-test.txt from PyPI, the package
-# installed with `pip install ./crates/sowing-py` (maturin builds the Rust extension), then
-# pytest. Needs only python3 (3.9 or later), pip and cargo; installs Debian's python3-venv
-# when the venv module is missing. Exits non-zero on any failure, and when pytest ran no test.
+# the pinned packages of crates/sowing-py/requirements-test.txt from PyPI, the package's
+# wheel built by scripts/python-wheel.sh (maturin builds the Rust extension) and installed,
+# then pytest (tests/test_wheel.py installs that wheel again where no cargo is). Needs only
+# python3 (3.9 or later), pip and cargo; installs Debian's python3-venv when the venv module
+# is missing. Exits non-zero on any failure, and when pytest ran no test.
 #
 #   scripts/python-test.sh            # everything
 #   scripts/python-test.sh -k gym     # arguments go to pytest
@@ -27,8 +28,11 @@ fi
 export PATH="$venv/bin:$PATH" # the maturin build backend runs the venv's maturin
 pip=("$venv/bin/python" -m pip --disable-pip-version-check --quiet)
 "${pip[@]}" install -r crates/sowing-py/requirements-test.txt
-# The pinned maturin of the virtualenv builds the wheel (no download of a newer one).
-"${pip[@]}" install --no-build-isolation ./crates/sowing-py
+# The pinned maturin of the virtualenv builds the wheel (no download of a newer one); the
+# tests use that wheel, built once.
+SOWING_WHEEL=$(scripts/python-wheel.sh)
+export SOWING_WHEEL
+"${pip[@]}" install --force-reinstall --no-deps "$SOWING_WHEEL"
 
 # `sow replay`, for the agreement tests.
 if [ -z "${SOW:-}" ]; then
