@@ -10,7 +10,7 @@ choose; positions where it can only pass are left out), from one of two sources:
 - ``"tables"``: drawn uniformly from the tables' layers (a layer at random, then a board
   at random among those of that many seeds, the side to move, the split of the captures
   and Ayoayo's last sower at random);
-- ``"self-play"``: reached by games of ``Engine(level=LEVEL, seed=SEED + k)`` against
+- ``"self-play"``: reached by games of ``Engine(level=LEVEL, seed=SEED·2³² + k)`` against
   itself (game k; the level's noise varies the games), every position inside the tables.
 
 Both are drawn from ``random.Random(seed)`` (the self-play source from ``seed + 1``); no
@@ -103,8 +103,9 @@ def columns(positions: Sequence[Game], tables: Tables, source: str) -> dict[str,
 
 
 def _self_play(level: int, seed: int) -> Any:
+    """Game k's player: its own seed, apart from every game of every other dataset seed."""
     def chooser(index: int) -> Any:
-        return Engine(level=level, seed=seed + index).best_move
+        return Engine(level=level, seed=(seed << 32) + index).best_move
     return chooser
 
 
@@ -124,6 +125,8 @@ def write_dataset(
     self-play of ``level`` (module documentation) to the Parquet file ``path``, and
     returns them as a ``pyarrow.Table``. The tables are those of the game in ``dir``."""
     pa = _pyarrow()
+    if not 0 <= seed < 2**31:
+        raise ValueError(f"seed must be in 0 … 2**31 - 1, not {seed}")
     for name, value in (("tables", tables), ("self_play", self_play)):
         if value < 0:
             raise ValueError(f"{name} must not be negative, not {value}")
