@@ -6,7 +6,9 @@ Rust (``VecGame``), vector environments for trainers with the opponent inside
 environments for Gymnasium (``sowing.gym``, registered as ``sowing/HoyitoII-v0`` … on
 import), PettingZoo
 (``sowing.pettingzoo.env``) and OpenSpiel (``import sowing.openspiel``); the endgame
-tables (``sowing.tables``) and matches on a Ray cluster (``python -m sowing.distributed``).
+tables (``sowing.tables``), a benchmark with exact answers from them (``sowing.evaluate``),
+datasets of exact values (``python -m sowing.dataset``) and matches on a Ray cluster
+(``python -m sowing.distributed``).
 
 >>> import sowing
 >>> game = sowing.Game("ayoayo")
