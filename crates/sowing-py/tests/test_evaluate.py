@@ -125,6 +125,10 @@ def test_the_published_set_follows_from_its_seed(tables_dir):
     assert first == published_set("hoyito-ii", dir=tables_dir, positions=100, seed=7)
     assert len(set(first)) == 100
     assert first != published_set("hoyito-ii", dir=tables_dir, positions=100, seed=8)
+    # As published: a change of how the set is drawn shows here.
+    assert first[:3] == ["hoyito-ii 1,1,0,0,0,2/0,1,1,0,1,1 8-32 S S",
+                         "hoyito-ii 1,1,0,0,0,0/1,0,2,1,1,1 8-32 N S",
+                         "hoyito-ii 2,0,1,1,0,0/1,0,2,1,0,0 8-32 S N"]
     # A shorter set is the start of a longer one.
     assert published_set("hoyito-ii", dir=tables_dir, positions=10, seed=7) == first[:10]
     for text in first:

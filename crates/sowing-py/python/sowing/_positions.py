@@ -94,7 +94,7 @@ def uniform(rules: dict[str, Any], tables: Tables, count: int, seed: int) -> lis
     start = Game(**rules)
     n = start.pits_per_row
     total = seeds(start)
-    options = start.options
+    options: dict[str, Any] = start.options
     found: list[Game] = []
     seen: set[str] = set()
     idle = 0

@@ -161,7 +161,7 @@ def _total(table: dict[int, SeedStats]) -> SeedStats:
 
 def _rules(game: str, pits: int, options: dict[str, str]) -> dict[str, Any]:
     """The rules as ``Game``'s keywords, checked by making a game (``RulesError``)."""
-    rules = dict(game=game, pits=pits, **options)
+    rules: dict[str, Any] = dict(game=game, pits=pits, **options)
     Game(**rules)
     return rules
 
@@ -234,8 +234,8 @@ def evaluate(
 
     published: dict[int, SeedStats] = {}
     chosen = _positions.played(rules, tables, positions, seed)
-    for start in range(0, len(chosen), batch_size):
-        part = chosen[start:start + batch_size]
+    for first in range(0, len(chosen), batch_size):
+        part = chosen[first:first + batch_size]
         for position, action in zip(part, ask(counted, part)):
             published.setdefault(sum(position.pits), SeedStats()).add(
                 loss(tables, position, action))

@@ -130,7 +130,7 @@ def write_dataset(
     for name, value in (("tables", tables), ("self_play", self_play)):
         if value < 0:
             raise ValueError(f"{name} must not be negative, not {value}")
-    rules = dict(game=game, pits=pits, **options)
+    rules: dict[str, Any] = dict(game=game, pits=pits, **options)
     Game(**rules)  # RulesError for an unknown game or option
     opened = open_tables(dir=dir, **rules)
     drawn = columns(_positions.uniform(rules, opened, tables, seed), opened, "tables")
