@@ -222,6 +222,11 @@ def test_bad_arguments_are_refused_clearly(tables_dir, tmp_path):
         sowing.evaluate(first, dir=tables_dir, rungs=("level:9",))
     with pytest.raises(ValueError, match="positions must not be negative"):
         sowing.evaluate(first, dir=tables_dir, positions=-1)
+    with pytest.raises(ValueError, match="seed must not be negative, not -3"):
+        sowing.evaluate(first, dir=tables_dir, seed=-3)
+    # No games: no ladder, and nothing to rate.
+    quiet = sowing.evaluate(first, dir=tables_dir, positions=5, games=0)
+    assert quiet.ladder == [] and quiet.elo is None and "ladder" not in str(quiet)
     # Layers that play from the start never reaches.
     sowing.tables.build("hoyito-ii", max_seeds=0, dir=tmp_path / "odd", extra=[5])
     with pytest.raises(sowing.TablesError, match="reached no new position"):

@@ -28,8 +28,9 @@ the tables define it).
 The ladder: ``games`` games against each rung of ``rungs`` (reference players with fixed
 Elo anchors, ``ANCHORS``), in pairs as ``sow match --seed SEED`` plays them: pair k starts
 from the opening ``sow match`` draws for it (random plies that a fixed search values near
-even), the same for every rung, played once with the agent as South and once as North. Each rung's score gives an Elo with Wilson's interval, and all of them one Elo
-fitted by maximum likelihood (``sowing.elo``).
+even), the same for every rung, played once with the agent as South and once as North.
+Each rung's score gives an Elo with Wilson's interval, and all of them one Elo fitted by
+maximum likelihood (``sowing.elo``).
 """
 
 from __future__ import annotations
@@ -214,7 +215,7 @@ def evaluate(
     if not callable(policy):
         raise TypeError(f"policy must be callable as policy(observations, masks), not "
                         f"{type(policy).__name__}")
-    for name, value in (("positions", positions), ("games", games)):
+    for name, value in (("positions", positions), ("games", games), ("seed", seed)):
         if value < 0:
             raise ValueError(f"{name} must not be negative, not {value}")
     if batch_size < 1:
@@ -256,7 +257,7 @@ def evaluate(
     _ladder.play(counted, pairings, watch)
 
     ladder = []
-    for index, name in enumerate(rungs):
+    for index, name in enumerate(rungs if starts else ()):
         results = [_outcome(p) for p in pairings if p.rung == index]
         ladder.append(RungResult(name, ANCHORS[name], sum(r > 0 for r in results),
                                  sum(r == 0 for r in results), sum(r < 0 for r in results)))
