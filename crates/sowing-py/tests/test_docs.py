@@ -22,7 +22,7 @@ BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
 
 
 def test_the_doc_has_its_examples():
-    assert len(BLOCKS) == 9
+    assert len(BLOCKS) == 10
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))

@@ -205,6 +205,7 @@ def test_bad_arguments_are_refused_clearly(tables_dir, tmp_path):
         sowing.evaluate(first, "hoyito-iii", dir=tmp_path / "none")
     with pytest.raises(PolicyError, match=r"must return 5 actions.*shape \(5, 6\)"):
         sowing.evaluate(lambda o, m: m, dir=tables_dir, positions=5, rungs=())
+    assert issubclass(PolicyError, sowing.IllegalMoveError)
     with pytest.raises(PolicyError, match="must return 5 actions"):
         sowing.evaluate(lambda o, m: [0], dir=tables_dir, positions=5, rungs=())
     with pytest.raises(PolicyError, match="integers"):

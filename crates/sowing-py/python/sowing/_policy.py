@@ -12,14 +12,15 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._sowing import Game
+from ._sowing import Game, IllegalMoveError
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
 
 
-class PolicyError(ValueError):
+class PolicyError(IllegalMoveError):
     """A policy that answered outside the protocol: wrong shape or type, or an illegal
-    action; the message says which row and position."""
+    action; the message says which row and position. An ``IllegalMoveError``, as the
+    vector environments raise for a policy opponent's bad answer."""
 
 
 def batch(games: Sequence[Game]) -> tuple[np.ndarray, np.ndarray]:
