@@ -198,18 +198,15 @@ impl VectorGame {
             self.actions = job.into_actions();
             return Ok(());
         }
-        self.launch(py, job);
+        self.launch(py, job)?;
         self.wait(py)
     }
 
     /// Hands the games and `job` to the workers and returns at once.
-    fn launch(&mut self, py: Python<'_>, job: Job) {
-        let pool = match &self.pool {
-            Some(pool) => Arc::clone(pool),
-            None => Arc::clone(
-                self.worker
-                    .get_or_insert_with(|| Arc::new(new_pool(1).expect("one worker thread"))),
-            ),
+    fn launch(&mut self, py: Python<'_>, job: Job) -> PyResult<()> {
+        let pool = match (&self.pool, &self.worker) {
+            (Some(pool), _) | (None, Some(pool)) => Arc::clone(pool),
+            (None, None) => Arc::clone(self.worker.insert(Arc::new(new_pool(1)?))),
         };
         let mut seats = std::mem::take(&mut self.seats);
         let shared = Arc::clone(&self.shared);
@@ -225,6 +222,7 @@ impl VectorGame {
             // The batch waits for this message; it cannot be gone (its drop waits too).
             let _ = back.send(done);
         });
+        Ok(())
     }
 
     /// Waits for the games to come back from the workers. A Ctrl-C meanwhile stops the
@@ -516,9 +514,8 @@ impl VectorGame {
             None if engine => std::thread::available_parallelism().map_or(1, |n| n.get()),
             None => 1,
         };
-        let pool = if (threads > 1 || engine) && !policies.is_empty() {
-            None
-        } else if threads > 1 || engine {
+        // Python policies are asked on the calling thread: no pool for them.
+        let pool = if (threads > 1 || engine) && policies.is_empty() {
             Some(Arc::new(new_pool(threads)?))
         } else {
             None
@@ -928,8 +925,7 @@ impl VectorGame {
         }
         self.take_actions(actions)?;
         let actions = std::mem::take(&mut self.actions);
-        self.launch(py, Job::Step(actions));
-        Ok(())
+        self.launch(py, Job::Step(actions))
     }
 
     /// Changes the Python policies that play the opponent (a policy, or a league's list
