@@ -7,7 +7,7 @@
 #
 #   scripts/solve-options.sh                     # every set, tables in target/solve-tables
 #   scripts/solve-options.sh ayoayo-holder       # some sets, by name
-#   TABLES=/work/tables SECONDS_EACH=7200 scripts/solve-options.sh
+#   TABLES=/work/tables SECONDS_EACH=7200 SOW=/tmp/sow scripts/solve-options.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -27,8 +27,12 @@ hoyito-iii-opponent-four-north|--game hoyito-iii --casa-rows opponent --final-fo
 ayoayo-holder|--game ayoayo --leftover holder|20|--from-ends
 "
 
-cargo build --release --locked -q -p sowing-cli
-sow="$root/target/release/sow"
+# SOW: a `sow` to run (a copy, so that a build meanwhile does not change it under the run).
+if [ -z "${SOW:-}" ]; then
+  cargo build --release --locked -q -p sowing-cli
+  SOW="$root/target/release/sow"
+fi
+sow="$SOW"
 wanted=("$@")
 while IFS='|' read -r name rules seeds extra; do
   [ -n "$name" ] || continue
