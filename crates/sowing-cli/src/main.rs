@@ -19,7 +19,10 @@ mod play;
 mod replay;
 mod solve;
 mod strength;
+mod table_sets;
 mod tables;
+mod tables_bench;
+mod tables_compress;
 mod tournament;
 
 /// Hoyito II, Hoyito III and Ayoayo: two-row mancala games with relay sowing.

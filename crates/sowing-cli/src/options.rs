@@ -155,3 +155,24 @@ impl TablesOption {
             .map_err(|e| anyhow::anyhow!("--tables: {e}"))
     }
 }
+
+/// Where the tables are, for `sow tables`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct DirOption {
+    /// The tables' directory (default: $SOWING_TABLES, else the user's data directory).
+    #[arg(long)]
+    pub dir: Option<std::path::PathBuf>,
+}
+
+impl DirOption {
+    pub fn dir(&self) -> Result<std::path::PathBuf> {
+        if let Some(dir) = &self.dir {
+            return Ok(dir.clone());
+        }
+        // The same rule as the players' (`sowing_engine::tables::default_dir`).
+        match sowing_engine::tables::default_dir() {
+            Some(dir) => Ok(dir),
+            None => bail!("no data directory is known here: give --dir or set SOWING_TABLES"),
+        }
+    }
+}

@@ -1,16 +1,19 @@
 //! `sow tables`: build, probe, verify and describe the perfect-play endgame tables
 //! (crate `sowing-tables`, docs/tables.md).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
-use sowing::{FinalFour, Position, Rules};
+use sowing::Position;
 use sowing_tables::build::OnDisk;
 use sowing_tables::{build, verify, Family, Tables};
 
-use crate::options::{GameOptions, LimitOptions};
+use crate::options::{DirOption, GameOptions, LimitOptions};
+use crate::table_sets::{families, short_list};
+use crate::tables_bench::{random_positions, BenchProbeArgs};
+use crate::tables_compress::CompressArgs;
 
 /// Perfect-play endgame tables: every position with at most S seeds on the board, valued
 /// exactly (the mover's future captures minus the opponent's, with best play).
@@ -30,28 +33,9 @@ enum Command {
     Verify(FamilyArgs),
     Stats(FamilyArgs),
     Bench(BenchArgs),
+    BenchProbe(BenchProbeArgs),
+    Compress(CompressArgs),
     Errors(ErrorsArgs),
-}
-
-/// Where the tables are.
-#[derive(clap::Args, Clone, Debug, Default)]
-struct DirOption {
-    /// The tables' directory (default: $SOWING_TABLES, else the user's data directory).
-    #[arg(long)]
-    dir: Option<PathBuf>,
-}
-
-impl DirOption {
-    fn dir(&self) -> Result<PathBuf> {
-        if let Some(dir) = &self.dir {
-            return Ok(dir.clone());
-        }
-        // The same rule as the players' (`sowing_engine::tables::default_dir`).
-        match sowing_engine::tables::default_dir() {
-            Some(dir) => Ok(dir),
-            None => bail!("no data directory is known here: give --dir or set SOWING_TABLES"),
-        }
-    }
 }
 
 /// Build the tables of one game (with its options) up to a number of seeds on the board.
@@ -92,6 +76,10 @@ struct BuildArgs {
     /// On disk: positions expanded into one pair of work files.
     #[arg(long, hide = true, default_value_t = OnDisk::default().range)]
     range_positions: u64,
+    /// Write the layers built compressed (`layer-NNN.sowz`, as `sow tables compress`
+    /// writes them) instead of raw; the layers below are held in memory while building.
+    #[arg(long)]
+    compressed: bool,
     /// On disk: moves reversed in memory at once (4 bytes each).
     #[arg(long, hide = true, default_value_t = OnDisk::default().bucket_moves)]
     bucket_moves: u64,
@@ -206,6 +194,8 @@ pub fn run(args: Args) -> Result<()> {
         Command::Verify(args) => run_verify(args, false),
         Command::Stats(args) => run_verify(args, true),
         Command::Bench(args) => run_bench(args),
+        Command::BenchProbe(args) => crate::tables_bench::run(args),
+        Command::Compress(args) => crate::tables_compress::run(args),
         Command::Errors(args) => run_errors(args),
     }
 }
@@ -227,6 +217,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
             bucket_moves: args.bucket_moves.max(1),
             checkpoint: Duration::from_secs(args.checkpoint_secs),
         },
+        compressed: args.compressed.then(Default::default),
     };
     if let Some(zero) = args.layer.iter().find(|&&n| n == 0) {
         bail!("--layer {zero}: an empty board has no layer (layers start at 1)");
@@ -292,24 +283,6 @@ fn run_probe(args: ProbeArgs) -> Result<()> {
     Ok(())
 }
 
-/// Layers as `4, 8, …, 24` (every fourth), `1-24` (every one) or one by one.
-fn short_list(layers: &[usize]) -> String {
-    let even = layers
-        .windows(2)
-        .all(|w| w[1] - w[0] == layers[1] - layers[0]);
-    match layers {
-        [first, .., last] if even && layers[1] - first == 1 => format!("{first}-{last}"),
-        [first, second, .., last] if even && layers.len() > 3 => {
-            format!("{first}, {second}, …, {last}")
-        }
-        _ => layers
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-    }
-}
-
 /// The line `sow tables probe` prints (fields in this order).
 #[derive(serde::Serialize)]
 struct ProbeLine {
@@ -322,29 +295,6 @@ struct MoveValue {
     #[serde(rename = "move")]
     mv: String,
     value: i32,
-}
-
-/// Every set of rules whose tables differ (final-four south and north share one family).
-fn all_families() -> Vec<Rules> {
-    Family::all().iter().map(|family| family.rules(0)).collect()
-}
-
-/// The families to look at: the one named, or every one with a directory under `dir`.
-fn families(options: &GameOptions, dir: &Path) -> Result<Vec<Rules>> {
-    if options.game.is_some() {
-        return Ok(vec![options.rules()?]);
-    }
-    let found: Vec<Rules> = all_families()
-        .into_iter()
-        .filter(|&rules| dir.join(Family::of(rules).name()).is_dir())
-        .collect();
-    if found.is_empty() {
-        bail!(
-            "no tables in {} (build some with `sow tables build`)",
-            dir.display()
-        );
-    }
-    Ok(found)
 }
 
 fn run_verify(args: FamilyArgs, stats: bool) -> Result<()> {
@@ -398,28 +348,8 @@ fn run_bench(args: BenchArgs) -> Result<()> {
     if max == 0 {
         bail!("no tables of {family} in {}", dir.display());
     }
-    // Random positions of every layer built, weighted by size, half with North to move.
-    let mut rng = sowing_engine::random::Rng::new(1);
     let built = tables.layers_built();
-    let total: u64 = built.iter().map(|&s| family.layer_len(s)).sum();
-    let positions: Vec<Position> = (0..args.probes.min(1 << 22))
-        .map(|_| {
-            // A bias of at most total / 2⁶⁴: nothing for a benchmark.
-            let mut at = rng.next_u64() % total;
-            let mut layers = built.iter();
-            let mut seeds = *layers.next().expect("a layer is built");
-            while at >= family.layer_len(seeds) {
-                at -= family.layer_len(seeds);
-                seeds = *layers.next().expect("the layers hold `total` positions");
-            }
-            let position = family.position(seeds, at);
-            if rng.next_u32() & 1 == 1 {
-                mirrored(&position)
-            } else {
-                position
-            }
-        })
-        .collect();
+    let positions = random_positions(&tables, args.probes, 1);
     let mut touch = 0i64;
     for position in &positions {
         touch += i64::from(tables.value(position)?);
@@ -442,23 +372,4 @@ fn run_bench(args: BenchArgs) -> Result<()> {
         sum + touch
     );
     Ok(())
-}
-
-/// The same position with the board turned and North to move.
-fn mirrored(position: &Position) -> Position {
-    let n = position.rules().pits_per_row();
-    let pits = position.pits();
-    let turned: Vec<u8> = (0..2 * n).map(|i| pits[(i + n) % (2 * n)]).collect();
-    let mut rules = position.rules();
-    if let FinalFour::To(side) = rules.final_four {
-        rules.final_four = FinalFour::To(!side);
-    }
-    Position::from_parts(
-        rules,
-        &turned,
-        position.captured(),
-        !position.to_move(),
-        position.last_sower().map(|s| !s),
-    )
-    .expect("a turned position is valid")
 }

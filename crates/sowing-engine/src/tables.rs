@@ -102,7 +102,8 @@ impl TableSet {
 }
 
 /// The value of a position in the tables for its player to move (0 once over); `None`
-/// beyond them.
+/// beyond them, or when its compressed block does not decompress (a file damaged after its
+/// checksum was checked on opening: the search goes on without the tables there).
 #[inline]
 pub fn value(tables: &Tables, pos: &Position) -> Option<i32> {
     if pos.is_over() {
@@ -113,7 +114,7 @@ pub fn value(tables: &Tables, pos: &Position) -> Option<i32> {
         return None;
     }
     let (layer, index) = tables.family().locate(pos);
-    Some(tables.stored(layer, index))
+    tables.stored(layer, index).ok()
 }
 
 /// The move a root inside the tables plays, with the exact values.

@@ -28,7 +28,7 @@ pub mod on_disk;
 
 pub use on_disk::OnDisk;
 
-use crate::file::{self, Values};
+use crate::{compressed, file, layer, Values};
 use crate::{move_value, Family, Tables, TablesError, MAX_LAYER_SEEDS};
 use sowing::Rules;
 
@@ -70,6 +70,10 @@ pub struct Options {
     pub on_disk: bool,
     /// How a layer is solved on disk.
     pub disk: OnDisk,
+    /// Write each layer built compressed ([`compressed`], `layer-NNN.sowz`) instead of raw.
+    /// The layers below are then held decompressed in memory while the build goes on (one
+    /// byte a position), since building reads them at random.
+    pub compressed: Option<compressed::Settings>,
 }
 
 impl Options {
@@ -161,7 +165,7 @@ pub fn expand(
                     0
                 } else {
                     let (layer, at) = family.locate(&child);
-                    lower.stored(layer, at)
+                    lower.stored(layer, at)?
                 };
                 best = best.max(move_value(&position, &child, rest));
             } else {
@@ -740,8 +744,14 @@ pub fn build(
     let mut layers: Vec<Option<Values>> = Vec::new();
     for seeds in plan {
         layers.resize_with(seeds - 1, || None);
-        match file::open_layer(dir, &family, seeds) {
+        match layer::open(dir, &family, seeds, None) {
             Ok(Some(values)) => {
+                // Building reads the layers below at random: a compressed one is held
+                // decompressed.
+                let values = match values {
+                    Values::Compressed(_) => Values::Owned(values.all()?.into_owned()),
+                    values => values,
+                };
                 layers.push(Some(values));
                 report.reused.push(seeds);
                 continue;
@@ -755,15 +765,28 @@ pub fn build(
         let started = Instant::now();
         let lower = Tables::from_layers(dir, family, std::mem::take(&mut layers));
         let values = pool.install(|| build_layer(dir, &family, seeds, &lower, options))?;
-        file::write_layer(dir, &family, seeds, &values)?;
+        match options.compressed {
+            Some(settings) => {
+                let bytes =
+                    pool.install(|| compressed::compress(&family, seeds, &values, settings))?;
+                file::write_atomically(&file::compressed_path(dir, &family, seeds), &bytes)?;
+            }
+            None => {
+                file::write_layer(dir, &family, seeds, &values)?;
+            }
+        }
         on_disk::finish(dir, &family, seeds)?;
         report.elapsed += started.elapsed();
         report.positions += values.len() as u64;
         report.built.push(seeds);
         layers = lower.into_layers();
         layers.resize_with(seeds - 1, || None);
+        if options.compressed.is_some() {
+            layers.push(Some(Values::Owned(values)));
+            continue;
+        }
         drop(values);
-        layers.push(Some(file::open_layer(dir, &family, seeds)?.ok_or_else(
+        layers.push(Some(layer::open(dir, &family, seeds, None)?.ok_or_else(
             || TablesError::Corrupt {
                 path: file::layer_path(dir, &family, seeds),
                 why: "vanished right after it was written".into(),

@@ -5,8 +5,8 @@
 //! maximising their final margin under every rule of the game, repetition (C.3) included:
 //! play that never ends captures nothing more. They are built by retrograde analysis layer
 //! by layer over the seeds on the board ([`build`]), stored one signed byte a position in
-//! one file a layer ([`file`]), read memory-mapped ([`Tables`]) and re-proved by
-//! [`verify`]. `docs/tables.md` documents the method, the index and the file format.
+//! one file a layer ([`file`]) or compressed in blocks ([`compressed`]), read memory-mapped
+//! through one path whatever the form ([`layer`], [`Tables`]) and re-proved by [`verify`]. `docs/tables.md` documents the method, the index and the file format.
 //!
 //! ```
 //! use sowing::{Position, Rules, Variant};
@@ -25,18 +25,22 @@
 #![warn(missing_docs)]
 
 pub mod build;
+pub mod compressed;
 pub mod file;
 mod index;
+pub mod layer;
 pub mod split;
 pub mod threads;
 pub mod verify;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use sowing::{Move, Position, Rules};
 
 pub use index::{binomial, boards, rank, unrank, Family, RuleState, MAX_LAYER_SEEDS};
+pub use layer::{Format, Values};
 
 /// Why tables could not be built, opened or probed.
 #[derive(Debug)]
@@ -180,7 +184,7 @@ pub struct Tables {
     family: Family,
     dir: PathBuf,
     /// `layers[n − 1]` holds layer `n`, `None` when it is not built; the last is built.
-    layers: Vec<Option<file::Values>>,
+    layers: Vec<Option<Values>>,
     /// The largest layer on disk, opened or not ([`Tables::open_up_to`] stops short): a
     /// position below it whose layer is not open is in a layer not built, not beyond.
     reach: usize,
@@ -211,6 +215,20 @@ impl Tables {
     /// # Errors
     /// When a file cannot be read or is corrupt.
     pub fn open_up_to(dir: &Path, rules: Rules, max_seeds: usize) -> Result<Tables, TablesError> {
+        Tables::open_format(dir, rules, max_seeds, None)
+    }
+
+    /// As [`Tables::open_up_to`], reading only the layer files of one form (`None`: of the
+    /// form on disk, the raw file when both are there; see [`layer::open`]).
+    ///
+    /// # Errors
+    /// When a file cannot be read or is corrupt.
+    pub fn open_format(
+        dir: &Path,
+        rules: Rules,
+        max_seeds: usize,
+        format: Option<Format>,
+    ) -> Result<Tables, TablesError> {
         let family = Family::of(rules);
         let mut tables = Tables {
             family,
@@ -219,7 +237,9 @@ impl Tables {
             reach: 0,
         };
         for seeds in 1..=max_seeds.min(MAX_LAYER_SEEDS) {
-            tables.layers.push(file::open_layer(dir, &family, seeds)?);
+            tables
+                .layers
+                .push(layer::open(dir, &family, seeds, format)?);
         }
         while tables.layers.last().is_some_and(Option::is_none) {
             tables.layers.pop();
@@ -227,7 +247,7 @@ impl Tables {
         // Only whether a file is there: the larger layers are not read.
         tables.reach = (max_seeds + 1..=MAX_LAYER_SEEDS)
             .rev()
-            .find(|&seeds| file::layer_path(dir, &family, seeds).exists())
+            .find(|&seeds| layer::exists(dir, &family, seeds))
             .unwrap_or(tables.layers.len());
         Ok(tables)
     }
@@ -236,7 +256,7 @@ impl Tables {
     pub(crate) fn from_layers(
         dir: &Path,
         family: Family,
-        mut layers: Vec<Option<file::Values>>,
+        mut layers: Vec<Option<Values>>,
     ) -> Tables {
         while layers.last().is_some_and(Option::is_none) {
             layers.pop();
@@ -293,29 +313,41 @@ impl Tables {
         }
     }
 
-    /// The raw values of layer `seeds`, one signed byte each.
+    /// Every value of layer `seeds`, one signed byte each (decompressed when the layer is).
+    ///
+    /// # Errors
+    /// When a compressed block does not decompress.
     ///
     /// # Panics
     /// When the layer is not built (check with [`Tables::built`]).
-    pub fn layer(&self, seeds: usize) -> &[u8] {
-        self.values(seeds).bytes()
+    pub fn layer(&self, seeds: usize) -> Result<Cow<'_, [u8]>, TablesError> {
+        self.values(seeds).all()
     }
 
+    /// The values of layer `seeds`, in whatever form they are read.
+    ///
+    /// # Panics
+    /// When the layer is not built (check with [`Tables::built`]).
     #[inline]
-    fn values(&self, seeds: usize) -> &file::Values {
+    pub fn values(&self, seeds: usize) -> &Values {
         match self.layers.get(seeds.wrapping_sub(1)) {
             Some(Some(values)) => values,
             _ => panic!("layer {seeds} of {} is not built", self.family),
         }
     }
 
-    /// The value stored at `index` of layer `seeds` (no range checks beyond slicing).
+    /// The value stored at `index` of layer `seeds`: every reader of the tables comes here,
+    /// whether the layer is raw or compressed.
+    ///
+    /// # Errors
+    /// When the layer is compressed and the block holding `index` does not decompress (a
+    /// damaged file that passed its checksum).
     ///
     /// # Panics
-    /// When the layer is not built (check with [`Tables::built`]).
+    /// When the layer is not built (check with [`Tables::built`]) or `index` is beyond it.
     #[inline]
-    pub fn stored(&self, seeds: usize, index: u64) -> i32 {
-        i32::from(self.values(seeds).bytes()[index as usize] as i8)
+    pub fn stored(&self, seeds: usize, index: u64) -> Result<i32, TablesError> {
+        Ok(i32::from(self.values(seeds).get(index)? as i8))
     }
 
     fn check(&self, position: &Position) -> Result<(), TablesError> {
@@ -354,7 +386,7 @@ impl Tables {
             return Ok(0);
         }
         let (seeds, index) = self.family.locate(position);
-        Ok(self.stored(seeds, index))
+        self.stored(seeds, index)
     }
 
     /// The value of a position with the value of each legal move.

@@ -65,20 +65,25 @@ fn wrong(family: &Family, seeds: usize, index: u64, why: String) -> TablesError 
 
 /// The value for the mover of reaching `child` from `parent`, computed here from the
 /// captures on both sides and the stored value of `child`.
-fn value_of_move(tables: &Tables, family: &Family, parent: &Position, child: &Position) -> i32 {
+fn value_of_move(
+    tables: &Tables,
+    family: &Family,
+    parent: &Position,
+    child: &Position,
+) -> Result<i32, TablesError> {
     let mover = parent.to_move();
     let mut total = i32::from(child.captured()[mover]) - i32::from(parent.captured()[mover]);
     total -= i32::from(child.captured()[!mover]) - i32::from(parent.captured()[!mover]);
     if !child.is_over() {
         let (layer, index) = family.locate(child);
-        let rest = tables.stored(layer, index);
+        let rest = tables.stored(layer, index)?;
         total += if child.to_move() == mover {
             rest
         } else {
             -rest
         };
     }
-    total
+    Ok(total)
 }
 
 /// What the rounds need of one position: its value, whether a best move leaves the layer,
@@ -152,7 +157,7 @@ fn prove_layer(tables: &Tables, family: &Family, seeds: usize) -> Result<LayerPr
     let nodes: Vec<Node> = (0..count)
         .into_par_iter()
         .map(|index| {
-            let value = tables.stored(seeds, index);
+            let value = tables.stored(seeds, index)?;
             let position = family.position(seeds, index);
             let node = |direct| Node {
                 value: value as i8,
@@ -176,7 +181,7 @@ fn prove_layer(tables: &Tables, family: &Family, seeds: usize) -> Result<LayerPr
             let mut best = i32::MIN;
             let mut out = node(false);
             for (_, child) in position.successors() {
-                let v = value_of_move(tables, family, &position, &child);
+                let v = value_of_move(tables, family, &position, &child)?;
                 best = best.max(v);
                 let inside = !child.is_over() && child.seeds_on_board() == seeds;
                 if !inside {
