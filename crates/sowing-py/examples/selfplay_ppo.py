@@ -92,10 +92,14 @@ def main() -> None:
     parser.add_argument("--tables-seeds", type=int, default=12,
                         help="the endgame tables to this many seeds judge the moves")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="PyTorch's threads: the network is small, and more threads spin "
+                             "against each other on a busy machine")
     args = parser.parse_args()
     if args.league_size < 1 or args.checkpoints < 1:
         parser.error("--league-size and --checkpoints must be at least 1")
 
+    torch.set_num_threads(args.torch_threads)
     tables = tempfile.mkdtemp(prefix="sowing-tables-")
     built = time.perf_counter()
     sowing.tables.build(args.game, max_seeds=args.tables_seeds, dir=tables)
