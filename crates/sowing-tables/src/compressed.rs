@@ -34,7 +34,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             block: 4096,
-            level: 19,
+            level: 12,
         }
     }
 }
@@ -54,6 +54,13 @@ pub fn compress(
         return Err(TablesError::Unsupported(
             "a compressed block holds at least one position".into(),
         ));
+    }
+    if !zstd::compression_level_range().contains(&settings.level) {
+        return Err(TablesError::Unsupported(format!(
+            "zstd has no level {} (it has {:?})",
+            settings.level,
+            zstd::compression_level_range()
+        )));
     }
     let frames: Vec<Vec<u8>> = values
         .par_chunks(settings.block as usize)
@@ -324,46 +331,69 @@ impl Layer {
             let mut cache = cache.borrow_mut();
             let Cache {
                 slots,
+                tick,
                 decompressor,
             } = &mut *cache;
-            let slot = &mut slots[slot_of(self.id, b)];
-            if slot.0 != (self.id, b) {
-                slot.0 = (0, 0);
-                let decompressor = match decompressor {
-                    Some(d) => d,
-                    None => decompressor.insert(new_decompressor(&self.path)?),
-                };
-                self.decode_into(b, decompressor, &mut slot.1)?;
-                slot.0 = (self.id, b);
+            *tick += 1;
+            let set = &mut slots[set_of(self.id, b) * WAYS..][..WAYS];
+            if let Some(slot) = set.iter_mut().find(|slot| slot.key == (self.id, b)) {
+                slot.used = *tick;
+                return Ok(slot.values[at]);
             }
-            Ok(slot.1[at])
+            let slot = set
+                .iter_mut()
+                .min_by_key(|slot| slot.used)
+                .expect("a set has ways");
+            slot.key = (0, 0);
+            slot.used = *tick;
+            let decompressor = match decompressor {
+                Some(d) => d,
+                None => decompressor.insert(new_decompressor(&self.path)?),
+            };
+            self.decode_into(b, decompressor, &mut slot.values)?;
+            slot.key = (self.id, b);
+            Ok(slot.values[at])
         })
     }
 }
 
-/// Blocks kept decompressed a thread (4 KiB each at the default block size).
-const CACHE_SLOTS: usize = 256;
+/// Sets of the thread's cache of blocks, and blocks a set: 256 blocks kept decompressed a
+/// thread (4 KiB each at the default block size, 1 MiB in all).
+const SETS: usize = 64;
+const WAYS: usize = 4;
 
-/// The last blocks a thread decompressed, direct-mapped by layer and block, with the
-/// thread's zstd context.
+/// One block kept decompressed.
+struct Slot {
+    /// (layer id, block); layer id 0 marks an empty slot.
+    key: (u64, u64),
+    /// When it was last read ([`Cache::tick`]): the least recent of a set goes first.
+    used: u64,
+    values: Vec<u8>,
+}
+
+/// The last blocks a thread decompressed (set-associative by layer and block, the least
+/// recently read of a set replaced), with the thread's zstd context.
 struct Cache {
-    /// `((layer id, block), values)`; layer id 0 marks an empty slot.
-    slots: Vec<((u64, u64), Vec<u8>)>,
+    slots: Vec<Slot>,
+    tick: u64,
     decompressor: Option<zstd::bulk::Decompressor<'static>>,
 }
 
 thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(Cache {
-        slots: (0..CACHE_SLOTS).map(|_| ((0, 0), Vec::new())).collect(),
+        slots: (0..SETS * WAYS)
+            .map(|_| Slot { key: (0, 0), used: 0, values: Vec::new() })
+            .collect(),
+        tick: 0,
         decompressor: None,
     });
 }
 
-/// The cache slot of block `b` of layer `id`.
+/// The cache set of block `b` of layer `id`.
 #[inline]
-fn slot_of(id: u64, b: u64) -> usize {
+fn set_of(id: u64, b: u64) -> usize {
     let mixed = (b ^ id.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> 56) as usize % CACHE_SLOTS
+    (mixed >> 58) as usize % SETS
 }
 
 fn new_decompressor(path: &Path) -> Result<zstd::bulk::Decompressor<'static>, TablesError> {
