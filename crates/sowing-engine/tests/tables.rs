@@ -7,7 +7,7 @@ use std::sync::Arc;
 use sowing::{Game, Move, Position, Rules, Variant};
 use sowing_engine::tables::{perfect_move, value};
 use sowing_engine::{Engine, Limits, PlayerSpec, Score, TableSet};
-use sowing_tables::{build, Family, Tables};
+use sowing_tables::{build, Family, Format, Tables};
 
 /// The seeds of the tables built here.
 const SEEDS: usize = 9;
@@ -30,10 +30,28 @@ impl Drop for TempDir {
 }
 
 fn built(name: &str, rules: Rules, seeds: usize) -> (TempDir, Tables) {
+    built_as(name, rules, seeds, false)
+}
+
+/// [`built`], the layers written raw or compressed (`sow tables build --compressed`).
+fn built_as(name: &str, rules: Rules, seeds: usize, compressed: bool) -> (TempDir, Tables) {
     let dir = TempDir::new(name);
-    build::build(&dir.0, rules, seeds, &build::Options::all_layers()).unwrap();
+    let options = build::Options {
+        compressed: compressed.then(Default::default),
+        ..build::Options::all_layers()
+    };
+    build::build(&dir.0, rules, seeds, &options).unwrap();
     let tables = Tables::open(&dir.0, rules).unwrap();
     assert_eq!(tables.max_seeds(), seeds);
+    let form = tables.values(seeds).format();
+    assert_eq!(
+        form,
+        Some(if compressed {
+            Format::Compressed
+        } else {
+            Format::Raw
+        })
+    );
     (dir, tables)
 }
 
@@ -76,8 +94,18 @@ fn margin(pos: &Position) -> i32 {
 
 #[test]
 fn a_root_inside_the_tables_plays_a_value_optimal_move_at_once() {
+    root_plays_a_value_optimal_move_at_once(false);
+}
+
+#[test]
+fn a_root_inside_compressed_tables_plays_a_value_optimal_move_at_once() {
+    root_plays_a_value_optimal_move_at_once(true);
+}
+
+fn root_plays_a_value_optimal_move_at_once(compressed: bool) {
     let rules = Rules::new(Variant::HoyitoII);
-    let (dir, tables) = built("root", rules, SEEDS);
+    let name = if compressed { "root-z" } else { "root" };
+    let (dir, tables) = built_as(name, rules, SEEDS, compressed);
     let set = Arc::new(TableSet::open(&dir.0).unwrap());
     let mut engine = PlayerSpec::Level(6)
         .build_engine_with_tables(0, Some(set))
@@ -150,8 +178,18 @@ fn the_search_takes_exact_values_from_the_tables_below_the_root() {
 
 #[test]
 fn perfect_players_realise_the_tables_value_and_never_lose_value() {
+    perfect_players_realise_the_value(false);
+}
+
+#[test]
+fn perfect_players_realise_the_value_of_compressed_tables() {
+    perfect_players_realise_the_value(true);
+}
+
+fn perfect_players_realise_the_value(compressed: bool) {
     let rules = Rules::new(Variant::HoyitoII);
-    let (dir, tables) = built("perfect", rules, SEEDS);
+    let name = if compressed { "perfect-z" } else { "perfect" };
+    let (dir, tables) = built_as(name, rules, SEEDS, compressed);
     let set = Arc::new(TableSet::open(&dir.0).unwrap());
     let spec: PlayerSpec = "perfect".parse().unwrap();
     assert_eq!(spec.to_string(), "perfect");
