@@ -38,6 +38,11 @@ await check('a Spanish browser gets the page in Spanish', async () => {
   equal(option, 'Casas regla H2.5', 'a rule option and its reference');
   assert(/puesto difícil/.test(await text('#about-seat')), `which seat is harder: ${await text('#about-seat')}`);
   assert(/casa/.test(await text('#about-text')), 'the game in a few words, with its own word');
+  await page.selectOption('#f-game', 'hoyito-iii');
+  await page.selectOption('#f-option-final_four', 'south');
+  assert(/resuelto: con el mejor juego, Norte gana por 32 semillas/.test(await text('#about-seat')), `a proven result of an option set: ${await text('#about-seat')}`);
+  await page.selectOption('#f-option-final_four', 'capturer');
+  await page.selectOption('#f-game', 'hoyito-ii:6');
 });
 
 await check('a game against the computer, each move told in a Spanish sentence', async () => {

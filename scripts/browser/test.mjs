@@ -144,6 +144,15 @@ await check('the new-game dialog says the options in words and which seat is har
   assert(!/solved/.test(await page.textContent('#about-seat')), 'no proven result for options it was not proven under');
   await page.selectOption('#f-option-casa_rows', 'any');
   assert(/casa/.test(await page.textContent('#about-text')), 'the rules in a few words');
+  // Each option set solved has its own proven result (docs/solve.md, "Every option set").
+  await page.selectOption('#f-game', 'hoyito-iii');
+  const proven = async () => page.textContent('#about-seat');
+  assert(/North wins by 36 seeds/.test(await proven()), `Hoyito III, the last four to the capturer: ${await proven()}`);
+  await page.selectOption('#f-option-final_four', 'south');
+  assert(/North wins by 32 seeds/.test(await proven()), `the last four to South: ${await proven()}`);
+  await page.selectOption('#f-option-final_four', 'north');
+  assert(/North wins by 40 seeds/.test(await proven()), `the last four to North: ${await proven()}`);
+  await page.selectOption('#f-option-final_four', 'capturer');
   await page.selectOption('#f-game', 'ayoayo');
   assert(/store/.test(await page.textContent('#about-text')), 'the summary follows the game chosen');
   assert(/North’s is the harder/.test(await page.textContent('#about-seat')), `Ayoayo's harder seat: ${await page.textContent('#about-seat')}`);

@@ -15,30 +15,43 @@ const PLAYERS = ['human', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5',
 // of Hoyito II 2×6 is worth about −25 seeds to South, Hoyito III −31; docs/web.md: Ayoayo's
 // about +7 to South, `sow engine` at 1–60 million nodes, since solved: +8; Hoyito II 2×12 about −55 to South,
 // `go nodes 20000000`, depth 14). `easier`: the seat a newcomer is given by default.
-// `solved`: the proven value of the start (docs/solve.md: `sow solve`, its certificate
-// checked by `sow solve verify`) for the board and options it was solved with; other
-// options show the estimate. The words are the catalogue's.
+// `solved`: the proven values of the start for South, the first mover (docs/solve.md: `sow
+// solve`, each certificate checked by `sow solve verify`), on the 2×6 board, each with the
+// options it was solved under; other options, boards and matches show the estimate. The
+// words are the catalogue's.
 const ABOUT = {
   'hoyito-ii': {
     text: () => T('about-hoyito-ii'),
     seat: () => T('about-hoyito-ii-seat', { seeds: 25 }),
     seat12: () => T('about-hoyito-ii-seat12', { seeds: 55, positions: 20000000 }),
-    solved: { pits: 6, options: { casa_rows: 'any' }, seat: () => T('about-solved-north', { seeds: 28 }) },
+    solved: [{ options: { casa_rows: 'any' }, value: -28 }],
     easier: 'north',
   },
   'hoyito-iii': {
     text: () => T('about-hoyito-iii'),
     seat: () => T('about-hoyito-iii-seat', { seeds: 31 }),
-    solved: { pits: 6, options: { casa_rows: 'any', final_four: 'capturer' }, seat: () => T('about-solved-north', { seeds: 36 }) },
+    solved: [
+      { options: { casa_rows: 'any', final_four: 'capturer' }, value: -36 },
+      { options: { casa_rows: 'any', final_four: 'south' }, value: -32 },
+      { options: { casa_rows: 'any', final_four: 'north' }, value: -40 },
+    ],
     easier: 'north',
   },
   ayoayo: {
     text: () => T('about-ayoayo'),
     seat: () => T('about-ayoayo-seat', { seeds: 7 }),
-    solved: { pits: 6, options: { leftover: 'last-mover' }, seat: () => T('about-ayoayo-solved', { seeds: 8 }) },
+    solved: [{ options: { leftover: 'last-mover' }, value: 8 }],
     easier: 'south',
   },
 };
+
+// A proven value of the start for South in words: who wins, by how much, and so which seat
+// is the harder one.
+function solvedWords(value) {
+  if (value < 0) return T('about-solved-north', { seeds: -value });
+  if (value > 0) return T('about-solved-south', { seeds: value });
+  return T('about-solved-draw');
+}
 
 function fillPlayers() {
   labelPlayers();
@@ -149,9 +162,9 @@ function showFormFields() {
     $('about-text').textContent = about.text();
     // The proven result only for the rules it was proven under.
     const { pits } = chosenGame();
-    const solved = about.solved && !match && (pits || info.pits[0]) === about.solved.pits
-      && Object.entries(about.solved.options).every(([field, value]) => $(`f-option-${field}`).value === value);
-    $('about-seat').textContent = (solved ? about.solved.seat : (pits === 12 && about.seat12) || about.seat)();
+    const solved = !match && (pits || info.pits[0]) === 6 && about.solved.find((s) =>
+      Object.entries(s.options).every(([field, value]) => $(`f-option-${field}`).value === value));
+    $('about-seat').textContent = solved ? solvedWords(solved.value) : ((pits === 12 && about.seat12) || about.seat)();
     seatNewcomer(about.easier);
 
   }

@@ -102,7 +102,8 @@ about-hoyito-iii = Hoyito II with two changes: a casa takes only the pit where t
 about-hoyito-iii-seat = South moves first, and that is the harder seat: with best play the start is worth about { $seeds } seeds to North. In a match the starter alternates.
 about-ayoayo = Two rows of pits and a store for each player. Sow from one of your pits, skipping the pit you lifted; a lap that ends in an occupied pit is picked up and sown on. When the last seed lands in an empty pit of your own row, you capture it and the seeds across from it. If your opponent’s row is empty you must give them seeds. Most seeds in your store wins.
 about-ayoayo-seat = South moves first, and that is the easier seat: North’s is the harder. A deep search from the start position values it at about { $seeds } seeds to South.
-about-ayoayo-solved = South moves first, and that is the easier seat: North’s is the harder — solved: with best play South wins by { $seeds } seeds.
+about-solved-south = South moves first, and that is the easier seat: North’s is the harder — solved: with best play South wins by { $seeds } seeds.
+about-solved-draw = South moves first, and neither seat is the harder — solved: with best play the game is drawn.
 
 # The rule options (GET /api/rules): the name, `.about`, and one attribute per value.
 option-casa-rows = Casas

@@ -104,7 +104,8 @@ about-hoyito-iii = Hoyito II con dos cambios: una casa se lleva solo el hoyo don
 about-hoyito-iii-seat = Sur mueve primero, y ese es el puesto difícil: con el mejor juego, la salida vale unas { $seeds } semillas para Norte. En una serie, quien sale se va turnando.
 about-ayoayo = Dos filas de hoyos y un almacén para cada jugador. Siembra desde uno de tus hoyos, saltándote el hoyo que levantaste; una vuelta que termina en un hoyo con semillas se levanta y se sigue sembrando. Cuando la última semilla cae en un hoyo vacío de tu fila, capturas esa semilla y las del hoyo de enfrente. Si la fila de tu rival está vacía, tienes que darle semillas. Gana quien tenga más semillas en su almacén.
 about-ayoayo-seat = Sur mueve primero, y ese es el puesto fácil: el de Norte es el difícil. Una búsqueda profunda desde la salida la valora en unas { $seeds } semillas para Sur.
-about-ayoayo-solved = Sur mueve primero, y ese es el puesto fácil: el de Norte es el difícil — resuelto: con el mejor juego, Sur gana por { $seeds } semillas.
+about-solved-south = Sur mueve primero, y ese es el puesto fácil: el de Norte es el difícil — resuelto: con el mejor juego, Sur gana por { $seeds } semillas.
+about-solved-draw = Sur mueve primero, y ningún puesto es más difícil — resuelto: con el mejor juego, la partida termina en tablas.
 
 # Las opciones de reglas (GET /api/rules): el nombre, `.about`, y un atributo por valor.
 option-casa-rows = Casas
