@@ -68,6 +68,30 @@ def test_build_and_probe_agree_with_sow_tables(rules, max_seeds, flags, sow, tmp
         assert tables.probe(sowing.Game.from_text(text)).value == probe.value
 
 
+@pytest.mark.parametrize("rules, max_seeds, flags", CASES)
+def test_compressed_tables_answer_as_the_raw_ones(rules, max_seeds, flags, sow, tmp_path):
+    raw, packed = tmp_path / "raw", tmp_path / "packed"
+    for where in (raw, packed):
+        sowing.tables.build(max_seeds=max_seeds, dir=where, threads=2, layers="all", **rules)
+    subprocess.run([sow, "tables", "compress", "--dir", str(packed), "--block-positions", "64"],
+                   check=True, capture_output=True)
+    assert not list(packed.rglob("*.sowt"))
+    assert len(list(packed.rglob("*.sowz"))) == max_seeds
+    plain, small = (sowing.tables.open_tables(dir=d, **rules) for d in (raw, packed))
+    for text in endgame_positions(rules, max_seeds, 25):
+        ours, theirs = sowing.tables.probe(text, dir=packed), sowing.tables.probe(text, dir=raw)
+        assert (ours.value, ours.moves, ours.best) == (theirs.value, theirs.moves, theirs.best)
+        assert small.value(text) == plain.value(text)
+
+    layer = sorted(packed.rglob("*.sowz"))[-1]
+    data = bytearray(layer.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    layer.write_bytes(bytes(data))
+    with pytest.raises(sowing.TablesError, match=layer.name):
+        options = {k: v for k, v in rules.items() if k != "game"}
+        sowing.tables.Tables(rules["game"], dir=packed, **options)
+
+
 def test_a_rebuild_reuses_the_layers(tmp_path):
     sowing.tables.build(max_seeds=4, dir=tmp_path, layers="all")
     again = sowing.tables.build(max_seeds=5, dir=tmp_path, layers="all")
