@@ -127,6 +127,9 @@ pub struct Layer {
     path: PathBuf,
     count: u64,
     block: u64,
+    /// log2 of `block` when it is a power of two (the default): a probe then shifts
+    /// instead of dividing.
+    shift: Option<u32>,
     blocks: u64,
     /// The CRC-32 of the values, as the raw layer file's header has it.
     values_crc: u32,
@@ -160,6 +163,7 @@ impl Layer {
             path: path.to_path_buf(),
             count,
             block,
+            shift: block.is_power_of_two().then(|| block.trailing_zeros()),
             blocks,
             values_crc,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -325,8 +329,10 @@ impl Layer {
     #[inline]
     pub fn get(&self, index: u64) -> Result<u8, TablesError> {
         assert!(index < self.count, "index {index} beyond the layer");
-        let b = index / self.block;
-        let at = (index % self.block) as usize;
+        let (b, at) = match self.shift {
+            Some(shift) => (index >> shift, (index & (self.block - 1)) as usize),
+            None => (index / self.block, (index % self.block) as usize),
+        };
         CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             let Cache {
