@@ -6,7 +6,8 @@
 //! play that never ends captures nothing more. They are built by retrograde analysis layer
 //! by layer over the seeds on the board ([`build`]), stored one signed byte a position in
 //! one file a layer ([`file`]) or compressed in blocks ([`compressed`]), read memory-mapped
-//! through one path whatever the form ([`layer`], [`Tables`]) and re-proved by [`verify`]. `docs/tables.md` documents the method, the index and the file format.
+//! through one path whatever the form ([`layer`], [`Tables`]) and re-proved by [`verify`].
+//! `docs/tables.md` documents the method, the index and the file formats.
 //!
 //! ```
 //! use sowing::{Position, Rules, Variant};
