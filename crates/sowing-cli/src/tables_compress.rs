@@ -35,7 +35,8 @@ pub struct CompressArgs {
     #[arg(long)]
     check: bool,
     /// The zstd level (1–22): higher is smaller and slower to write, as fast to read.
-    #[arg(long, default_value_t = Settings::default().level)]
+    #[arg(long, default_value_t = Settings::default().level,
+          value_parser = clap::value_parser!(i32).range(1..=22))]
     level: i32,
     /// Positions a block (a probe decompresses one block).
     #[arg(long, default_value_t = Settings::default().block)]
