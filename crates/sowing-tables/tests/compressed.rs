@@ -117,8 +117,9 @@ fn a_compressed_build_resumes_over_its_compressed_layers() {
     }
 }
 
-/// A compressed layer 8 of Hoyito II under a scratch directory, and its raw values.
-fn one_compressed_layer(name: &str) -> (Scratch, Family, Vec<u8>) {
+/// Hoyito II's layer 8 under a scratch directory, raw and compressed with `settings`
+/// side by side, and its raw values.
+fn raw_and_compressed_layer(name: &str, settings: Settings) -> (Scratch, Family, Vec<u8>) {
     let rules = Rules::new(Variant::HoyitoII);
     let dir = Scratch::new(name);
     build::build(&dir.0, rules, 8, &Options::quiet()).unwrap();
@@ -128,8 +129,15 @@ fn one_compressed_layer(name: &str) -> (Scratch, Family, Vec<u8>) {
         .layer(8)
         .unwrap()
         .into_owned();
-    let bytes = compressed::compress(&family, 8, &values, SMALL).unwrap();
+    let bytes = compressed::compress(&family, 8, &values, settings).unwrap();
     file::write_atomically(&file::compressed_path(&dir.0, &family, 8), &bytes).unwrap();
+    (dir, family, values)
+}
+
+/// A compressed layer 8 of Hoyito II under a scratch directory (the raw file removed), and
+/// its raw values.
+fn one_compressed_layer(name: &str) -> (Scratch, Family, Vec<u8>) {
+    let (dir, family, values) = raw_and_compressed_layer(name, SMALL);
     std::fs::remove_file(file::layer_path(&dir.0, &family, 8)).unwrap();
     (dir, family, values)
 }
@@ -233,16 +241,7 @@ fn a_block_that_passes_the_checksum_but_does_not_decompress_is_an_error() {
 #[test]
 fn a_raw_file_beside_a_compressed_one_is_read_first_and_each_form_on_request() {
     let rules = Rules::new(Variant::HoyitoII);
-    let dir = Scratch::new("both");
-    build::build(&dir.0, rules, 8, &Options::quiet()).unwrap();
-    let family = Family::of(rules);
-    let values = Tables::open(&dir.0, rules)
-        .unwrap()
-        .layer(8)
-        .unwrap()
-        .into_owned();
-    let bytes = compressed::compress(&family, 8, &values, Settings::default()).unwrap();
-    file::write_atomically(&file::compressed_path(&dir.0, &family, 8), &bytes).unwrap();
+    let (dir, family, _) = raw_and_compressed_layer("both", Settings::default());
     let either = Tables::open(&dir.0, rules).unwrap();
     assert_eq!(either.values(8).format(), Some(Format::Raw));
     let packed =
