@@ -4,20 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn sow(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sow"))
-        .args(args)
-        .env_remove("SOWING_TABLES")
-        .output()
-        .expect("sow runs")
-}
-
 mod common;
-use common::{assert_refused, stderr, stdout};
-
-fn assert_ok(output: &Output) {
-    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(output));
-}
+use common::{assert_ok, assert_refused, sow, stderr, stdout};
 
 /// A fresh directory, removed on drop.
 struct TempDir(PathBuf);

@@ -3,22 +3,10 @@
 //! damaged compressed file is refused naming it.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
-use common::{assert_refused, stderr, stdout};
-
-fn sow(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sow"))
-        .args(args)
-        .env_remove("SOWING_TABLES")
-        .output()
-        .expect("sow runs")
-}
-
-fn assert_ok(output: &Output) {
-    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(output));
-}
+use common::{assert_ok, assert_refused, sow, stderr, stdout};
 
 /// A fresh directory, removed on drop.
 struct TempDir(PathBuf);

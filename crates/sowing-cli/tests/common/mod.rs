@@ -3,11 +3,26 @@
 // Each test binary uses only some of them.
 #![allow(dead_code)]
 
-use std::process::Output;
+use std::process::{Command, Output};
 
 mod http;
 #[allow(unused_imports)]
 pub use http::{request, try_request, PLAYER_KEY};
+
+/// `sow` with these arguments, without `SOWING_TABLES` from the environment: a test names
+/// the tables it uses.
+pub fn sow(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sow"))
+        .args(args)
+        .env_remove("SOWING_TABLES")
+        .output()
+        .expect("sow runs")
+}
+
+/// Success: exit code 0 (standard error shown when not).
+pub fn assert_ok(output: &Output) {
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(output));
+}
 
 pub fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
