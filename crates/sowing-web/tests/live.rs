@@ -99,6 +99,13 @@ async fn an_invitation_gives_two_secret_seats_and_only_the_hashes_are_stored() {
     assert_eq!(status, StatusCode::OK);
     let text = public.to_string();
     assert!(!text.contains(token) && !text.contains(invite));
+    // The game's own view names its players (the review shows names, not sides).
+    let game_id = seated["game"]["id"].as_i64().unwrap();
+    let (status, view) = Call::new(Method::GET, format!("/api/games/{game_id}"))
+        .send(&router)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(view["names"], json!({"south": null, "north": "Bo <b>"}));
 }
 
 #[tokio::test]

@@ -63,6 +63,7 @@ async fn a_new_game_and_a_move_answer_the_whole_view() {
             "rules": {"game": "hoyito-ii", "pits": 6, "casa_rows": "any",
                       "leftover": "last-mover", "final_four": "capturer"},
             "players": {"south": "human", "north": "level:3"},
+            "names": null,
             "ply": 0,
             "start": start_snapshot(),
             "history": [],
@@ -97,8 +98,8 @@ async fn a_new_game_and_a_move_answer_the_whole_view() {
     assert_eq!(
         keys(&game),
         [
-            "created", "end", "history", "id", "match", "players", "ply", "redo", "round", "rules",
-            "start", "state", "updated"
+            "created", "end", "history", "id", "match", "names", "players", "ply", "redo", "round",
+            "rules", "start", "state", "updated"
         ]
     );
     assert_eq!(game["ply"], 1);

@@ -21,8 +21,8 @@ use crate::store::{
 };
 use crate::views::analysis::{AnalysisView, Progress};
 use crate::views::games::{
-    Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Played, Snapshot,
-    TraceEvent, View,
+    Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Names, Played,
+    Snapshot, TraceEvent, View,
 };
 
 /// A player that is a person at the screen rather than an engine.
@@ -349,6 +349,8 @@ pub struct Games {
     /// The lease epoch this server last directed each tournament under (a new one is
     /// logged: a takeover shows in the logs).
     pub(crate) directing: std::sync::Mutex<std::collections::HashMap<i64, i64>>,
+    /// The opening explorer's proofs and solves, and the practice.
+    pub(crate) school: Arc<crate::services::explorer::School>,
 }
 
 /// Runs store work off the async runtime.
@@ -510,6 +512,7 @@ impl Games {
             notices: Arc::default(),
             tournament_watch: Arc::default(),
             directing: std::sync::Mutex::default(),
+            school: Arc::default(),
         }
     }
 
@@ -634,6 +637,16 @@ impl Games {
         .map_err(|e| GameError::Internal(format!("endgame tables: {e}")))
     }
 
+    /// The endgame tables the engines use, if any.
+    pub(crate) fn table_set(&self) -> Option<Arc<sowing_engine::TableSet>> {
+        self.engines.tables()
+    }
+
+    /// A copy of game `id` as it is now.
+    pub(crate) async fn game_copy(&self, id: &str) -> GameResult<Game> {
+        Ok(self.lock(id).await?.game.clone())
+    }
+
     /// The database, for checks.
     pub fn store(&self) -> &Store {
         &self.store
@@ -734,7 +747,12 @@ impl Games {
             Some(match_id) => Some(self.match_table(match_id, Some(loaded)).await?),
             None => None,
         };
-        Ok(View::new(&loaded.row, &loaded.game, table))
+        let mut view = View::new(&loaded.row, &loaded.game, table);
+        view.names = loaded.live.as_ref().map(|live| Names {
+            south: live.names[0].clone(),
+            north: live.names[1].clone(),
+        });
+        Ok(view)
     }
 
     /// The score table of a match, with `current` standing for its own round.

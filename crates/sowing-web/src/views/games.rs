@@ -80,6 +80,16 @@ pub struct Players {
     pub north: String,
 }
 
+/// The names the players of a game between two seats gave (each `None` until given, or
+/// for an open seat), for the page to show people rather than sides.
+#[derive(Clone, Debug, Serialize)]
+pub struct Names {
+    /// South's name.
+    pub south: Option<String>,
+    /// North's name.
+    pub north: Option<String>,
+}
+
 /// One move of the history, with the position after it.
 #[derive(Clone, Debug, Serialize)]
 pub struct HistoryEntry {
@@ -244,6 +254,8 @@ pub struct View {
     pub rules: RulesView,
     /// Who plays each side.
     pub players: Players,
+    /// The players' names, for a game between two seats; `None` for a one-screen game.
+    pub names: Option<Names>,
     /// Moves played.
     pub ply: usize,
     /// The start position.
@@ -296,6 +308,7 @@ impl View {
                 south: row.south.clone(),
                 north: row.north.clone(),
             },
+            names: None,
             ply: game.moves().len(),
             start: Snapshot::of(game.start()),
             history,
