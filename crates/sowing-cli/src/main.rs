@@ -16,6 +16,7 @@ mod matches;
 mod options;
 mod perft;
 mod play;
+mod puzzles;
 mod replay;
 mod solve;
 mod strength;
@@ -50,6 +51,7 @@ enum Command {
     Tables(tables::Args),
     Solve(solve::Args),
     Tournament(tournament::Args),
+    Puzzles(puzzles::Args),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Tables(args) => tables::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Puzzles(args) => puzzles::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
