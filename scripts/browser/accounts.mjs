@@ -136,7 +136,14 @@ await check('the profile shows the ratings, a rating graph, results and the game
   await bea.waitForFunction((n) => document.querySelector('#profile-title').textContent === n, names.ana);
   equal(await bea.textContent('p#profile-about'), 'Hoyito <b>every</b> evening', 'the text as written, not markup');
   equal(await bea.locator('#profile-save').count(), 0, 'no edit on someone else’s profile');
-  await bea.keyboard.press('Escape');
+  // The rated game opens from the profile with its review, which names the players.
+  await bea.click('#profile-games a.profile-review');
+  await bea.waitForFunction(() => document.body.dataset.analysis === 'done' && document.querySelector('#review .review-graph'),
+    null, { timeout: 90000 });
+  assert(/^#game=\d+&analysis$/.test(await bea.evaluate(() => location.hash)), 'the address is the game’s review');
+  const seats = (await api('GET', `/live/${id}`)).live.seats;
+  equal(await bea.$$eval('#review .review-player .name', (e) => e.map((x) => x.textContent)),
+    [seats.south.name, seats.north.name], 'the review names the players, not the sides');
   await bea.keyboard.press('Escape');
 });
 

@@ -50,6 +50,7 @@ const W = {
     change: () => T('account-col-change'),
   },
   result: (result) => T('account-result', { result }),
+  reviewGame: () => T('account-review-game'),
   speed: (speed) => T('account-speed', { speed }),
   emptyBoard: () => T('account-empty-board'),
   rated: () => T('account-rated'),
@@ -378,7 +379,12 @@ async function openProfile(name) {
     body.append(el('h3', {}, W.games()));
     const rows = p.games.map((g) => {
       const change = Math.round(g.after) - Math.round(g.before);
-      return [gameTitle(g.game), W.speed(g.speed), g.opponent, W.result(g.result),
+      // The game opens with its review (analysis.js reads `&analysis` from the address).
+      const review = el('a', {
+        href: `#game=${Number(g.id)}&analysis`, className: 'profile-review', title: W.reviewGame(),
+        onclick: () => d.close(),
+      }, gameTitle(g.game));
+      return [review, W.speed(g.speed), g.opponent, W.result(g.result),
         `${Math.round(g.after)} (${change >= 0 ? '+' : '−'}${Math.abs(change)})`];
     });
     body.append(table([W.cols.game(), W.cols.speed(), W.cols.opponent(), W.cols.result(), W.cols.change()], rows));

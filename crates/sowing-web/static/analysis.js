@@ -4,23 +4,36 @@
 // South above the line, North below), marks each move with its class in the moves list,
 // shows any point's position on the board, the better move drawn on it, and each
 // player's accuracy. The address #game=ID&analysis opens the review: a game's link with it
-// shares the review. Its words are in the catalogues (static/i18n/*.ftl).
+// shares the review. Its words are in the catalogues (static/i18n/*.ftl). On a phone a bar
+// fixed at the foot of the screen steps the review (a turn back or on, the next mistake, a
+// slider) while the board stays in view above it; the evaluation bar shows the reviewed
+// position's value.
 import { I18N, T } from './i18n.js';
 import { api } from './api.js';
 import { escapeHtml, sideName, nameToPit, playerName } from './words.js';
-import { board } from './board.js';
+import { NARROW, board } from './board.js';
 import { render, lookAt } from './game.js';
+import { refreshEval } from './helps.js';
 import { S, parts } from './state.js';
 
 // The review's words are the catalogues' (static/i18n/*.ftl, "The review after the
 // game"); the marks after a move are not words.
 const MARKS = { best: '', inaccuracy: '?!', mistake: '?', blunder: '??' };
 const seedsOf = (x) => Math.round(Math.abs(x) * 10) / 10;
+// A player as the review names them: the name they gave in a game between two seats, else
+// the side and who played it ("South (computer, level 4)").
+function reviewName(side) {
+  const given = S.view && S.view.names && S.view.names[side];
+  if (given) return given;
+  const spec = S.view ? S.view.players[side] : 'human';
+  return T('analysis-side-player', { side: sideName(side), player: playerName(spec) });
+}
 // A value of the graph from South's side, in words.
 function valueWords(south, proven) {
   const seeds = seedsOf(south);
   const who = seeds === 0 ? 'level' : south > 0 ? 'south' : 'north';
-  return proven ? T('analysis-value-proven', { who, seeds }) : T('analysis-value-estimate', { who, seeds });
+  const name = who === 'level' ? '' : reviewName(who);
+  return proven ? T('analysis-value-proven', { who, seeds, name }) : T('analysis-value-estimate', { who, seeds, name });
 }
 // What a move gave up, in words.
 function lostWords(m) {
@@ -34,6 +47,8 @@ function limitsWords(limits) {
   return m ? T('analysis-nodes', { nodes: Number(m[1]) }) : limits;
 }
 const POLL_MS = 600;
+// The classes "next mistake" stops at: inaccuracies are too many to step through.
+const STOPS = new Set(['mistake', 'blunder']);
 
 const A = {
   open: false,
@@ -69,7 +84,7 @@ async function open() {
   box().hidden = false;
   say(T('analysis-asking'));
   await fetchView(true);
-  box().scrollIntoView({ block: 'nearest' });
+  if (!NARROW.matches) box().scrollIntoView({ block: 'nearest' });
 }
 
 function close() {
@@ -77,9 +92,10 @@ function close() {
   A.better = null;
   clearTimeout(A.timer);
   box().hidden = true;
+  document.body.dataset.reviewing = '0';
   setAddress(false);
   decorateMoves();
-  if (S.view) render();
+  if (S.view) { render(); refreshEval(); }
 }
 
 async function fetchView(ask) {
@@ -165,7 +181,7 @@ function draw() {
   }).join('');
   const hits = pts.map((p, i) => {
     const value = valueWords(p.value.south, p.value.proven);
-    const label = p.turn ? T('analysis-point', { turn: p.turn.turn, side: p.turn.side, value }) : T('analysis-start-point', { value });
+    const label = p.turn ? T('analysis-point', { turn: p.turn.turn, name: reviewName(p.turn.side), value }) : T('analysis-start-point', { value });
     return `<rect class="hit" tabindex="0" role="button" data-point="${i}" aria-label="${escapeHtml(label)}"
       x="${(x(i) - step / 2).toFixed(1)}" y="0" width="${step.toFixed(1)}" height="${H}"><title>${escapeHtml(label)}</title></rect>`;
   }).join('');
@@ -174,7 +190,7 @@ function draw() {
     const acc = p.accuracy === null ? T('analysis-no-accuracy') : T('analysis-accuracy-value', { accuracy: p.accuracy });
     const counts = T('analysis-counts', { blunders: p.blunders, mistakes: p.mistakes, inaccuracies: p.inaccuracies });
     const average = p.average_loss === null ? '' : ` · ${T('analysis-average-loss', { loss: p.average_loss })}`;
-    return `<div class="review-player ${side}" data-side="${side}"><span class="name">${escapeHtml(sideName(side))}</span>
+    return `<div class="review-player ${side}" data-side="${side}"><span class="name">${escapeHtml(reviewName(side))}</span>
       <span class="accuracy" data-accuracy="${p.accuracy === null ? '' : p.accuracy}">${escapeHtml(acc)}</span><span class="what">${T.escaped('analysis-accuracy')}</span>
       <span class="counts">${escapeHtml(counts + average)}</span></div>`;
   }).join('');
@@ -192,6 +208,16 @@ function draw() {
       <line class="cursor" x1="0" x2="0" y1="0" y2="${H}" visibility="hidden"/>
       <path class="value" d="${line}"/>${marks}${hits}
     </svg>
+    <div class="review-nav" role="group" aria-label="${escapeHtml(T('analysis-nav'))}">
+      <p class="review-where" aria-live="polite">${T.escaped('analysis-nav-how')}</p>
+      <input class="review-slider" type="range" min="0" max="${pts.length - 1}" step="1" value="${A.selected ?? pts.length - 1}"
+        aria-label="${escapeHtml(T('analysis-slider'))}">
+      <span class="review-steps">
+        <button type="button" class="review-prev">${T.escaped('analysis-prev')}</button>
+        <button type="button" class="review-next">${T.escaped('analysis-next')}</button>
+        <button type="button" class="review-mistake">${T.escaped('analysis-next-mistake')}</button>
+      </span>
+    </div>
     <p class="review-legend">${legend}</p>
     <div class="review-players">${players}</div>
     <div class="review-turn" aria-live="polite"></div>
@@ -207,9 +233,33 @@ function draw() {
     });
   }
   svg.addEventListener('mouseleave', () => { if (A.selected !== null) showPoint(A.selected); });
+  const nav = box().querySelector('.review-nav');
+  const last = pts.length - 1;
+  // Nothing selected yet: the board shows the end of the game.
+  nav.querySelector('.review-prev').addEventListener('click', () => select(Math.max(0, (A.selected ?? last) - 1)));
+  nav.querySelector('.review-next').addEventListener('click', () => select(Math.min(last, (A.selected ?? last) + 1)));
+  nav.querySelector('.review-mistake').addEventListener('click', nextMistake);
+  nav.querySelector('.review-slider').addEventListener('input', (e) => select(Number(e.target.value)));
+  // On a phone the review is looked at on the board: the board goes to the top of the
+  // screen, the stepping bar to its foot (style.css).
+  if (NARROW.matches && document.body.dataset.reviewing !== '1') document.getElementById('player-top').scrollIntoView({ block: 'start' });
+  document.body.dataset.reviewing = '1';
   A.geometry = { x, pts };
   decorateMoves();
   if (A.selected !== null) select(A.selected);
+}
+
+// The next turn after the one selected with a mistake or a blunder, of either player: past
+// the last one it starts again from the first (from the first too with nothing selected).
+function nextMistake() {
+  const { pts } = A.geometry || {};
+  if (!pts) return;
+  const from = A.selected ?? pts.length - 1;
+  for (let k = 1; k <= pts.length; k += 1) {
+    const i = (from + k) % pts.length;
+    if (pts[i].turn && STOPS.has(worst(pts[i].turn))) { select(i); return; }
+  }
+  box().querySelector('.review-where').textContent = T('analysis-no-mistakes');
 }
 
 // Hovering a point shows its position without choosing it.
@@ -221,7 +271,10 @@ function preview(i) {
 function select(i) {
   A.selected = i;
   for (const hit of box().querySelectorAll('.review-graph .hit')) hit.classList.toggle('selected', Number(hit.dataset.point) === i);
+  const slider = box().querySelector('.review-slider');
+  if (slider) slider.value = String(i);
   showPoint(i);
+  document.body.dataset.reviewPoint = String(i);
 }
 
 function showPoint(i, hovering) {
@@ -237,11 +290,21 @@ function showPoint(i, hovering) {
   cursorAt(i);
   if (ply <= S.view.ply) lookAt(ply);
   if (hovering) return;
+  const where = box().querySelector('.review-where');
   if (!p.turn) {
-    turnBox.innerHTML = `<p>${escapeHtml(T('analysis-start-point', { value: valueWords(p.value.south, p.value.proven) }))}.</p>`;
+    const words = T('analysis-start-point', { value: valueWords(p.value.south, p.value.proven) });
+    turnBox.innerHTML = `<p>${escapeHtml(words)}.</p>`;
+    if (where) where.textContent = words;
     return;
   }
   const t = p.turn;
+  if (where) {
+    const played = t.moves.map((m) => `${m.move}${MARKS[m.class]}`).join(' ');
+    const cls = worst(t);
+    where.textContent = T('analysis-where', { turn: t.turn, turns: A.geometry.pts.length - 1, name: reviewName(t.side), moves: played })
+      + (cls === 'best' ? '' : ` — ${classWords(cls)}`);
+    where.dataset.class = cls;
+  }
   const moves = t.moves.map((m) => {
     const mark = MARKS[m.class];
     const words = m.forced ? T('analysis-forced') : m.class === 'best' ? classWords('best') : `${classWords(m.class)}: ${lostWords(m)}`;
@@ -251,7 +314,7 @@ function showPoint(i, hovering) {
     return `<li class="${m.class}" data-ply="${m.ply}" data-class="${m.class}"><b>${escapeHtml(m.move)}${mark}</b> ${escapeHtml(words)}${escapeHtml(better)}${kept}</li>`;
   }).join('');
   const before = valueWords(t.before.south, t.before.proven), after = valueWords(t.after.south, t.after.proven);
-  turnBox.innerHTML = `<h3>${escapeHtml(T('analysis-turn', { turn: t.turn, side: t.side }))}</h3><ul>${moves}</ul>
+  turnBox.innerHTML = `<h3>${escapeHtml(T('analysis-turn', { turn: t.turn, name: reviewName(t.side) }))}</h3><ul>${moves}</ul>
     <p>${escapeHtml(T('analysis-before-after', { before, after }))}</p>
     ${A.better ? `<p class="review-better">${escapeHtml(T('analysis-better-on-board', { played: A.better.played, best: A.better.best }))}</p>` : ''}`;
 }
@@ -275,6 +338,7 @@ function decorate(v, ply) {
     A.better = null;
     clearTimeout(A.timer);
     box().hidden = true;
+    document.body.dataset.reviewing = '0';
     if (v && v.id === A.id) setAddress(false);
   }
   decorateMoves();
@@ -318,6 +382,27 @@ function fromAddress() {
   if (inAddress() && S.view && (!A.open || A.id !== S.view.id)) open();
 }
 
+// The value of the position after `ply` moves from South's side, as the review has it
+// ({south, proven, depth, engine}), or null with no review open: the evaluation bar shows it
+// while a position of the game under review is on the board.
+function valueAt(ply) {
+  const a = A.open && A.view && A.view.status === 'done' && S.view && S.view.id === A.id ? A.view.analysis : null;
+  if (!a || !a.turns.length) return null;
+  const at = (value) => ({ south: value.south, proven: value.proven, depth: value.depth, engine: a.engine });
+  if (ply === 0) return at(a.turns[0].before);
+  for (const t of a.turns) {
+    const k = t.moves.findIndex((m) => m.ply === ply);
+    if (k < 0) continue;
+    if (k === t.moves.length - 1) return at(t.after);
+    // Inside a turn (a capture gave another move): the value of the move played, for its mover.
+    const m = t.moves[k];
+    if (m.played_value === null || m.played_value === undefined) return null;
+    const south = t.side === 'south' ? m.played_value : -m.played_value;
+    return at({ south, proven: m.proven, depth: m.depth });
+  }
+  return null;
+}
+
 const savedLabel = () => T('analysis-open-saved');
 // Another language: the review is drawn again in it.
 I18N.changed.push(() => {
@@ -325,6 +410,6 @@ I18N.changed.push(() => {
   if (A.view.status === 'done') draw(); else if (A.view.status !== 'none') drawProgress(A.view);
 });
 
-parts.review = { open, decorate, summaryButton, savedLabel, fromAddress };
+parts.review = { open, decorate, summaryButton, savedLabel, fromAddress, valueAt };
 
 export { fromAddress };

@@ -402,6 +402,8 @@ function lookAt(ply) {
   S.viewPly = ply === v.ply ? null : ply;
   render();
   if (S.viewPly === null) afterChange();
+  // Under review, the evaluation bar follows the position shown.
+  else if (parts.review && parts.review.valueAt(S.viewPly)) refreshEval();
 }
 
 async function load(id) {

@@ -31,7 +31,15 @@ async function refreshEval() {
   if (!v || bar.hidden) return;
   const seq = ++S.evalSeq;
   let south = null, title = '', words = '', proven = false, unclear = false;
-  if (v.state.over) {
+  // An earlier position of a game under review: the review's value of it.
+  const reviewed = S.viewPly !== null && parts.review ? parts.review.valueAt(S.viewPly) : null;
+  if (reviewed) {
+    south = reviewed.south;
+    proven = reviewed.proven;
+    const score = { kind: proven ? 'proven' : 'estimate', south };
+    words = T('eval-words', { score: upperFirst(scoreWords(score)) });
+    title = T('eval-score-title', { engine: reviewed.engine, score: scoreWords(score), depth: reviewed.depth || 0 });
+  } else if (v.state.over) {
     south = v.state.captured[0] - v.state.captured[1];
     title = T('eval-final-title');
     words = T('eval-final', { margin: Math.abs(south), who: sideName(south > 0 ? 'south' : 'north') });

@@ -771,6 +771,7 @@ account-col-player = Player
 account-col-opponent = Opponent
 account-col-result = Result
 account-col-change = Rating
+account-review-game = Open this game with its review
 account-result = { $result ->
         [win] won
         [loss] lost
@@ -817,32 +818,21 @@ analysis-outdated = The game has changed since: analysing it again…
 analysis-graph-how = The value of the game after each turn: above the line South is ahead, below it North is. Click a point to see that position.
 analysis-graph =
     .aria-label = Evaluation graph
-analysis-point = Turn { $turn }, { $side ->
-        [south] South
-       *[north] North
-    }: { $value }
+analysis-point = Turn { $turn }, { $name }: { $value }
 analysis-start-point = The start: { $value }
 analysis-value-proven = { $who ->
-        [south] South wins by { $seeds } { $seeds ->
+        [level] a draw with perfect play
+       *[other] { $name } wins by { $seeds } { $seeds ->
             [one] seed
            *[other] seeds
         } with perfect play
-        [north] North wins by { $seeds } { $seeds ->
-            [one] seed
-           *[other] seeds
-        } with perfect play
-       *[level] a draw with perfect play
     }
 analysis-value-estimate = { $who ->
-        [south] South ahead by about { $seeds } { $seeds ->
+        [level] about level
+       *[other] { $name } ahead by about { $seeds } { $seeds ->
             [one] seed
            *[other] seeds
         }
-        [north] North ahead by about { $seeds } { $seeds ->
-            [one] seed
-           *[other] seeds
-        }
-       *[level] about level
     }
 analysis-class = { $class ->
         [inaccuracy] inaccuracy
@@ -865,11 +855,17 @@ analysis-kept = { $proven ->
     }
 analysis-better = better: { $move }
 analysis-better-on-board = On the board: { $played } was played (red ring); { $best } was better (green ring).
-analysis-turn = Turn { $turn }, { $side ->
-        [south] South
-       *[north] North
-    }
+analysis-turn = Turn { $turn }, { $name }
 analysis-before-after = Before: { $before }. After: { $after }.
+analysis-side-player = { $side } ({ $player })
+analysis-nav = Step through the review
+analysis-nav-how = Step through the game a turn at a time, or jump to the next mistake.
+analysis-slider = Turn of the game
+analysis-prev = ◀ Back
+analysis-next = On ▶
+analysis-next-mistake = Next mistake
+analysis-no-mistakes = Neither player made a mistake or a blunder.
+analysis-where = Turn { $turn } of { $turns }, { $name }: { $moves }
 analysis-accuracy = accuracy
 analysis-accuracy-value = { NUMBER($accuracy, minimumFractionDigits: 1, maximumFractionDigits: 1) } %
 analysis-no-accuracy = no choice to make

@@ -780,6 +780,7 @@ account-col-player = Jugador
 account-col-opponent = Rival
 account-col-result = Resultado
 account-col-change = Puntuación
+account-review-game = Abrir esta partida con su análisis
 account-result = { $result ->
         [win] ganada
         [loss] perdida
@@ -826,32 +827,21 @@ analysis-outdated = La partida cambió desde entonces: la estamos analizando de 
 analysis-graph-how = El valor de la partida después de cada turno: por encima de la línea va ganando Sur, por debajo Norte. Haz clic en un punto para ver esa posición.
 analysis-graph =
     .aria-label = Gráfica de evaluación
-analysis-point = Turno { $turn }, { $side ->
-        [south] Sur
-       *[north] Norte
-    }: { $value }
+analysis-point = Turno { $turn }, { $name }: { $value }
 analysis-start-point = La salida: { $value }
 analysis-value-proven = { $who ->
-        [south] Sur gana por { $seeds } { $seeds ->
+        [level] empate con el mejor juego
+       *[other] { $name } gana por { $seeds } { $seeds ->
             [one] semilla
            *[other] semillas
         } con el mejor juego
-        [north] Norte gana por { $seeds } { $seeds ->
-            [one] semilla
-           *[other] semillas
-        } con el mejor juego
-       *[level] empate con el mejor juego
     }
 analysis-value-estimate = { $who ->
-        [south] Sur va unas { $seeds } { $seeds ->
+        [level] más o menos igualados
+       *[other] { $name } va unas { $seeds } { $seeds ->
             [one] semilla
            *[other] semillas
         } por delante
-        [north] Norte va unas { $seeds } { $seeds ->
-            [one] semilla
-           *[other] semillas
-        } por delante
-       *[level] más o menos igualados
     }
 analysis-class = { $class ->
         [inaccuracy] imprecisión
@@ -874,11 +864,17 @@ analysis-kept = { $proven ->
     }
 analysis-better = mejor: { $move }
 analysis-better-on-board = En el tablero: se jugó { $played } (anillo rojo); { $best } era mejor (anillo verde).
-analysis-turn = Turno { $turn }, { $side ->
-        [south] Sur
-       *[north] Norte
-    }
+analysis-turn = Turno { $turn }, { $name }
 analysis-before-after = Antes: { $before }. Después: { $after }.
+analysis-side-player = { $side } ({ $player })
+analysis-nav = Recorrer el análisis
+analysis-nav-how = Recorre la partida turno a turno, o salta al siguiente error.
+analysis-slider = Turno de la partida
+analysis-prev = ◀ Atrás
+analysis-next = Adelante ▶
+analysis-next-mistake = Siguiente error
+analysis-no-mistakes = Ningún jugador cometió un error ni un error grave.
+analysis-where = Turno { $turn } de { $turns }, { $name }: { $moves }
 analysis-accuracy = de precisión
 analysis-accuracy-value = { NUMBER($accuracy, minimumFractionDigits: 1, maximumFractionDigits: 1) } %
 analysis-no-accuracy = no tuvo nada que elegir
