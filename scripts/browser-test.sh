@@ -89,7 +89,7 @@ SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?
 # The analysis after the game: a short game finished, reviewed, shared, on a phone.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/analysis.mjs || status=$?
 # The review of a long game stepped on a phone (next mistake, the slider), the board in view.
-SOW_URL="$url" node scripts/browser/review.mjs || status=$?
+SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/review.mjs || status=$?
 # A page on another origin tries to act on the server.
 SOW_URL="$url" node scripts/browser/attack.mjs || status=$?
 # Tournaments: a four-player Swiss of three rounds and a one-minute arena with berserk, all

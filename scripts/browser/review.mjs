@@ -3,7 +3,8 @@
 // phone, in English and in Spanish, by the stepping bar at the foot of the screen: the next
 // mistake, a turn back and on, the slider. At every step the board stays on the screen,
 // above the bar, and the evaluation bar shows the reviewed position's value. On a desktop the
-// same bar steps the review under the graph. Run by scripts/browser-test.sh (SOW_URL).
+// same bar steps the review under the graph. SHOTS=DIR saves the phone's review at the first
+// mistake there. Run by scripts/browser-test.sh (SOW_URL).
 import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
 
 const browser = await launch();
@@ -99,6 +100,7 @@ for (const [locale, words] of [['en-US', { next: 'Next mistake', turn: 'Turn' }]
       const turn = analysis.turns[mistakes[k] - 1];
       const flawed = turn.moves.find((m) => m.class !== 'best' && m.best);
       equal(l.ply, flawed ? flawed.ply - 1 : lastPly(mistakes[k]), 'the board shows the position of the mistake');
+      if (k === 0 && process.env.SHOTS) await p.screenshot({ path: `${process.env.SHOTS}/review-phone${locale === 'es-ES' ? '-es' : ''}.png` });
     }
     // A turn on and back: the board after each whole turn, the bar with its value.
     const at = mistakes[2];
