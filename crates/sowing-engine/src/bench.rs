@@ -4,7 +4,7 @@
 //! depths or the search change (a test compares it with [`SIGNATURE`]); nodes per second
 //! measure speed.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use sowing::{Game, Position};
 

@@ -17,6 +17,7 @@ pub mod analysis;
 pub mod arena;
 mod baseline;
 pub mod bench;
+pub mod clock;
 mod engine;
 pub mod eval;
 pub mod features;

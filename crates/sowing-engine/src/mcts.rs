@@ -7,10 +7,11 @@
 //! captures so far.
 
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sowing::{Game, Move, Pit, Position, Side};
 
+use crate::clock::Instant;
 use crate::random::Rng;
 use crate::{Info, Limits, Player, Score};
 
@@ -343,7 +344,7 @@ impl Player for MctsPlayer {
             if iterations.is_some_and(|n| done >= n) {
                 break;
             }
-            if done.is_multiple_of(64) {
+            if done % 64 == 0 {
                 if time.is_some_and(|t| start.elapsed() >= t) {
                     break;
                 }

@@ -20,11 +20,12 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use arrayvec::ArrayVec;
 use sowing::{Game, Move, Pit, Position, Rules};
 
+use crate::clock::Instant;
 use crate::eval::{self, Evaluator};
 use crate::features::{Weights, FEATURES};
 use crate::ordering::{self, History};

@@ -39,6 +39,8 @@ pub fn default_dir() -> Option<PathBuf> {
 pub struct TableSet {
     dir: PathBuf,
     opened: Mutex<HashMap<Family, Option<Arc<Tables>>>>,
+    /// Only the tables given ([`TableSet::in_memory`]): no file is ever read.
+    in_memory: bool,
 }
 
 impl TableSet {
@@ -59,7 +61,22 @@ impl TableSet {
         Ok(TableSet {
             dir: dir.to_path_buf(),
             opened: Mutex::new(HashMap::new()),
+            in_memory: false,
         })
+    }
+
+    /// A set of tables already in memory (the browser build's, read from bytes); the
+    /// families not given have none.
+    pub fn in_memory(tables: Vec<Arc<Tables>>) -> TableSet {
+        let opened = tables
+            .into_iter()
+            .map(|t| (t.family(), (t.max_seeds() > 0).then_some(t)))
+            .collect();
+        TableSet {
+            dir: PathBuf::new(),
+            opened: Mutex::new(opened),
+            in_memory: true,
+        }
     }
 
     /// The tables a front end uses: those in `explicit` if given (an error if it is not a
@@ -93,6 +110,9 @@ impl TableSet {
         let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tables) = opened.get(&family) {
             return Ok(tables.clone());
+        }
+        if self.in_memory {
+            return Ok(None);
         }
         let tables = Tables::open(&self.dir, rules)?;
         let tables = (tables.max_seeds() > 0).then(|| Arc::new(tables));

@@ -21,13 +21,13 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 pub mod on_disk;
 
 pub use on_disk::OnDisk;
 
+use crate::progress::{ProgressBar, ProgressStyle};
 use crate::{compressed, file, layer, Values};
 use crate::{move_value, Family, Tables, TablesError, MAX_LAYER_SEEDS};
 use sowing::Rules;

@@ -166,7 +166,7 @@ impl Family {
     /// the start holds a multiple of [`Family::capture_step`] (48 or 96), and every capture
     /// takes such a multiple. The other layers hold only set-up positions.
     pub fn reachable(&self, seeds: usize) -> bool {
-        seeds.is_multiple_of(self.capture_step())
+        seeds % self.capture_step() == 0
     }
 
     /// The layers the exits of layer `seeds` can land in, from the highest down:

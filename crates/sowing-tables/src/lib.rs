@@ -30,6 +30,7 @@ pub mod compressed;
 pub mod file;
 mod index;
 pub mod layer;
+mod progress;
 pub mod split;
 pub mod threads;
 pub mod verify;
@@ -253,12 +254,10 @@ impl Tables {
         Ok(tables)
     }
 
-    /// Tables from layers held in memory (the builder's).
-    pub(crate) fn from_layers(
-        dir: &Path,
-        family: Family,
-        mut layers: Vec<Option<Values>>,
-    ) -> Tables {
+    /// Tables from layers held in memory: the builder's, or those the browser build reads
+    /// from bytes (it has no file system). `layers[n − 1]` holds layer `n`, `None` where it
+    /// is not built; `dir` names the tables in errors.
+    pub fn from_layers(dir: &Path, family: Family, mut layers: Vec<Option<Values>>) -> Tables {
         while layers.last().is_some_and(Option::is_none) {
             layers.pop();
         }

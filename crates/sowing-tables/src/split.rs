@@ -208,7 +208,7 @@ impl Messages {
             .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
             .ok_or_else(|| malformed("batch of messages"))?;
         let body = &bytes[4..];
-        if !body.len().is_multiple_of(4) || body.len() / 4 < wins {
+        if body.len() % 4 != 0 || body.len() / 4 < wins {
             return Err(malformed("batch of messages"));
         }
         let (won, refuted) = body.split_at(4 * wins);

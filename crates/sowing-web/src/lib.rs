@@ -461,6 +461,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const TEXT: &str = "text/plain; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const SVG: &str = "image/svg+xml";
+const WASM: &str = "application/wasm";
 
 /// The page's files, compiled in: its address, content type and contents. The scripts are ES
 /// modules that import one another by these addresses (docs/web.md, "The page's files"): a
@@ -503,6 +504,12 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ),
     ("/account.js", JS, include_str!("../static/account.js")),
     ("/analysis.js", JS, include_str!("../static/analysis.js")),
+    // The engine in WebAssembly: its loader (the module is in BINARY_FILES).
+    (
+        "/engine/sowing.js",
+        JS,
+        include_str!("../static/engine/sowing.js"),
+    ),
     // Fluent's message formatter: npm `@fluent/bundle`, its ES module build, vendored
     // (docs/dependencies.md).
     (
@@ -550,8 +557,23 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/i18n/es.ftl", TEXT, include_str!("../static/i18n/es.ftl")),
 ];
 
+/// The page's files that are not text: the engine in WebAssembly (crates/sowing-wasm), built
+/// by scripts/wasm-build.sh and committed, with the record of the sources it was built from.
+const BINARY_FILES: &[(&str, &str, &[u8])] = &[
+    (
+        "/engine/sowing.wasm",
+        WASM,
+        include_bytes!("../static/engine/sowing.wasm"),
+    ),
+    (
+        "/engine/sowing.wasm.sources",
+        TEXT,
+        include_bytes!("../static/engine/sowing.wasm.sources"),
+    ),
+];
+
 /// One of the page's files, to be checked again before use (it changes with the server).
-fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+fn asset(content_type: &'static str, body: impl IntoResponse) -> impl IntoResponse {
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
@@ -566,6 +588,9 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 pub fn router(app: Arc<App>) -> Router {
     let mut page: Router<Arc<App>> = Router::new();
     for &(path, content_type, body) in PAGE_FILES {
+        page = page.route(path, get(move || async move { asset(content_type, body) }));
+    }
+    for &(path, content_type, body) in BINARY_FILES {
         page = page.route(path, get(move || async move { asset(content_type, body) }));
     }
     page.route("/healthz", get(transport::ops::healthz))
@@ -618,6 +643,7 @@ mod tests {
             .collect();
         on_disk.sort();
         let mut served: Vec<String> = PAGE_FILES.iter().map(|f| f.0.to_owned()).collect();
+        served.extend(BINARY_FILES.iter().map(|f| f.0.to_owned()));
         served.sort();
         assert_eq!(served, on_disk);
     }

@@ -25,15 +25,14 @@
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::ops::Range;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::{expand, Rows, Thresholds};
+use crate::progress::ProgressBar;
 use crate::{Family, Tables, TablesError};
 
 /// How a layer is solved on disk.
@@ -280,6 +279,20 @@ fn remove(path: &Path) -> io::Result<()> {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),
     }
+}
+
+/// Fills `bytes` from `file` at `offset` without moving a shared cursor where the platform
+/// allows (Unix); elsewhere (the browser build, which never solves on disk) by seeking.
+#[cfg(unix)]
+fn read_exact_at(file: &File, bytes: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset)
+}
+
+#[cfg(not(unix))]
+fn read_exact_at(mut file: &File, bytes: &mut [u8], offset: u64) -> io::Result<()> {
+    use std::io::Seek;
+    file.seek(io::SeekFrom::Start(offset))?;
+    file.read_exact(bytes)
 }
 
 fn file_len(path: &Path) -> Option<u64> {
@@ -574,7 +587,7 @@ impl Rows for OnDiskRows {
             }
             let (_, file, base) = &self.buckets[b];
             bytes.resize(((end - first.start) * 4) as usize, 0);
-            file.read_exact_at(&mut bytes, (first.start - base) * 4)?;
+            read_exact_at(file, &mut bytes, (first.start - base) * 4)?;
             entries.clear();
             entries.extend(
                 bytes
