@@ -45,6 +45,7 @@ mod views;
 pub use services::analysis::Settings as AnalysisSettings;
 pub use services::first_tables;
 pub use services::games::{GameError, Games, DEFAULT_CACHED_GAMES};
+pub use services::solves::Settings as SolveSettings;
 use store::Database;
 pub use transport::error::ERROR_CODES;
 pub use views::{messages, requests};

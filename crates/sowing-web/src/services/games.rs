@@ -522,6 +522,12 @@ impl Games {
         self
     }
 
+    /// Runs the explorer's solves as `settings` say.
+    pub fn with_solves(mut self, settings: crate::services::solves::Settings) -> Games {
+        self.school = Arc::new(crate::services::explorer::School::new(settings));
+        self
+    }
+
     /// Passes on every change the store announces (from any server sharing it, this one
     /// included) to this process's live sockets ([`Games::hub`]); for SQLite, where this
     /// process is the only writer, nothing is started.

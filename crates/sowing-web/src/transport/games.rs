@@ -50,6 +50,7 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .merge(crate::transport::challenges::routes())
         .merge(crate::transport::tournaments::routes())
         .merge(crate::transport::accounts::routes())
+        .merge(crate::transport::school::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }

@@ -10,4 +10,5 @@ pub(crate) mod games;
 pub(crate) mod live;
 pub mod messages;
 pub mod requests;
+pub(crate) mod school;
 pub mod tournaments;
