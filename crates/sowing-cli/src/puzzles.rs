@@ -30,7 +30,7 @@ enum Command {
 /// {"game", "position", "moves", "value", "themes", "rating", "source"}.
 ///
 /// Values come from the endgame tables only: positions beyond them are not candidates.
-/// Finished games come first (--games), then self-play. A summary goes to standard
+/// Finished games come first (--games, --db), then self-play. A summary goes to standard
 /// error: the positions looked at, the distinct candidates (inside the tables, two moves or
 /// more), the puzzles kept and their share, and puzzles per minute.
 #[derive(clap::Args)]
@@ -44,8 +44,11 @@ struct MineArgs {
     /// records of other games or options are skipped.
     #[arg(long, value_name = "FILE")]
     games: Option<PathBuf>,
+    /// A `sow serve` SQLite database whose finished games to take positions from.
+    #[arg(long, value_name = "DB")]
+    db: Option<PathBuf>,
     /// Self-play games to take positions from (default: as many as the count needs when
-    /// --games is not given, else none).
+    /// neither --games nor --db is given, else none).
     #[arg(long, value_name = "N")]
     self_play: Option<u64>,
     /// The seed of the self-play games.
@@ -58,6 +61,9 @@ struct MineArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
 }
+
+/// Finished games read from a database at a time.
+const DB_BATCH: usize = 100;
 
 /// Self-play games examined together (played and examined in parallel).
 const BATCH: u64 = 256;
@@ -90,9 +96,27 @@ fn mine(args: MineArgs) -> Result<()> {
             miner.add(&sources::of_game(&record.game), "game")?;
         }
     }
+    if let Some(path) = &args.db {
+        if !path.is_file() {
+            bail!("--db {}: no such database", path.display());
+        }
+        let store = sowing_web::store::Store::open(path)
+            .with_context(|| format!("--db {}", path.display()))?;
+        let mut after = 0;
+        while !miner.full() {
+            let games = store.finished_games(after, DB_BATCH)?;
+            let Some(&(last, _)) = games.last() else {
+                break;
+            };
+            for (_, game) in &games {
+                miner.add(&sources::of_game(game), "game")?;
+            }
+            after = last;
+        }
+    }
     let games = match args.self_play {
         Some(n) => n,
-        None if args.games.is_none() => u64::MAX,
+        None if args.games.is_none() && args.db.is_none() => u64::MAX,
         None => 0,
     };
     let mut next = 0;

@@ -292,3 +292,63 @@ fn games_from_records_are_mined_and_bad_input_refused() {
         "no tables of ayoayo",
     );
 }
+
+#[test]
+fn the_finished_games_of_a_database_are_mined() {
+    let dir = TempDir::new("db");
+    let tables = dir.path("tables");
+    assert_ok(&sow(&[
+        "tables",
+        "build",
+        "--game",
+        "hoyito-iii",
+        "--max-seeds",
+        "12",
+        "--dir",
+        &tables,
+        "--quiet",
+    ]));
+    let db = dir.path("games.db");
+    let store = sowing_web::store::Store::open(std::path::Path::new(&db)).unwrap();
+    let rules = Rules::new(sowing::Variant::HoyitoIII);
+    for first in 0..3 {
+        let mut game = Game::new(rules);
+        game.play(game.legal_moves()[first]).unwrap();
+        while !game.is_over() {
+            game.play(game.legal_moves()[0]).unwrap();
+        }
+        store
+            .create_game(&sowing_web::store::NewGame::new(&game, "ana", "level:1"))
+            .unwrap();
+    }
+    drop(store);
+    let out = dir.path("db.jsonl");
+    let puzzles = mine(
+        &tables,
+        &["--game", "hoyito-iii", "--db", &db, "--count", "1000"],
+        &out,
+    );
+    assert!(!puzzles.is_empty(), "three finished games give no puzzle");
+    let opened = Tables::open(std::path::Path::new(&tables), rules).unwrap();
+    for puzzle in &puzzles {
+        assert_eq!(puzzle["source"], "game");
+        check(&opened, rules, puzzle);
+    }
+    assert_refused(
+        &sow(&[
+            "puzzles",
+            "mine",
+            "--game",
+            "hoyito-iii",
+            "--tables",
+            &tables,
+            "--db",
+            &dir.path("none.db"),
+            "--count",
+            "5",
+            "--out",
+            &out,
+        ]),
+        "no such database",
+    );
+}

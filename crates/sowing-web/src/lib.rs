@@ -392,6 +392,17 @@ fn serve(app: Arc<App>, addr: SocketAddr, shown: &str) -> Result<(), ServeError>
                 let _ = tokio::task::spawn_blocking(memory::return_free_memory).await;
             }
         });
+        let miner = app.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(services::puzzles::MINE_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                if let Err(e) = miner.mine_puzzles().await {
+                    tracing::warn!(error = %e, "mining puzzles");
+                }
+            }
+        });
         let director = app.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(services::director::DIRECT_EVERY);

@@ -6,7 +6,7 @@
 //! `CAST`): `games.rs` (games, their moves and matches), `moves.rs` (playing on a stored
 //! game), `live.rs` (games between two seats), `changes.rs` (what the servers tell one
 //! another), `analyses.rs`, `accounts.rs` (accounts, sessions and recovery codes),
-//! `ratings.rs`, `seeks.rs` (quick pairing), `challenges.rs`, `tournaments.rs` and `serving.rs` (when the servers last
+//! `ratings.rs`, `puzzles.rs`, `seeks.rs` (quick pairing), `challenges.rs`, `tournaments.rs` and `serving.rs` (when the servers last
 //! served), each adding its operations to [`Store`] and its writes as [`write::Write`]s,
 //! over `sql.rs` (values, rows, statements). A backend (`sqlite.rs`, `postgres.rs`)
 //! supplies only what
@@ -31,6 +31,7 @@ mod live;
 mod moves;
 mod openings;
 mod postgres;
+mod puzzles;
 mod ratings;
 mod seeks;
 mod serving;
@@ -49,6 +50,7 @@ pub use games::{GameRow, MatchRow, NewGame};
 pub use live::{LiveListing, LiveResult, LiveRow, Offers};
 pub use openings::{PlayedMove, MAX_PLAYED_LINE};
 pub use postgres::LISTENER_NAME;
+pub use puzzles::{NewPuzzle, PuzzleOutcome, PuzzleRow, MAX_EXCLUDED};
 pub use ratings::{RatedGameRow, RatingRow};
 pub use seeks::{NewSeek, SeekRow, SEEK_ALIVE_MS};
 pub use tournaments::{

@@ -594,6 +594,7 @@ const CHANGING_ROUTES: &[(&str, &str, bool)] = &[
     ("POST", "/api/account/recover", true),
     ("POST", "/api/account/recovery-codes", true),
     ("PUT", "/api/accounts/{name}", true),
+    ("POST", "/api/puzzles/{id}/result", true),
 ];
 
 /// The changing routes docs/api.md names (`POST /api/live/{id}/{act}` read as each act).

@@ -18,6 +18,7 @@ pub(crate) mod outages;
 pub(crate) mod pairing;
 pub(crate) mod practice;
 pub(crate) mod proofs;
+pub(crate) mod puzzles;
 pub(crate) mod seekers;
 pub(crate) mod solves;
 pub(crate) mod table_values;

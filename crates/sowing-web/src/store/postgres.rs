@@ -53,8 +53,9 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// (`said_south`, `said_north` and their counts) and correspondence clocks
 /// (`clock_per_move`); 9 adds challenges by name (`challenges`, `challenge_refusals`),
 /// created on start; 10 adds tournaments (`tournaments`, `tournament_players`,
-/// `tournament_games`), created on start.
-const VERSION: i64 = 10;
+/// `tournament_games`), created on start; 11 adds puzzles (`puzzles`, `puzzle_ratings`,
+/// `puzzle_attempts`, `daily_puzzles`, `puzzle_mined_games`), created on start.
+const VERSION: i64 = 11;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -302,6 +303,45 @@ CREATE INDEX IF NOT EXISTS tournament_games_south_playing ON tournament_games(so
     WHERE result IS NULL;
 CREATE INDEX IF NOT EXISTS tournament_games_north_playing ON tournament_games(north)
     WHERE result IS NULL;
+CREATE TABLE IF NOT EXISTS puzzles (
+    id         BIGSERIAL PRIMARY KEY,
+    variant    TEXT NOT NULL,
+    position   TEXT NOT NULL UNIQUE,
+    moves      TEXT NOT NULL,
+    value      BIGINT NOT NULL,
+    themes     TEXT NOT NULL,
+    rating     DOUBLE PRECISION NOT NULL,
+    deviation  DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    plays      BIGINT NOT NULL DEFAULT 0,
+    solved     BIGINT NOT NULL DEFAULT 0,
+    source     TEXT NOT NULL,
+    game_id    BIGINT
+);
+CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles(variant, rating);
+CREATE TABLE IF NOT EXISTS puzzle_ratings (
+    account_id BIGINT NOT NULL,
+    variant    TEXT NOT NULL,
+    rating     DOUBLE PRECISION NOT NULL,
+    deviation  DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    attempts   BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, variant)
+);
+CREATE TABLE IF NOT EXISTS puzzle_attempts (
+    account_id BIGINT NOT NULL,
+    puzzle_id  BIGINT NOT NULL,
+    solved     BOOLEAN NOT NULL,
+    at_ms      BIGINT NOT NULL,
+    PRIMARY KEY (account_id, puzzle_id)
+);
+CREATE TABLE IF NOT EXISTS daily_puzzles (
+    day       BIGINT NOT NULL,
+    variant   TEXT NOT NULL,
+    puzzle_id BIGINT NOT NULL,
+    PRIMARY KEY (day, variant)
+);
+CREATE TABLE IF NOT EXISTS puzzle_mined_games (game_id BIGINT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS serving (last_ms BIGINT NOT NULL);
 INSERT INTO serving (last_ms) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM serving);
 ";

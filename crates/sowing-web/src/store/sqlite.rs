@@ -30,8 +30,10 @@ use super::{Backend, ReadWork};
 /// 9 adds each seat's last quick phrase (`said_south`, `said_north` and their counts) and
 /// correspondence clocks (`clock_per_move`); 10 adds challenges by name (`challenges`,
 /// `challenge_refusals`), created on start; 11 adds tournaments (`tournaments`,
-/// `tournament_players`, `tournament_games`), created on start.
-const VERSION: i64 = 11;
+/// `tournament_players`, `tournament_games`), created on start; 12 adds puzzles (`puzzles`,
+/// `puzzle_ratings`, `puzzle_attempts`, `daily_puzzles`, `puzzle_mined_games`), created on
+/// start.
+const VERSION: i64 = 12;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -268,6 +270,45 @@ CREATE INDEX IF NOT EXISTS tournament_games_south_playing ON tournament_games(so
     WHERE result IS NULL;
 CREATE INDEX IF NOT EXISTS tournament_games_north_playing ON tournament_games(north)
     WHERE result IS NULL;
+CREATE TABLE IF NOT EXISTS puzzles (
+    id         INTEGER PRIMARY KEY,
+    variant    TEXT NOT NULL,
+    position   TEXT NOT NULL UNIQUE,
+    moves      TEXT NOT NULL,
+    value      INTEGER NOT NULL,
+    themes     TEXT NOT NULL,
+    rating     REAL NOT NULL,
+    deviation  REAL NOT NULL,
+    volatility REAL NOT NULL,
+    plays      INTEGER NOT NULL DEFAULT 0,
+    solved     INTEGER NOT NULL DEFAULT 0,
+    source     TEXT NOT NULL,
+    game_id    INTEGER
+);
+CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles(variant, rating);
+CREATE TABLE IF NOT EXISTS puzzle_ratings (
+    account_id INTEGER NOT NULL,
+    variant    TEXT NOT NULL,
+    rating     REAL NOT NULL,
+    deviation  REAL NOT NULL,
+    volatility REAL NOT NULL,
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, variant)
+);
+CREATE TABLE IF NOT EXISTS puzzle_attempts (
+    account_id INTEGER NOT NULL,
+    puzzle_id  INTEGER NOT NULL,
+    solved     INTEGER NOT NULL,
+    at_ms      INTEGER NOT NULL,
+    PRIMARY KEY (account_id, puzzle_id)
+);
+CREATE TABLE IF NOT EXISTS daily_puzzles (
+    day       INTEGER NOT NULL,
+    variant   TEXT NOT NULL,
+    puzzle_id INTEGER NOT NULL,
+    PRIMARY KEY (day, variant)
+);
+CREATE TABLE IF NOT EXISTS puzzle_mined_games (game_id INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS serving (last_ms INTEGER NOT NULL);
 INSERT INTO serving (last_ms) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM serving);
 ";

@@ -51,6 +51,7 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .merge(crate::transport::tournaments::routes())
         .merge(crate::transport::accounts::routes())
         .merge(crate::transport::school::routes())
+        .merge(crate::transport::puzzles::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }

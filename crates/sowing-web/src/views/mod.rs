@@ -9,6 +9,7 @@ pub(crate) mod engine;
 pub(crate) mod games;
 pub(crate) mod live;
 pub mod messages;
+pub(crate) mod puzzles;
 pub mod requests;
 pub(crate) mod school;
 pub mod tournaments;
