@@ -30,8 +30,13 @@ sources_digest() {
   {
     find crates/sowing crates/sowing-engine crates/sowing-tables crates/sowing-wasm \
       \( -name tests -o -name examples -o -name benches -o -name target \) -prune -o \
-      -type f \( -name '*.rs' -o -name Cargo.toml -o -path '*/data/*' \) -print |
+      -type f \( -name '*.rs' -o -path '*/data/*' \) -print |
       LC_ALL=C sort | xargs sha256sum
+    # The manifests without what only tests, examples and benchmarks use.
+    for manifest in crates/sowing{,-engine,-tables,-wasm}/Cargo.toml; do
+      echo "$manifest"
+      awk '/^\[/ { skip = ($0 ~ /^\[(dev-dependencies|\[test\]|\[bench\]|\[example\])/) } !skip' "$manifest"
+    done
     sed -n '/^\[profile.release\]/,/^$/p' Cargo.toml
     cargo tree --locked -q -p sowing-wasm --target wasm32-unknown-unknown \
       -e normal,build --prefix none --format '{p} {f}' |
