@@ -84,12 +84,21 @@ MANUAL_CLOCK_SERVER="$root/target/debug/examples/manual_clock_server" \
   node scripts/browser/correspondence.mjs || status=$?
 # A 390×844 phone: the board holds still, everything fits, nothing misleads.
 SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
+# The engine in the browser on a phone: a whole game against level 4, a hint and the bar,
+# the server's engine never asked (and asked when the browser is told to).
+SOW_URL="$url" node scripts/browser/pocket.mjs || status=$?
 # The page in Spanish, and the switch to English and back.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?
 # The analysis after the game: a short game finished, reviewed, shared, on a phone.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/analysis.mjs || status=$?
 # The review of a long game stepped on a phone (next mistake, the slider), the board in view.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/review.mjs || status=$?
+# The school: the explorer's proven openings and a practice converted, phone and desktop,
+# English and Spanish.
+SOW_URL="$url" node scripts/browser/school.mjs || status=$?
+# Puzzles: three solved, one missed, the daily puzzle and a streak, phone and desktop,
+# English and Spanish (the server mines its first set from the Hoyito II tables above).
+SOW_URL="$url" node scripts/browser/puzzles.mjs || status=$?
 # A page on another origin tries to act on the server.
 SOW_URL="$url" node scripts/browser/attack.mjs || status=$?
 # Tournaments: a four-player Swiss of three rounds and a one-minute arena with berserk, all

@@ -516,7 +516,14 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ),
     ("/account.js", JS, include_str!("../static/account.js")),
     ("/analysis.js", JS, include_str!("../static/analysis.js")),
-    // The engine in WebAssembly: its loader (the module is in BINARY_FILES).
+    // The engine in WebAssembly: its loader (the module is in BINARY_FILES), its worker and
+    // the page's side of it.
+    (
+        "/engine/worker.js",
+        JS,
+        include_str!("../static/engine/worker.js"),
+    ),
+    ("/pocket.js", JS, include_str!("../static/pocket.js")),
     (
         "/engine/sowing.js",
         JS,

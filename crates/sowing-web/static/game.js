@@ -13,6 +13,7 @@ import {
   NARROW, board, forgetBoard, buildBoard, paint, counters, animate, animateAgain, sameBoard,
 } from './board.js';
 import { refreshEval, refreshTableValues } from './helps.js';
+import { inBrowser } from './pocket.js';
 import { gameTitle, optionsOf, optionLabel, valueLabel } from './rules.js';
 import { S, parts } from './state.js';
 
@@ -311,7 +312,12 @@ function computerMove() {
     const v = S.view;
     const side = v.state.to_move;
     setStatus(T('status-thinking', { who: sideName(side), player: playerName(v.players[side]) }));
-    const r = await api('POST', `/games/${v.id}/engine`, { play: true, time_ms: S.thinkMs, ply: v.ply });
+    // The engine in the browser chooses and the move is posted as any other; the server's
+    // engine plays where the browser cannot.
+    const mine = await inBrowser(v, { timeMs: S.thinkMs });
+    const r = mine
+      ? { ...(await api('POST', `/games/${v.id}/moves`, { move: mine.engine.move, ply: v.ply })), ...mine }
+      : await api('POST', `/games/${v.id}/engine`, { play: true, time_ms: S.thinkMs, ply: v.ply });
     setStatus(T('status-plays', { who: sideName(side), move: moveName(r.engine.move) }));
     await showMove(r, side, r.engine.move, true);
   });
@@ -373,7 +379,8 @@ function hint() {
   const v = S.view;
   if (!v || S.viewPly !== null || v.state.over) return;
   run(async () => {
-    const r = await api('POST', `/games/${v.id}/engine`, { play: false, time_ms: S.thinkMs, ply: v.ply });
+    const r = (await inBrowser(v, { timeMs: S.thinkMs }))
+      || await api('POST', `/games/${v.id}/engine`, { play: false, time_ms: S.thinkMs, ply: v.ply });
     S.hint = r.engine.move === 'pass' ? null : nameToPit(r.engine.move, v.rules.pits);
     S.note = { text: hintWords(r.engine.move, r.engine.score, v.state.to_move) };
   });

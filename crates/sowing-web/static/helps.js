@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { upperFirst, sideName, scoreWords, barNumber, nameToPit } from './words.js';
 import { R, el, board } from './board.js';
 import { S, parts } from './state.js';
+import { inBrowser, tableValuesInBrowser } from './pocket.js';
 
 const $ = (id) => document.getElementById(id);
 // A live game is shown (live.js), or a lesson's game (learn.js).
@@ -45,7 +46,8 @@ async function refreshEval() {
     words = T('eval-final', { margin: Math.abs(south), who: sideName(south > 0 ? 'south' : 'north') });
   } else {
     try {
-      const r = await api('POST', `/games/${v.id}/engine`, { time_ms: 300, ply: v.ply, engine: EVAL_ENGINE });
+      const r = (await inBrowser(v, { engine: EVAL_ENGINE, timeMs: 300 }))
+        || await api('POST', `/games/${v.id}/engine`, { time_ms: 300, ply: v.ply, engine: EVAL_ENGINE });
       if (seq !== S.evalSeq) return;
       const shallow = r.engine.score && r.engine.score.kind !== 'proven' && (r.engine.depth || 0) < EVAL_MIN_DEPTH;
       if (shallow) {
@@ -136,7 +138,7 @@ async function refreshTableValues() {
   const seq = ++TV.seq;
   let answer;
   try {
-    answer = await api('GET', `/games/${v.id}/tables`);
+    answer = (await tableValuesInBrowser(v)) || await api('GET', `/games/${v.id}/tables`);
   } catch (e) {
     return;
   }

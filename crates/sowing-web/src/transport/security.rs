@@ -15,8 +15,10 @@ use axum::response::{IntoResponse, Response};
 use crate::services::games::Games;
 use crate::transport::error::ApiError;
 
-/// What the page may load: its own scripts and styles only (no inline script), never framed.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+/// What the page may load: its own scripts and styles only (no inline script, no eval; its
+/// own WebAssembly engine may be compiled: `'wasm-unsafe-eval'`), never framed.
+pub const CONTENT_SECURITY_POLICY: &str =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
      style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; \
      base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
