@@ -93,6 +93,9 @@ SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/analysis.mjs || status=$?
 # The review of a long game stepped on a phone (next mistake, the slider), the board in view.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/review.mjs || status=$?
+# Puzzles: three solved, one missed, the daily puzzle and a streak, phone and desktop,
+# English and Spanish (the server mines its first set from the Hoyito II tables above).
+SOW_URL="$url" node scripts/browser/puzzles.mjs || status=$?
 # A page on another origin tries to act on the server.
 SOW_URL="$url" node scripts/browser/attack.mjs || status=$?
 # Tournaments: a four-player Swiss of three rounds and a one-minute arena with berserk, all

@@ -20,6 +20,7 @@ import { startAccount } from './account.js';
 import { startChallenges } from './challenges.js';
 import { fromAddress as tournamentsFromAddress, startTournaments } from './tournaments.js';
 import { fromAddress as reviewFromAddress } from './analysis.js';
+import { startPuzzles } from './puzzles.js';
 import { S } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -91,6 +92,7 @@ async function init() {
   startChallenges();
   startTournaments();
   startTurns();
+  startPuzzles();
   await form;
   S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;
   S.flipped = localStorage.getItem('sowing.flipped') === '1';

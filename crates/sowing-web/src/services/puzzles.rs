@@ -2,7 +2,8 @@
 //! background once tables are there, puzzles from every finished game, a puzzle near a
 //! rating, the daily puzzle, and results rated by Glicko-2.
 
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sowing_engine::random::Rng;
@@ -24,6 +25,10 @@ pub const MINE_EVERY: Duration = Duration::from_secs(10);
 
 /// Finished games mined in one round.
 const GAMES_A_ROUND: usize = 20;
+
+/// The tables whose first set was mined in this process (directory, family, largest
+/// layer): tables too small to give [`FIRST_SET`] puzzles are not mined again every round.
+static FIRST_SETS_MINED: Mutex<Vec<(PathBuf, String, usize)>> = Mutex::new(Vec::new());
 
 /// The self-play seed of the first set: every server mines the same first puzzles.
 const FIRST_SEED: u64 = 1;
@@ -70,9 +75,17 @@ fn mine_round(store: &Store, set: &TableSet) -> StoreResult<usize> {
             let Some(tables) = tables_of(set, rules) else {
                 continue;
             };
-            if store.puzzle_count(variant)? >= FIRST_SET as i64 {
+            let key = (
+                set.dir().to_path_buf(),
+                tables.family().name(),
+                tables.max_seeds(),
+            );
+            let mut mined = FIRST_SETS_MINED.lock().unwrap_or_else(|e| e.into_inner());
+            if mined.contains(&key) || store.puzzle_count(variant)? >= FIRST_SET as i64 {
                 continue;
             }
+            mined.push(key);
+            drop(mined);
             let mut miner = Miner::new(&tables, FIRST_SET);
             let mut next = 0;
             // Self-play in batches until the set is full (or the tables give no more).
