@@ -93,6 +93,9 @@ SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/analysis.mjs || status=$?
 # The review of a long game stepped on a phone (next mistake, the slider), the board in view.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/review.mjs || status=$?
+# The school: the explorer's proven openings and a practice converted, phone and desktop,
+# English and Spanish.
+SOW_URL="$url" node scripts/browser/school.mjs || status=$?
 # Puzzles: three solved, one missed, the daily puzzle and a streak, phone and desktop,
 # English and Spanish (the server mines its first set from the Hoyito II tables above).
 SOW_URL="$url" node scripts/browser/puzzles.mjs || status=$?

@@ -21,6 +21,7 @@ import { startChallenges } from './challenges.js';
 import { fromAddress as tournamentsFromAddress, startTournaments } from './tournaments.js';
 import { fromAddress as reviewFromAddress } from './analysis.js';
 import { startPuzzles } from './puzzles.js';
+import { startSchool } from './school.js';
 import { S } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -93,6 +94,7 @@ async function init() {
   startTournaments();
   startTurns();
   startPuzzles();
+  startSchool();
   await form;
   S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;
   S.flipped = localStorage.getItem('sowing.flipped') === '1';

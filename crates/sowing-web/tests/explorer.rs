@@ -498,6 +498,21 @@ async fn a_practice_position_is_converted_against_the_tables_defence() {
     let position: Position = practice["position"].as_str().unwrap().parse().unwrap();
     assert!(position.seeds_on_board() <= 8);
     assert!((0..=game.moves().len()).any(|ply| game.position_at(ply) == Some(&position)));
+    // The explorer opens at a game of the site, at any of its plies.
+    let names: Vec<String> = game.moves().iter().map(|m| m.name(6).to_string()).collect();
+    let body = explore(&router, &format!("from={id}&ply=5")).await;
+    assert_eq!(body["line"], json!(names[..5]));
+    assert_eq!(body["start"], json!(game.start().to_string()));
+    let body = explore(&router, &format!("from={id}")).await;
+    assert_eq!(body["line"], json!(names));
+    assert_eq!(body["over"], json!(true));
+    assert_eq!(body["moves"], json!([]));
+    let past = format!("/api/explorer?from={id}&ply={}", names.len() + 1);
+    let (status, error) = send(&router, Method::GET, &past, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{error}");
+    let both = format!("/api/explorer?from={id}&moves=A");
+    let (status, error) = send(&router, Method::GET, &both, None).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{error}");
 }
 
 #[tokio::test]

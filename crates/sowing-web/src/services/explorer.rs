@@ -333,6 +333,27 @@ impl Games {
         .map_err(|e| GameError::Internal(format!("explorer task failed: {e}")))?
     }
 
+    /// The start (position text) and the first `ply` moves (all by default) of game `id`.
+    ///
+    /// # Errors
+    /// An unknown game (404), a ply past its moves (404).
+    pub async fn game_line(&self, id: &str, ply: Option<usize>) -> GameResult<(String, String)> {
+        let game = self.game_copy(id).await?;
+        let ply = ply.unwrap_or(game.moves().len());
+        if ply > game.moves().len() {
+            return Err(GameError::NoSuchMove {
+                game: id.parse().unwrap_or(0),
+                ply: ply.to_string(),
+            });
+        }
+        let n = game.rules().pits_per_row();
+        let moves: Vec<String> = game.moves()[..ply]
+            .iter()
+            .map(|m| m.name(n).to_string())
+            .collect();
+        Ok((game.start().to_string(), moves.join(" ")))
+    }
+
     /// Queues a budgeted solve of the position after `moves` from `start`.
     ///
     /// # Errors

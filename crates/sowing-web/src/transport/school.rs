@@ -40,6 +40,9 @@ struct LineRequest {
     start: Option<String>,
     #[serde(default)]
     moves: String,
+    /// A game of the site whose line to open (`ply`: its first moves only).
+    from: Option<String>,
+    ply: Option<usize>,
 }
 
 fn unprocessable(message: String) -> ApiError {
@@ -94,6 +97,15 @@ async fn explore(
     if !games.limiter.may_act(address) {
         return Err(limited());
     }
+    if let Some(id) = &request.from {
+        if request.game.is_some() || request.start.is_some() || !request.moves.is_empty() {
+            return Err(unprocessable(
+                "name either a game of the site (from) or a line".to_owned(),
+            ));
+        }
+        let (start, moves) = games.game_line(id, request.ply).await?;
+        return Ok(Json(games.explore(&start, &moves).await?));
+    }
     let (start, moves) = request.line()?;
     Ok(Json(games.explore(&start, moves).await?))
 }
@@ -108,6 +120,9 @@ async fn solve(
     // A solve costs a core for its budget: rated like a new game.
     if !games.limiter.may_create_plain(address) {
         return Err(limited());
+    }
+    if request.from.is_some() || request.ply.is_some() {
+        return Err(unprocessable("a solve takes a start and moves".to_owned()));
     }
     let (start, moves) = request.line()?;
     games.queue_solve(&start, moves).await?;

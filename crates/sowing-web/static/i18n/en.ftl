@@ -1110,6 +1110,74 @@ tournament-bar-back = { $name }: back to the tournament
 tournament-bar-waiting = Your next game has started.
 tournament-bar-next = Your next game opens here once it is paired.
 
+## The school (school.js, explorer.js, practice.js): the opening explorer and endgame practice.
+nav-school = School
+school-title = School
+school-explorer = Opening explorer
+school-practice = Endgame practice
+school-close = Close
+school-explore-here = Explore this position
+school-practise-game = Practise this game's endgame
+school-captured = Captured: South { $south }, North { $north }
+school-over = The game is over.
+school-south-moves = South to move
+school-north-moves = North to move
+school-south = South
+school-pass = Pass
+school-north = North
+explorer-game = Game
+explorer-back = One move back
+explorer-restart = Start
+explorer-at-start = At the start.
+explorer-line = Line: { $line }
+explorer-value = Value of the position for the player to move: { $value } (proven)
+explorer-move = Move
+explorer-value-head = Value for the mover
+explorer-played-head = Played here
+explorer-proven = { $value } proven ({ $source })
+explorer-source-end = the game ends
+explorer-source-tables = endgame tables
+explorer-source-certificate = the solve's certificate
+explorer-source-solve = solved on this server
+explorer-bounded = between { $lower } and { $upper } (proven bounds)
+explorer-estimated = { $value } estimated (depth { $depth })
+explorer-not-played = not played yet
+explorer-played = { $games ->
+        [one] one game
+       *[other] { $games } games
+    }: South won { $south }, North { $north }, drawn { $draws }
+explorer-solve = Solve in the background
+explorer-solving = Solving ({ $status ->
+        [waiting] waiting
+       *[running] running
+    }): { $nodes } positions searched, at most { $budget } s
+practice-difficulty = Difficulty
+practice-easy = Easy
+practice-medium = Medium
+practice-hard = Hard
+practice-new = New position
+practice-from-game = From the game on the board
+practice-about = You play { $side }: perfect play wins { $value } more seeds from here ({ $seeds } seeds on the board; { $wrong ->
+        [one] one move gives seeds away
+       *[other] { $wrong } moves give seeds away
+    }). Win against perfect defence.
+practice-your-move = Your move. Seeds given up so far: { $lost }.
+practice-defending = Perfect defence is playing…
+practice-told = { $move }: value { $before } before, { $after } after: { $lost ->
+        [0] nothing given up
+        [one] one seed given up
+       *[other] { $lost } seeds given up
+    }
+practice-converted = Converted: you won by { $margin }, giving up { $lost ->
+        [0] nothing
+        [one] one seed
+       *[other] { $lost } seeds
+    } on the way.
+practice-missed = Not converted: the game ended { $margin } for you, { $lost ->
+        [one] one seed
+       *[other] { $lost } seeds
+    } given up. Try again.
+
 ## Puzzles (puzzles.js)
 nav-puzzles = Puzzles
 puzzles-title = Puzzles

@@ -1119,6 +1119,74 @@ tournament-bar-back = { $name }: volver al torneo
 tournament-bar-waiting = Tu siguiente partida ya empezó.
 tournament-bar-next = Tu siguiente partida se abrirá aquí en cuanto se empareje.
 
+## The school (school.js, explorer.js, practice.js): the opening explorer and endgame practice.
+nav-school = Escuela
+school-title = Escuela
+school-explorer = Explorador de aperturas
+school-practice = Práctica de finales
+school-close = Cerrar
+school-explore-here = Explorar esta posición
+school-practise-game = Practicar el final de esta partida
+school-captured = Capturadas: Sur { $south }, Norte { $north }
+school-over = La partida ha terminado.
+school-south-moves = Juega Sur
+school-north-moves = Juega Norte
+school-south = Sur
+school-pass = Pasar
+school-north = Norte
+explorer-game = Juego
+explorer-back = Una jugada atrás
+explorer-restart = Inicio
+explorer-at-start = En la posición inicial.
+explorer-line = Línea: { $line }
+explorer-value = Valor de la posición para quien juega: { $value } (probado)
+explorer-move = Jugada
+explorer-value-head = Valor para quien juega
+explorer-played-head = Jugada aquí
+explorer-proven = { $value } probado ({ $source })
+explorer-source-end = la partida termina
+explorer-source-tables = tablas de finales
+explorer-source-certificate = el certificado de la resolución
+explorer-source-solve = resuelto en este servidor
+explorer-bounded = entre { $lower } y { $upper } (cotas probadas)
+explorer-estimated = { $value } estimado (profundidad { $depth })
+explorer-not-played = aún no se ha jugado
+explorer-played = { $games ->
+        [one] una partida
+       *[other] { $games } partidas
+    }: ganó Sur { $south }, Norte { $north }, tablas { $draws }
+explorer-solve = Resolver en segundo plano
+explorer-solving = Resolviendo ({ $status ->
+        [waiting] en espera
+       *[running] en curso
+    }): { $nodes } posiciones examinadas, como mucho { $budget } s
+practice-difficulty = Dificultad
+practice-easy = Fácil
+practice-medium = Media
+practice-hard = Difícil
+practice-new = Nueva posición
+practice-from-game = De la partida del tablero
+practice-about = Juegas con { $side }: el juego perfecto gana { $value } semillas más desde aquí ({ $seeds } semillas en el tablero; { $wrong ->
+        [one] una jugada regala semillas
+       *[other] { $wrong } jugadas regalan semillas
+    }). Gana contra una defensa perfecta.
+practice-your-move = Te toca. Semillas regaladas hasta ahora: { $lost }.
+practice-defending = La defensa perfecta está jugando…
+practice-told = { $move }: valor { $before } antes, { $after } después: { $lost ->
+        [0] nada regalado
+        [one] una semilla regalada
+       *[other] { $lost } semillas regaladas
+    }
+practice-converted = Convertido: ganaste por { $margin } y regalaste { $lost ->
+        [0] nada
+        [one] una semilla
+       *[other] { $lost } semillas
+    } por el camino.
+practice-missed = No convertido: la partida terminó { $margin } para ti, con { $lost ->
+        [one] una semilla regalada
+       *[other] { $lost } semillas regaladas
+    }. Inténtalo de nuevo.
+
 ## Puzzles (puzzles.js)
 nav-puzzles = Problemas
 puzzles-title = Problemas
