@@ -520,7 +520,11 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/account.js", JS, include_str!("../static/account.js")),
     ("/analysis.js", JS, include_str!("../static/analysis.js")),
     ("/school.js", JS, include_str!("../static/school.js")),
-    ("/schoolboard.js", JS, include_str!("../static/schoolboard.js")),
+    (
+        "/schoolboard.js",
+        JS,
+        include_str!("../static/schoolboard.js"),
+    ),
     ("/explorer.js", JS, include_str!("../static/explorer.js")),
     ("/practice.js", JS, include_str!("../static/practice.js")),
     // The engine in WebAssembly: its loader (the module is in BINARY_FILES), its worker and
