@@ -80,6 +80,28 @@ await check("told to use the server's engine, the page plays through it", async 
   await p.context().close();
 });
 
+// The server has tables of Hoyito II to 8 seeds (scripts/browser-test.sh).
+await check('the tables are fetched once, kept, and give the values on the pits in the browser', async () => {
+  const { page: p } = await phone();
+  const asked = [];
+  p.on('request', (r) => { if (/\/api\/(tables|games\/\d+\/tables)/.test(r.url())) asked.push(new URL(r.url()).pathname); });
+  await p.addInitScript(() => localStorage.setItem('sowing.tables', '1'));
+  const start = 'hoyito-ii 2,1,0,0,0,1/0,0,3,1,0,0 20-20 S -';
+  const { id } = await api('POST', '/records', { record: `[Game "hoyito-ii"]\n[Start "${start}"]\n\n*` });
+  await p.goto(`${BASE}/#game=${id}`);
+  await p.waitForFunction(() => document.querySelectorAll('#board .table-value').length === 3);
+  const family = '/api/tables/hoyito-ii-2x6-casa-rows%3Dany';
+  equal(asked, [family, `${family}/4`, `${family}/8`], 'requests for tables');
+  const server = await api('GET', `/games/${id}/tables`);
+  const shown = await p.$$eval('#board .table-value text', (t) => t.map((e) => e.textContent));
+  equal(shown.length, server.moves.length, 'values shown, one a legal move');
+  asked.length = 0;
+  await p.reload();
+  await p.waitForFunction(() => document.querySelectorAll('#board .table-value').length === 3);
+  equal(asked, [], 'requests for tables after a reload (kept in the browser)');
+  await p.context().close();
+});
+
 await check('no errors on the pages', async () => equal(errors, [], 'errors'));
 await browser.close();
 finish();

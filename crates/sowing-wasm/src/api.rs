@@ -66,10 +66,11 @@ impl Session {
             "search" => self.search(request),
             "tables" => self.load_tables(request, data),
             "table_values" => self.table_values(request),
+            "family" => family(request),
             "random_games" => random_games(request),
             op => Err(format!(
                 "unknown op {op:?} (expected start, state, perft, search, tables, \
-                 table_values or random_games)"
+                 table_values, family or random_games)"
             )),
         }
     }
@@ -254,6 +255,12 @@ fn start(request: &Value) -> Result<Value, Refusal> {
         }
     }
     Ok(json!({ "position": Position::start(rules).to_string() }))
+}
+
+/// `family`: the name of the tables of `position`'s game and options (as the server's
+/// `GET /api/tables/{family}` and `sow tables` name them).
+fn family(request: &Value) -> Result<Value, Refusal> {
+    Ok(json!({ "family": Family::of(position(request)?.rules()).name() }))
 }
 
 /// `state`: the game's JSON state (RULES.md), its position text and how it ended.

@@ -308,6 +308,12 @@ fn the_tables_agree_loaded_compressed_or_raw() {
     }
     let set = Arc::new(TableSet::open(&raw).unwrap());
     let mut expected: Vec<Option<Value>> = vec![None; cases.len()];
+    for (rules, _, _) in families {
+        cases.push(call(
+            json!({"op": "family", "position": Position::start(rules).to_string()}),
+        ));
+        expected.push(Some(json!({ "family": Family::of(rules).name() })));
+    }
     let mut inside_seen = 0;
     for (f, (rules, seeds, _)) in families.into_iter().enumerate() {
         let held = set.tables(rules).unwrap().unwrap();

@@ -59,6 +59,54 @@ export function gameOf(v) {
   return { position, moves: v.history.slice(0, v.ply).map((h) => h.move) };
 }
 
+// The endgame tables to 12 seeds of each game, fetched once from the server
+// (GET /api/tables/{family}) and kept in the browser's Cache Storage, then handed to the
+// worker: the computer, the bar and the values on the pits use them with no server.
+const TABLES_CACHE = 'sowing-tables-1';
+const tablesLoaded = new Map();
+
+/** A response from the cache, else from the network (then kept); null when neither has it. */
+async function kept(url) {
+  const cache = typeof caches === 'object' ? await caches.open(TABLES_CACHE) : null;
+  const hit = cache && await cache.match(url);
+  if (hit) return hit;
+  let response;
+  try { response = await fetch(url); } catch (_) { return null; }
+  if (!response.ok) return null;
+  if (cache) await cache.put(url, response.clone());
+  return response;
+}
+
+async function loadTables(family, game) {
+  const base = `/api/tables/${encodeURIComponent(family)}`;
+  const listing = await kept(base);
+  if (!listing) return false;
+  const { layers } = await listing.json();
+  const files = [];
+  for (const layer of layers) {
+    const response = await kept(`${base}/${layer.seeds}`);
+    if (!response) return false;
+    files.push(new Uint8Array(await response.arrayBuffer()));
+  }
+  const data = new Uint8Array(files.reduce((n, f) => n + f.length, 0));
+  let at = 0;
+  for (const f of files) { data.set(f, at); at += f.length; }
+  await ask({ op: 'tables', position: game.position, lengths: files.map((f) => f.length) }, data);
+  return true;
+}
+
+/** Gives the worker the tables of `game`'s family once (tried again 30 s after a failure). */
+async function withTables(game) {
+  const { family } = await ask({ op: 'family', position: game.position });
+  if (!tablesLoaded.has(family)) {
+    tablesLoaded.set(family, loadTables(family, game).catch(() => false).then((ok) => {
+      if (!ok) setTimeout(() => tablesLoaded.delete(family), 30000);
+      return ok;
+    }));
+  }
+  return tablesLoaded.get(family);
+}
+
 /** Whether the worker's state of `game` is the server's `state` (else the server answers). */
 async function agrees(game, state) {
   const reply = await ask({ op: 'state', ...game });
@@ -79,6 +127,7 @@ export async function inBrowser(v, { engine, timeMs }) {
   try {
     const game = gameOf(v);
     if (!(await agrees(game, v.state))) return null;
+    await withTables(game);
     const player = v.players[v.state.to_move];
     const spec = engine || (player && player !== 'human' ? player : 'level:6');
     const seed = v.id * 1000003 + v.ply;
@@ -94,8 +143,10 @@ export async function tableValuesInBrowser(v) {
   if (!canRunEngine()) return null;
   try {
     const game = gameOf(v);
+    await withTables(game);
     const reply = await ask({ op: 'table_values', ...game });
-    return reply.max_seeds === null ? null : reply;
+    // Outside the browser's tables (to 12 seeds) the server's may reach further.
+    return reply.inside || reply.not_built ? reply : null;
   } catch (_) {
     return null;
   }

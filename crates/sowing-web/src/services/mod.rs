@@ -16,6 +16,7 @@ pub(crate) mod live;
 pub(crate) mod notices;
 pub(crate) mod outages;
 pub(crate) mod pairing;
+pub(crate) mod pocket_tables;
 pub(crate) mod practice;
 pub(crate) mod proofs;
 pub(crate) mod puzzles;

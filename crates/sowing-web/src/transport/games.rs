@@ -52,6 +52,7 @@ pub(crate) fn api() -> Router<Arc<Games>> {
         .merge(crate::transport::accounts::routes())
         .merge(crate::transport::school::routes())
         .merge(crate::transport::puzzles::routes())
+        .merge(crate::transport::pocket::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }

@@ -9,6 +9,7 @@ pub(crate) mod games;
 pub(crate) mod live;
 pub(crate) mod new_game;
 pub(crate) mod ops;
+pub(crate) mod pocket;
 pub(crate) mod puzzles;
 pub(crate) mod school;
 pub(crate) mod security;
