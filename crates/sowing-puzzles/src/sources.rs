@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use sowing::{Game, Position, Rules};
 use sowing_engine::random::Rng;
@@ -53,7 +54,7 @@ pub fn self_play_game(
         let next = match inside.then(|| move_values(tables, &position)) {
             Some(Ok(values)) if rng.below(RANDOM_ONE_IN) != 0 => {
                 let best = values.iter().map(|m| m.2).max().unwrap_or(0);
-                let bests: Vec<Position> =
+                let bests: ArrayVec<Position, { Rules::MAX_PITS_PER_ROW }> =
                     values.iter().filter(|m| m.2 == best).map(|m| m.1).collect();
                 *rng.pick(&bests).expect("a best move")
             }

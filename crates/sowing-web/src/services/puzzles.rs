@@ -14,7 +14,7 @@ use sowing_tables::Tables;
 use crate::ratings::Rating;
 use crate::services::first_tables::first_games;
 use crate::services::games::{blocking, GameError, Games};
-use crate::store::{NewPuzzle, PuzzleOutcome, PuzzleRow, Store, StoreResult};
+use crate::store::{NewPuzzle, PuzzleOutcome, PuzzleRow, Store, StoreError, StoreResult};
 
 /// Puzzles of each game (default options) the server mines from self-play when it has
 /// fewer.
@@ -61,81 +61,99 @@ fn tables_of(set: &TableSet, rules: sowing::Rules) -> Option<Arc<Tables>> {
     }
 }
 
-/// One round of mining, on one core: the first set of each game that lacks it, then a
-/// batch of finished games. How many puzzles were added.
+/// The first sets to mine now: the games whose tables are there, not mined from in this
+/// process, with fewer than [`FIRST_SET`] puzzles. Each is marked as mined.
+fn first_sets_due(store: &Store, set: &TableSet) -> StoreResult<Vec<(sowing::Rules, Arc<Tables>)>> {
+    let mut due = Vec::new();
+    for rules in first_games() {
+        let Some(tables) = tables_of(set, rules) else {
+            continue;
+        };
+        let key = (
+            set.dir().to_path_buf(),
+            tables.family().name(),
+            tables.max_seeds(),
+        );
+        let mut mined = FIRST_SETS_MINED.lock().unwrap_or_else(|e| e.into_inner());
+        if mined.contains(&key) || store.puzzle_count(rules.variant().name())? >= FIRST_SET as i64 {
+            continue;
+        }
+        mined.push(key);
+        due.push((rules, tables));
+    }
+    Ok(due)
+}
+
+/// The first set of `rules` from self-play, kept; how many were new.
+fn mine_first_set(store: &Store, rules: sowing::Rules, tables: &Tables) -> StoreResult<usize> {
+    let mut miner = Miner::new(tables, FIRST_SET);
+    let mut next = 0;
+    // Self-play in batches until the set is full (tables too small end it sooner).
+    while !miner.full() && next < 64 * 256 {
+        let positions = sources::self_play(tables, rules, FIRST_SEED, next..next + 256);
+        if let Err(e) = miner.add(&positions, "self-play") {
+            tracing::warn!(error = %e, "puzzles: mining self-play");
+            break;
+        }
+        next += 256;
+    }
+    let puzzles = miner.into_puzzles();
+    let count = puzzles.len();
+    let new = store.add_puzzles(
+        puzzles.into_iter().map(|p| new_puzzle(p, None)).collect(),
+        None,
+    )?;
+    let game = rules.variant().name();
+    tracing::info!(game, mined = count, new, "puzzles: first set mined");
+    Ok(new)
+}
+
+/// The puzzles of finished game `id`, kept, the game marked as mined (also when it gives
+/// none: no tables of its rules, or it no longer replays); how many were new.
+fn mine_game(store: &Store, set: &TableSet, id: i64) -> StoreResult<usize> {
+    let game = match store.load(id) {
+        Ok(game) => game.map(|(_, game)| game),
+        Err(StoreError::BadStart { .. } | StoreError::Unreplayable { .. }) => None,
+        Err(e) => return Err(e),
+    };
+    let mut puzzles = Vec::new();
+    if let Some(game) = game {
+        if let Some(tables) = tables_of(set, game.rules()) {
+            let mut miner = Miner::new(&tables, usize::MAX);
+            match miner.add(&sources::of_game(&game), "game") {
+                Ok(()) => puzzles = miner.into_puzzles(),
+                Err(e) => tracing::warn!(game = id, error = %e, "puzzles: mining a game"),
+            }
+        }
+    }
+    store.add_puzzles(
+        puzzles
+            .into_iter()
+            .map(|p| new_puzzle(p, Some(id)))
+            .collect(),
+        Some(id),
+    )
+}
+
+/// One round of mining, on one core of its own (the server keeps the others): the first
+/// sets due, then a batch of finished games. How many puzzles were added.
 fn mine_round(store: &Store, set: &TableSet) -> StoreResult<usize> {
+    let firsts = first_sets_due(store, set)?;
+    let games = store.unmined_games(GAMES_A_ROUND)?;
+    if firsts.is_empty() && games.is_empty() {
+        return Ok(0);
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
-        .map_err(|e| crate::store::StoreError::Database(format!("a mining thread: {e}")))?;
+        .map_err(|e| StoreError::Database(format!("a mining thread: {e}")))?;
     pool.install(|| {
         let mut added = 0;
-        for rules in first_games() {
-            let variant = rules.variant().name();
-            let Some(tables) = tables_of(set, rules) else {
-                continue;
-            };
-            let key = (
-                set.dir().to_path_buf(),
-                tables.family().name(),
-                tables.max_seeds(),
-            );
-            let mut mined = FIRST_SETS_MINED.lock().unwrap_or_else(|e| e.into_inner());
-            if mined.contains(&key) || store.puzzle_count(variant)? >= FIRST_SET as i64 {
-                continue;
-            }
-            mined.push(key);
-            drop(mined);
-            let mut miner = Miner::new(&tables, FIRST_SET);
-            let mut next = 0;
-            // Self-play in batches until the set is full (or the tables give no more).
-            while !miner.full() && next < 64 * 256 {
-                let positions = sources::self_play(&tables, rules, FIRST_SEED, next..next + 256);
-                if let Err(e) = miner.add(&positions, "self-play") {
-                    tracing::warn!(error = %e, "puzzles: mining self-play");
-                    break;
-                }
-                next += 256;
-            }
-            let puzzles = miner.into_puzzles();
-            let count = puzzles.len();
-            let new = store.add_puzzles(
-                puzzles.into_iter().map(|p| new_puzzle(p, None)).collect(),
-                None,
-            )?;
-            tracing::info!(
-                game = variant,
-                mined = count,
-                new,
-                "puzzles: first set mined"
-            );
-            added += new;
+        for (rules, tables) in firsts {
+            added += mine_first_set(store, rules, &tables)?;
         }
-        for id in store.unmined_games(GAMES_A_ROUND)? {
-            let puzzles = match store.load(id) {
-                Ok(Some((_, game))) => match tables_of(set, game.rules()) {
-                    Some(tables) => {
-                        let mut miner = Miner::new(&tables, usize::MAX);
-                        match miner.add(&sources::of_game(&game), "game") {
-                            Ok(()) => miner.into_puzzles(),
-                            Err(e) => {
-                                tracing::warn!(game = id, error = %e, "puzzles: mining a game");
-                                Vec::new()
-                            }
-                        }
-                    }
-                    None => Vec::new(),
-                },
-                // A game that no longer replays gives no puzzle; it is marked all the same.
-                Ok(None) | Err(_) => Vec::new(),
-            };
-            added += store.add_puzzles(
-                puzzles
-                    .into_iter()
-                    .map(|p| new_puzzle(p, Some(id)))
-                    .collect(),
-                Some(id),
-            )?;
+        for id in games {
+            added += mine_game(store, set, id)?;
         }
         Ok(added)
     })
