@@ -160,6 +160,33 @@ await check('the explorer opens from the board at the position shown, one move b
   await p.context().close();
 });
 
+await check('the review opens the explorer at the turn reviewed, and the practice of its endgame', async () => {
+  // analysis.mjs's game, inside the tables: South's E gives up 16 seeds, North wins 28–20.
+  const start = 'hoyito-ii 0,2,0,0,1,1/3,0,0,0,0,1 20-20 S -';
+  const record = `[Game "hoyito-ii"]\n[Start "${start}"]\n\nE b B a C c A b B c A e 0-1`;
+  const { id } = await api('POST', '/records', { record, south: 'human', north: 'human' });
+  await api('POST', `/games/${id}/analysis`);
+  const p = await page('desktop', 'en');
+  await p.goto(`${BASE}/#game=${id}&analysis`);
+  await p.waitForFunction(() => document.body.dataset.analysis === 'done' && document.querySelector('#review .review-graph'));
+  await p.click('#review .hit[data-point="1"]');
+  const ply = await p.evaluate(async () => (await import('/state.js')).S.viewPly);
+  await p.click('#review-explore');
+  await p.waitForFunction(() => document.querySelector('#explorer').dataset.ready === '1' && !document.querySelector('#explorer').hidden);
+  const line = await p.$eval('#explorer .explorer-line', (l) => l.textContent);
+  const expected = ply === 0 ? 'At the start.' : `Line: ${'E b B a C c A b B c A e'.split(' ').slice(0, ply).join(' ')}`;
+  equal(line, expected, `the explorer at ply ${ply}`);
+  // The position before E: E's row says it gives up 16 against B's and F's.
+  const values = Object.fromEntries((await rows(p)).map(([m, , v]) => [m, v]));
+  if (ply === 0) equal([values.B - values.E, values.F - values.E], [16, 16], 'E gives up 16');
+  await p.click('#school-close');
+  await p.click('#review-practise');
+  await p.waitForFunction(() => document.querySelector('#practice').dataset.difficulty === 'game'
+    && document.querySelector('#practice').dataset.ready === '1' && !document.querySelector('#practice').hidden);
+  equal(await p.$eval('#practice', (b) => b.dataset.start), start, 'the practice starts at the game\'s first won position');
+  await p.context().close();
+});
+
 await check('no errors in the pages', async () => equal(errors, [], 'errors'));
 await browser.close();
 finish();
