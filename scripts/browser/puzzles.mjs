@@ -191,6 +191,30 @@ for (const lang of ['en', 'es']) {
   }
 }
 
+await check('desktop, en: a signed-in player\'s puzzle rating is the server\'s', async () => {
+  const p = await page('desktop', 'en');
+  const name = `Puz${Date.now() % 1000000}`;
+  await p.click('#btn-account');
+  await p.waitForSelector('#account[open]');
+  await p.fill('#signup-name', name);
+  await p.fill('#signup-password', 'correct horse battery');
+  await p.click('#signup-go');
+  await p.waitForFunction((n) => document.body.dataset.account === n, name);
+  await p.keyboard.press('Escape');
+  const asked = [];
+  p.on('request', (r) => { if (r.url().includes('/api/puzzles/next')) asked.push(r.url()); });
+  await p.click('#btn-puzzles');
+  const id = await shown(p);
+  assert(!asked[0].includes('rating='), `a signed-in page asks by the server's rating: ${asked[0]}`);
+  await solve(p, id, WORDS.en);
+  await p.waitForFunction(() => !document.querySelector('#puzzle-rating').textContent.includes('1500 '));
+  const shownRating = await p.$eval('#puzzle-rating', (e) => e.textContent);
+  const mine = await p.evaluate(async () => (await (await fetch('/api/puzzles/next?game=hoyito-ii')).json()).player);
+  assert(shownRating.replace(/[^0-9]/g, '').startsWith(String(Math.round(mine.rating))) && mine.rating > 1500, `the server's rating shown: ${shownRating} ${JSON.stringify(mine)}`);
+  equal(await p.evaluate(() => localStorage.getItem('sowing.puzzles.rating.hoyito-ii')), null, 'the browser keeps no rating of its own for an account');
+  await p.close();
+});
+
 await check('no page error', async () => equal(errors, [], 'page errors'));
 await browser.close();
 finish();

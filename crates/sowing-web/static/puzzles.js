@@ -7,6 +7,7 @@
 import { I18N, T, translatePage } from './i18n.js';
 import { api } from './api.js';
 import { S } from './state.js';
+import { whenAccountChanges } from './account.js';
 import { drawPuzzleBoard } from './puzzleboard.js';
 import { NEW_PLAYER, rate } from './glicko2.js';
 
@@ -144,9 +145,11 @@ async function start(mode) {
   if (mode === 'daily') {
     path = `/puzzles/daily?${q}`;
   } else {
-    q.set('rating', String(mode === 'streak'
-      ? STREAK_FROM + STREAK_STEP * P.streak
-      : Math.round(localRating(game()).rating)));
+    // A signed-in player's rating is the server's: it is not sent. This browser's own is,
+    // once it has moved (until then it is a new player's, as the server assumes).
+    const mine = localRating(game());
+    if (mode === 'streak') q.set('rating', String(STREAK_FROM + STREAK_STEP * P.streak));
+    else if (!P.account && mine.deviation !== NEW_PLAYER.deviation) q.set('rating', String(Math.round(mine.rating)));
     const themes = store.get('sowing.puzzles.themes', []);
     if (mode === 'rated' && themes.length) q.set('themes', themes.join(','));
     if (seen.length) q.set('exclude', seen.join(','));
@@ -270,4 +273,6 @@ export function startPuzzles() {
   button.addEventListener('click', openPuzzles);
   document.querySelector('header.top nav').append(button);
   I18N.changed.push(relabel);
+  // Signed in or out: the next puzzle is asked for by the other rating.
+  whenAccountChanges(() => { P.account = null; });
 }
