@@ -488,7 +488,11 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/words.js", JS, include_str!("../static/words.js")),
     ("/puzzles.js", JS, include_str!("../static/puzzles.js")),
     ("/glicko2.js", JS, include_str!("../static/glicko2.js")),
-    ("/puzzleboard.js", JS, include_str!("../static/puzzleboard.js")),
+    (
+        "/puzzleboard.js",
+        JS,
+        include_str!("../static/puzzleboard.js"),
+    ),
     ("/api.js", JS, include_str!("../static/api.js")),
     ("/rules.js", JS, include_str!("../static/rules.js")),
     ("/board.js", JS, include_str!("../static/board.js")),
