@@ -408,7 +408,7 @@ impl Store {
         pick: u64,
     ) -> StoreResult<Option<PuzzleRow>> {
         let mut params: Vec<Value> = values![variant, rating].to_vec();
-        let mut query = format!("SELECT {COLUMNS} FROM puzzles WHERE variant = ?1");
+        let mut filters = String::new();
         if !themes.is_empty() {
             let ors: Vec<String> = themes
                 .iter()
@@ -417,30 +417,49 @@ impl Store {
                     format!("themes LIKE ?{}", params.len())
                 })
                 .collect();
-            query.push_str(&format!(" AND ({})", ors.join(" OR ")));
+            filters.push_str(&format!(" AND ({})", ors.join(" OR ")));
         }
         for &id in exclude.iter().take(MAX_EXCLUDED) {
             params.push(Value::from(id));
-            query.push_str(&format!(" AND id <> ?{}", params.len()));
+            filters.push_str(&format!(" AND id <> ?{}", params.len()));
         }
         if let Some(account) = account {
             params.push(Value::from(account));
-            query.push_str(&format!(
+            filters.push_str(&format!(
                 " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a
                                   WHERE a.puzzle_id = puzzles.id AND a.account_id = ?{})",
                 params.len()
             ));
         }
         params.push(limit(NEAREST));
-        query.push_str(&format!(
-            " ORDER BY ABS(rating - ?2), id LIMIT ?{}",
-            params.len()
-        ));
-        let rows = self.backend.read_statement(&query, &params)?;
+        let n = params.len();
+        // The nearest above and the nearest below, each read along the rating index, rather
+        // than every puzzle of the game sorted by its distance.
+        let query = format!(
+            "SELECT * FROM (SELECT {COLUMNS} FROM puzzles
+                            WHERE variant = ?1 AND rating >= ?2{filters}
+                            ORDER BY rating, id LIMIT ?{n}) AS above
+             UNION ALL
+             SELECT * FROM (SELECT {COLUMNS} FROM puzzles
+                            WHERE variant = ?1 AND rating < ?2{filters}
+                            ORDER BY rating DESC, id LIMIT ?{n}) AS below"
+        );
+        let mut rows: Vec<PuzzleRow> = self
+            .backend
+            .read_statement(&query, &params)?
+            .iter()
+            .map(puzzle_row)
+            .collect::<StoreResult<_>>()?;
+        rows.sort_by(|a, b| {
+            let distance = |p: &PuzzleRow| (p.rating.rating - rating).abs();
+            distance(a).total_cmp(&distance(b)).then(a.id.cmp(&b.id))
+        });
+        rows.truncate(NEAREST);
         if rows.is_empty() {
             return Ok(None);
         }
-        puzzle_row(&rows[(pick % rows.len() as u64) as usize]).map(Some)
+        let chosen = (pick % rows.len() as u64) as usize;
+        Ok(Some(rows.swap_remove(chosen)))
     }
 
     /// The daily puzzle of `variant` on `day` (days since 1970-01-01, UTC): the same for
