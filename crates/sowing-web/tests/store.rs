@@ -10,8 +10,8 @@ use std::sync::Arc;
 use sowing::{Game, Rules, Side, Variant};
 use sowing_web::clock::LiveClock;
 use sowing_web::store::{
-    moves_key, Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, RecoveryCode,
-    SessionEnd, Stamp, Store, StoreError,
+    moves_key, Database, LiveListing, LiveResult, LiveRow, NewGame, Offers, PlayedMove,
+    RecoveryCode, SessionEnd, Stamp, Store, StoreError, MAX_PLAYED_LINE,
 };
 
 /// The database a test runs on.
@@ -80,6 +80,7 @@ on_both!(
     a_recovery_code_is_spent_once_and_new_codes_end_the_old_ones,
     a_rated_live_game_is_rated_once_in_the_write_that_ends_it,
     an_analysis_is_kept_with_its_game_and_leaves_with_it,
+    the_moves_played_after_a_line_are_counted_by_result,
 );
 
 /// The SHA-256 of a player key, as the games service stores it.
@@ -728,4 +729,81 @@ fn an_analysis_is_kept_with_its_game_and_leaves_with_it(kind: Kind) {
         b.save_analysis(id, "A", "{}"),
         Err(StoreError::Conflict(_))
     ));
+}
+
+/// A finished game of Hoyito II that opens with `first` then plays the first legal move until
+/// it ends.
+fn finished(first: &[&str]) -> Game {
+    let mut game = Game::new(Rules::new(Variant::HoyitoII));
+    for name in first {
+        game.play(game.parse_move(name).unwrap()).unwrap();
+    }
+    while !game.is_over() {
+        game.play(game.legal_moves()[0]).unwrap();
+    }
+    game
+}
+
+fn the_moves_played_after_a_line_are_counted_by_result(kind: Kind) {
+    let (a, b) = two(kind, "openings");
+    let games = [
+        finished(&["C", "d"]),
+        finished(&["C", "d"]),
+        finished(&["C", "a"]),
+        finished(&["D"]),
+    ];
+    for game in &games {
+        a.create_game(&NewGame::new(game, "human", "human"))
+            .unwrap();
+    }
+    // Not finished, or from another start: not counted.
+    let mut open = Game::new(Rules::new(Variant::HoyitoII));
+    open.play(open.parse_move("C").unwrap()).unwrap();
+    a.create_game(&NewGame::new(&open, "human", "human"))
+        .unwrap();
+    let other = finished_from("hoyito-ii 4,4,4,4,4,4/4,4,4,4,4,4 4-0 S -");
+    a.create_game(&NewGame::new(&other, "human", "human"))
+        .unwrap();
+    let start = Game::new(Rules::new(Variant::HoyitoII)).start().to_string();
+    let result = |game: &Game| game.outcome().unwrap();
+    let count = |mv: &str, line: &[&str]| {
+        let mut want = PlayedMove {
+            mv: mv.to_owned(),
+            ..PlayedMove::default()
+        };
+        for game in &games {
+            let names: Vec<String> = game.moves().iter().map(|m| m.name(6).to_string()).collect();
+            if names.len() > line.len() && names[..line.len()] == *line && names[line.len()] == mv {
+                match result(game) {
+                    sowing::Outcome::Win(Side::South) => want.south += 1,
+                    sowing::Outcome::Win(Side::North) => want.north += 1,
+                    sowing::Outcome::Draw => want.draws += 1,
+                }
+            }
+        }
+        want
+    };
+    let line = |moves: &[&str]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    // Read through the other store: the most played first.
+    assert_eq!(
+        b.played_after(&start, &[]).unwrap(),
+        vec![count("C", &[]), count("D", &[])]
+    );
+    assert_eq!(
+        b.played_after(&start, &line(&["C"])).unwrap(),
+        vec![count("d", &["C"]), count("a", &["C"])]
+    );
+    assert_eq!(b.played_after(&start, &line(&["C", "b"])).unwrap(), vec![]);
+    assert_eq!(b.played_after(&start, &line(&["F"])).unwrap(), vec![]);
+    // Past the longest line counted: nothing, without a query.
+    let long = vec!["C".to_owned(); MAX_PLAYED_LINE + 1];
+    assert_eq!(b.played_after(&start, &long).unwrap(), vec![]);
+}
+
+fn finished_from(start: &str) -> Game {
+    let mut game = Game::from_position(start.parse().unwrap());
+    while !game.is_over() {
+        game.play(game.legal_moves()[0]).unwrap();
+    }
+    game
 }
