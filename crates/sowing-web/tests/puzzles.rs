@@ -236,7 +236,7 @@ fn finished_games_are_mined_once(kind: Kind) {
 }
 
 /// A server over Hoyito II tables to 8 seeds, its first set mined.
-async fn server(name: &str) -> (axum::Router, Tables) {
+async fn server(name: &str) -> (axum::Router, Tables, Arc<App>) {
     let dir = common::temp_db(name).with_file_name("tables");
     std::fs::create_dir_all(&dir).unwrap();
     let rules = Rules::new(Variant::HoyitoII);
@@ -249,7 +249,7 @@ async fn server(name: &str) -> (axum::Router, Tables) {
         0,
         "the first set is mined once"
     );
-    (router(app), Tables::open(&dir, rules).unwrap())
+    (router(app.clone()), Tables::open(&dir, rules).unwrap(), app)
 }
 
 /// Checks an answer's puzzle against the tables: the only move keeps the value, its states
@@ -275,7 +275,7 @@ fn check(tables: &Tables, puzzle: &Value) {
 
 #[tokio::test]
 async fn the_routes_serve_puzzles_near_a_rating_daily_and_rate_results() {
-    let (router, tables) = server("puzzles-routes").await;
+    let (router, tables, _) = server("puzzles-routes").await;
     let (status, next) = send(
         &router,
         Method::GET,
@@ -371,7 +371,7 @@ async fn the_routes_serve_puzzles_near_a_rating_daily_and_rate_results() {
 
 #[tokio::test]
 async fn bad_requests_get_clear_refusals() {
-    let (router, _) = server("puzzles-refusals").await;
+    let (router, _, _) = server("puzzles-refusals").await;
     for (path, status, says) in [
         (
             "/api/puzzles/next?game=chess",
@@ -473,4 +473,68 @@ async fn bad_requests_get_clear_refusals() {
         .reply(&router)
         .await;
     assert_eq!(reply.status, StatusCode::FORBIDDEN, "{}", reply.body);
+}
+
+#[tokio::test]
+async fn a_finished_game_gives_its_puzzles_once() {
+    let (router, tables, app) = server("puzzles-finished").await;
+    let (_, next) = send(
+        &router,
+        Method::GET,
+        "/api/puzzles/next?game=hoyito-ii",
+        None,
+    )
+    .await;
+    // A game from a puzzle's position, the captures the other way round (the same board:
+    // a position text the first set does not hold), played to its end.
+    let text = next["puzzle"]["position"].as_str().unwrap();
+    let mut fields: Vec<String> = text.split(' ').map(str::to_owned).collect();
+    let (south, north) = fields[2].split_once('-').unwrap();
+    fields[2] = format!("{north}-{south}");
+    let start: Position = fields.join(" ").parse().unwrap();
+    let mut game = Game::from_position(start);
+    while !game.is_over() {
+        game.play(game.legal_moves()[0]).unwrap();
+    }
+    let moves: Vec<String> = game.moves().iter().map(|m| m.name(6).to_string()).collect();
+    let record = format!(
+        "[Game \"hoyito-ii\"]\n[Start \"{start}\"]\n\n{}",
+        moves.join(" ")
+    );
+    let reply = Call::new(Method::POST, "/api/records")
+        .json(json!({ "record": record }))
+        .reply(&router)
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    let id = reply.body["id"].as_i64().unwrap();
+    let added = app.mine_puzzles().await.unwrap();
+    assert!(added >= 1, "the game's first position is a puzzle");
+    assert_eq!(app.mine_puzzles().await.unwrap(), 0, "a game is mined once");
+    // Its puzzles are the rows after the first set's (ids count up from 1 in SQLite): each
+    // names the game and is proven, the first position among them.
+    let kept = app.store().puzzle_count("hoyito-ii").unwrap();
+    let mut starts = 0;
+    for puzzle in kept - added as i64 + 1..=kept {
+        let row = app.store().puzzle(puzzle).unwrap().unwrap();
+        assert_eq!((row.source.as_str(), row.game_id), ("game", Some(id)));
+        let (_, answer) = send(
+            &router,
+            Method::GET,
+            &format!("/api/puzzles/{puzzle}"),
+            None,
+        )
+        .await;
+        check(&tables, &answer["puzzle"]);
+        starts += usize::from(row.position == start.to_string());
+    }
+    assert_eq!(starts, 1, "the game's first position is one of its puzzles");
+    let (status, first) = send(
+        &router,
+        Method::GET,
+        &format!("/api/puzzles/{}", next["puzzle"]["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(first["puzzle"]["game_id"], Value::Null);
 }
