@@ -87,6 +87,9 @@ SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
 # The engine in the browser on a phone: a whole game against level 4, a hint and the bar,
 # the server's engine never asked (and asked when the browser is told to).
 SOW_URL="$url" node scripts/browser/pocket.mjs || status=$?
+# Installable and offline: the manifest and service worker pass Chromium's check, and the
+# page reloads with the network cut, its engine and kept tables answering.
+SOW_URL="$url" node scripts/browser/offline.mjs || status=$?
 # The page in Spanish, and the switch to English and back.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?
 # The analysis after the game: a short game finished, reviewed, shared, on a phone.

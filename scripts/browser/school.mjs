@@ -160,6 +160,41 @@ await check('the explorer opens from the board at the position shown, one move b
   await p.context().close();
 });
 
+await check('a position past the tables is solved in the background from the explorer, its progress shown', async () => {
+  // Twelve seeds, past the tables to 8: estimated until solved (a second or two).
+  const start = 'hoyito-ii 1,2,1,0,0,0/1,0,3,0,2,2 18-18 S -';
+  const { id } = await api('POST', '/records', { record: `[Game "hoyito-ii"]\n[Start "${start}"]\n\n*`, south: 'human', north: 'human' });
+  const p = await page('phone', 'es');
+  await p.goto(`${BASE}/#game=${id}`);
+  await p.waitForFunction((g) => Number(document.body.dataset.game) === g && document.body.dataset.busy === '0', id);
+  await p.click('#btn-explore');
+  await p.waitForFunction(() => document.querySelector('#explorer').dataset.ready === '1'
+    && document.querySelectorAll('#explorer tbody tr').length > 0);
+  const before = await rows(p);
+  assert(before.some(([, status]) => status !== 'proven'), `something to solve: ${JSON.stringify(before)}`);
+  const text = await p.$eval('#explorer tbody tr[data-status="estimated"] td:nth-child(2)', (td) => td.textContent);
+  assert(/estimado \(profundidad \d+\)/.test(text), `an estimate with its depth, in Spanish: ${text}`);
+  // Every progress line the page writes, kept by the test as it is written.
+  await p.evaluate(() => {
+    const progress = document.querySelector('#explorer .explorer-progress');
+    progress.dataset.seen = '';
+    new MutationObserver(() => { if (progress.textContent) progress.dataset.seen += progress.textContent + '\n'; })
+      .observe(progress, { childList: true, characterData: true, subtree: true });
+  });
+  await p.click('#explorer .explorer-solve');
+  await p.waitForFunction(() => document.querySelectorAll('#explorer tbody tr').length > 0
+    && [...document.querySelectorAll('#explorer tbody tr')].every((tr) => tr.dataset.status === 'proven'), null, { timeout: 60000 });
+  const seen = await p.$eval('#explorer .explorer-progress', (e) => e.dataset.seen);
+  assert(/Resolviendo \((en espera|en curso)\): [\d.,\s]+ posiciones examinadas, como mucho 30 s/.test(seen), `the progress shown: ${seen}`);
+  const after = await p.$$eval('#explorer tbody td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
+  assert(after.some((t) => t.includes('resuelto en este servidor')), `solved here: ${after}`);
+  // The solve's values are the tables' of a larger build: the server's own answer to anyone.
+  const e = await api('GET', `/explorer?${new URLSearchParams({ start })}`);
+  equal((await rows(p)).map(([m, , v]) => [m, v]), e.moves.map((m) => [m.move, m.value]), 'the page shows the server\'s values');
+  await fits(p);
+  await p.context().close();
+});
+
 await check('the review opens the explorer at the turn reviewed, and the practice of its endgame', async () => {
   // analysis.mjs's game, inside the tables: South's E gives up 16 seeds, North wins 28–20.
   const start = 'hoyito-ii 0,2,0,0,1,1/3,0,0,0,0,1 20-20 S -';

@@ -11,6 +11,10 @@ import { join } from 'node:path';
 const browser = await launch();
 const downloads = mkdtempSync(join(tmpdir(), 'sowing-downloads-'));
 const context = await browser.newContext({ viewport: { width: 1200, height: 860 }, acceptDownloads: true });
+// This suite watches the server's engine route (the bar's engine, the computer's replies):
+// its page uses the server's engine, as a browser without WebAssembly does; pocket.mjs
+// tests the engine in the browser.
+await context.addInitScript(() => localStorage.setItem('sowing.engine', 'server'));
 const page = await context.newPage();
 const pageErrors = [];
 page.on('pageerror', (e) => pageErrors.push(e.message));

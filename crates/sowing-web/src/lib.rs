@@ -474,6 +474,8 @@ const TEXT: &str = "text/plain; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 const WASM: &str = "application/wasm";
+const PNG: &str = "image/png";
+const MANIFEST: &str = "application/manifest+json";
 
 /// The page's files, compiled in: its address, content type and contents. The scripts are ES
 /// modules that import one another by these addresses (docs/web.md, "The page's files"): a
@@ -539,6 +541,14 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
         include_str!("../static/engine/worker.js"),
     ),
     ("/pocket.js", JS, include_str!("../static/pocket.js")),
+    // Installable and offline: the manifest, the service worker and its registration.
+    (
+        "/manifest.webmanifest",
+        MANIFEST,
+        include_str!("../static/manifest.webmanifest"),
+    ),
+    ("/sw.js", JS, include_str!("../static/sw.js")),
+    ("/offline.js", JS, include_str!("../static/offline.js")),
     (
         "/engine/sowing.js",
         JS,
@@ -591,9 +601,20 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/i18n/es.ftl", TEXT, include_str!("../static/i18n/es.ftl")),
 ];
 
-/// The page's files that are not text: the engine in WebAssembly (crates/sowing-wasm), built
-/// by scripts/wasm-build.sh and committed, with the record of the sources it was built from.
+/// The page's files that are not text: the installed app's icons, and the engine in
+/// WebAssembly (crates/sowing-wasm), built by scripts/wasm-build.sh and committed, with the
+/// record of the sources it was built from.
 const BINARY_FILES: &[(&str, &str, &[u8])] = &[
+    (
+        "/icon-192.png",
+        PNG,
+        include_bytes!("../static/icon-192.png"),
+    ),
+    (
+        "/icon-512.png",
+        PNG,
+        include_bytes!("../static/icon-512.png"),
+    ),
     (
         "/engine/sowing.wasm",
         WASM,
@@ -605,6 +626,18 @@ const BINARY_FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/engine/sowing.wasm.sources"),
     ),
 ];
+
+/// What the service worker keeps for a visit with no connection (static/sw.js): every file
+/// of the page but the worker itself, and the rules' catalogue.
+fn offline_files() -> Vec<&'static str> {
+    PAGE_FILES
+        .iter()
+        .map(|f| f.0)
+        .chain(BINARY_FILES.iter().map(|f| f.0))
+        .filter(|&path| path != "/sw.js")
+        .chain(["/api/rules"])
+        .collect()
+}
 
 /// One of the page's files, to be checked again before use (it changes with the server).
 fn asset(content_type: &'static str, body: impl IntoResponse) -> impl IntoResponse {
@@ -627,6 +660,10 @@ pub fn router(app: Arc<App>) -> Router {
     for &(path, content_type, body) in BINARY_FILES {
         page = page.route(path, get(move || async move { asset(content_type, body) }));
     }
+    page = page.route(
+        "/offline-files.json",
+        get(|| async { axum::Json(offline_files()) }),
+    );
     page.route("/healthz", get(transport::ops::healthz))
         .route("/metrics", get(transport::ops::metrics_page))
         .nest("/api", transport::games::api())

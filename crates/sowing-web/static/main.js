@@ -22,6 +22,7 @@ import { fromAddress as tournamentsFromAddress, startTournaments } from './tourn
 import { fromAddress as reviewFromAddress } from './analysis.js';
 import { startPuzzles } from './puzzles.js';
 import { startSchool } from './school.js';
+import { startOffline } from './offline.js';
 import { S } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -95,6 +96,7 @@ async function init() {
   startTurns();
   startPuzzles();
   startSchool();
+  startOffline();
   await form;
   S.thinkMs = Number(localStorage.getItem('sowing.think')) || 1000;
   S.flipped = localStorage.getItem('sowing.flipped') === '1';

@@ -95,8 +95,11 @@ async function loadTables(family, game) {
   return true;
 }
 
-/** Gives the worker the tables of `game`'s family once (tried again 30 s after a failure). */
-async function withTables(game) {
+/**
+ * Gives the worker the tables of `game`'s family ({position}) once (tried again 30 s after a
+ * failure); true when it has them.
+ */
+export async function withTables(game) {
   const { family } = await ask({ op: 'family', position: game.position });
   if (!tablesLoaded.has(family)) {
     tablesLoaded.set(family, loadTables(family, game).catch(() => false).then((ok) => {
