@@ -22,8 +22,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderValue};
-use axum::response::IntoResponse;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
@@ -639,15 +639,37 @@ fn offline_files() -> Vec<&'static str> {
         .collect()
 }
 
-/// One of the page's files, to be checked again before use (it changes with the server).
-fn asset(content_type: &'static str, body: impl IntoResponse) -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        ],
-        body,
-    )
+/// A page file's entity tag: the start of the SHA-256 of its contents.
+fn etag_of(body: &[u8]) -> HeaderValue {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(body);
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex digits make a header value")
+}
+
+/// One of the page's files, to be checked again before use (it changes with the server):
+/// with its entity tag, so that a browser (or the service worker) that has it gets a 304
+/// with no body instead of the file again.
+fn asset(
+    content_type: &'static str,
+    etag: HeaderValue,
+    request: &HeaderMap,
+    body: impl IntoResponse,
+) -> Response {
+    let headers = [
+        (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (header::ETAG, etag.clone()),
+    ];
+    let matches = request
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag));
+    if matches {
+        (StatusCode::NOT_MODIFIED, headers).into_response()
+    } else {
+        (headers, body).into_response()
+    }
 }
 
 /// The app's routes: the page, then the API under `/api`; requests from other sites that
@@ -655,10 +677,18 @@ fn asset(content_type: &'static str, body: impl IntoResponse) -> impl IntoRespon
 pub fn router(app: Arc<App>) -> Router {
     let mut page: Router<Arc<App>> = Router::new();
     for &(path, content_type, body) in PAGE_FILES {
-        page = page.route(path, get(move || async move { asset(content_type, body) }));
+        let etag = etag_of(body.as_bytes());
+        page = page.route(
+            path,
+            get(move |request: HeaderMap| async move { asset(content_type, etag, &request, body) }),
+        );
     }
     for &(path, content_type, body) in BINARY_FILES {
-        page = page.route(path, get(move || async move { asset(content_type, body) }));
+        let etag = etag_of(body);
+        page = page.route(
+            path,
+            get(move |request: HeaderMap| async move { asset(content_type, etag, &request, body) }),
+        );
     }
     page = page.route(
         "/offline-files.json",
