@@ -24,7 +24,7 @@ function draw() {
   const e = P.shown;
   if (!box || !e) return;
   const mine = !e.over && e.board.to_move === P.side;
-  drawBoard(box.querySelector('.practice-board'), e, mine ? play : null);
+  drawBoard(box.querySelector('.practice-board'), e, mine ? play : null, P.side === 'north');
   const rows = P.told.map((t) => {
     const li = document.createElement('li');
     li.dataset.lost = String(t.lost);
@@ -86,8 +86,10 @@ async function begin(found) {
   if (seq !== P.seq) return;
   P.side = P.shown.board.to_move;
   $('practice').dataset.difficulty = found.difficulty;
+  const c = P.shown.board.captured;
+  const ahead = P.side === 'south' ? c[0] - c[1] : c[1] - c[0];
   $('practice').querySelector('.practice-about').textContent = T('practice-about', {
-    value: signed(found.value), seeds: found.seeds, wrong: found.wrong_moves, side: sideName(P.side),
+    final: ahead + found.value, value: signed(found.value), seeds: found.seeds, wrong: found.wrong_moves, side: sideName(P.side),
   });
   $('practice-error').textContent = '';
   draw();

@@ -4,8 +4,9 @@
 import { T } from './i18n.js';
 
 // The board of `explored` (GET /api/explorer's answer) into `box`; `onMove(name)` is
-// called when a legal pit is pressed (none when `onMove` is null).
-export function drawBoard(box, explored, onMove) {
+// called when a legal pit is pressed (none when `onMove` is null). `flipped`: North's row at
+// the bottom, for a player of North.
+export function drawBoard(box, explored, onMove, flipped = false) {
   const { pits, captured, to_move: toMove } = explored.board;
   const n = pits.length / 2;
   const legal = new Set(explored.moves.map((m) => m.move));
@@ -45,7 +46,11 @@ export function drawBoard(box, explored, onMove) {
   if (explored.over) turn.textContent = T('school-over');
   else if (toMove === 'south') turn.textContent = T('school-south-moves');
   else turn.textContent = T('school-north-moves');
-  const parts = [row(north, 'north'), row(south, 'south'), stores, turn];
+  // Each row read left to right by its owner sitting at the bottom: turned, the far row.
+  const rows = flipped
+    ? [row([...south].reverse(), 'south'), row([...north].reverse(), 'north')]
+    : [row(north, 'north'), row(south, 'south')];
+  const parts = [...rows, stores, turn];
   // A pass (a legal move when nothing can be sown, in some rules) has no pit: a button.
   if (legal.has('pass') && onMove && !explored.over) {
     const pass = document.createElement('button');

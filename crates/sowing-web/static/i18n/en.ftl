@@ -1157,7 +1157,7 @@ practice-medium = Medium
 practice-hard = Hard
 practice-new = New position
 practice-from-game = From the game on the board
-practice-about = You play { $side }: perfect play wins { $value } more seeds from here ({ $seeds } seeds on the board; { $wrong ->
+practice-about = You play { $side }: with perfect play you win by { $final } ({ $value } from here, { $seeds } seeds on the board; { $wrong ->
         [one] one move gives seeds away
        *[other] { $wrong } moves give seeds away
     }). Win against perfect defence.

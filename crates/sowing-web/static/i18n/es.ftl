@@ -1166,7 +1166,7 @@ practice-medium = Media
 practice-hard = Difícil
 practice-new = Nueva posición
 practice-from-game = De la partida del tablero
-practice-about = Juegas con { $side }: el juego perfecto gana { $value } semillas más desde aquí ({ $seeds } semillas en el tablero; { $wrong ->
+practice-about = Juegas con { $side }: con juego perfecto ganas por { $final } ({ $value } desde aquí, { $seeds } semillas en el tablero; { $wrong ->
         [one] una jugada regala semillas
        *[other] { $wrong } jugadas regalan semillas
     }). Gana contra una defensa perfecta.
