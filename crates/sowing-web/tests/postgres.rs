@@ -321,7 +321,7 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
     })
     .join()
     .unwrap();
-    assert_eq!(version, 11);
+    assert_eq!(version, 12);
     // Accounts, their recovery codes, and the live rows' accounts, are there.
     let ana = store.sign_up("Ana", "h", [1; 32], None, 0, &[]).unwrap();
     assert_eq!(

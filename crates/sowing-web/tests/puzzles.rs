@@ -91,6 +91,12 @@ fn puzzles_are_kept_once_and_found_near_a_rating_by_theme(kind: Kind) {
         0,
         "each position once"
     );
+    let other_captures = puzzle("hoyito-ii 1,0,0,0,0,0/1,0,0,0,0,0 20-26 S -", 1000.0, "");
+    assert_eq!(
+        store.add_puzzles(vec![other_captures], None).unwrap(),
+        0,
+        "each board once"
+    );
     assert_eq!(store.puzzle_count("hoyito-ii").unwrap(), 3);
     assert_eq!(store.puzzle_count("ayoayo").unwrap(), 0);
     let near = |rating: f64, themes: &[&str], exclude: &[i64], account: Option<i64>| {
@@ -485,12 +491,22 @@ async fn a_finished_game_gives_its_puzzles_once() {
         None,
     )
     .await;
-    // A game from a puzzle's position, the captures the other way round (the same board:
-    // a position text the first set does not hold), played to its end.
+    // A game from a puzzle's position seen from the other side (the rows, the side to move,
+    // the last sower and the captures swapped): a puzzle too, which the first set cannot
+    // hold, as its miner took each board once whichever side moved (docs/puzzles.md).
     let text = next["puzzle"]["position"].as_str().unwrap();
     let mut fields: Vec<String> = text.split(' ').map(str::to_owned).collect();
+    let (south, north) = fields[1].split_once('/').unwrap();
+    fields[1] = format!("{north}/{south}");
     let (south, north) = fields[2].split_once('-').unwrap();
     fields[2] = format!("{north}-{south}");
+    let other = |side: &str| match side {
+        "S" => "N".to_owned(),
+        "N" => "S".to_owned(),
+        none => none.to_owned(),
+    };
+    fields[3] = other(&fields[3]);
+    fields[4] = other(&fields[4]);
     let start: Position = fields.join(" ").parse().unwrap();
     let mut game = Game::from_position(start);
     while !game.is_over() {
@@ -507,14 +523,15 @@ async fn a_finished_game_gives_its_puzzles_once() {
         .await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
     let id = reply.body["id"].as_i64().unwrap();
+    let before = app.store().puzzle_count("hoyito-ii").unwrap();
     let added = app.mine_puzzles().await.unwrap();
-    assert!(added >= 1, "the game's first position is a puzzle");
     assert_eq!(app.mine_puzzles().await.unwrap(), 0, "a game is mined once");
     // Its puzzles are the rows after the first set's (ids count up from 1 in SQLite): each
-    // names the game and is proven, the first position among them.
+    // names the game and is proven, its first position among them.
     let kept = app.store().puzzle_count("hoyito-ii").unwrap();
+    assert_eq!(kept, before + added as i64);
     let mut starts = 0;
-    for puzzle in kept - added as i64 + 1..=kept {
+    for puzzle in before + 1..=kept {
         let row = app.store().puzzle(puzzle).unwrap().unwrap();
         assert_eq!((row.source.as_str(), row.game_id), ("game", Some(id)));
         let (_, answer) = send(
@@ -537,4 +554,34 @@ async fn a_finished_game_gives_its_puzzles_once() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(first["puzzle"]["game_id"], Value::Null);
+}
+
+#[test]
+fn a_version_12_database_gains_the_boards_of_its_puzzles() {
+    let path = common::temp_db("puzzles-upgrade");
+    let store = Store::open(&path).unwrap();
+    store
+        .add_puzzles(vec![puzzle(&text(1), 1000.0, "")], None)
+        .unwrap();
+    drop(store);
+    // The tables as version 12 made them: no board.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP INDEX puzzles_by_board; ALTER TABLE puzzles DROP COLUMN board;
+         PRAGMA user_version = 12;",
+    )
+    .unwrap();
+    drop(conn);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.puzzle_count("hoyito-ii").unwrap(), 1);
+    let more = vec![
+        puzzle(&text(2), 1000.0, ""),
+        puzzle("hoyito-ii 2,0,0,0,0,0/1,0,0,0,0,0 9-9 S -", 1000.0, ""),
+    ];
+    assert_eq!(store.add_puzzles(more, None).unwrap(), 1, "each board once");
+    let version: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 13);
 }

@@ -54,8 +54,9 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// (`clock_per_move`); 9 adds challenges by name (`challenges`, `challenge_refusals`),
 /// created on start; 10 adds tournaments (`tournaments`, `tournament_players`,
 /// `tournament_games`), created on start; 11 adds puzzles (`puzzles`, `puzzle_ratings`,
-/// `puzzle_attempts`, `daily_puzzles`, `puzzle_mined_games`), created on start.
-const VERSION: i64 = 11;
+/// `puzzle_attempts`, `daily_puzzles`, `puzzle_mined_games`), created on start; 12 keeps each
+/// puzzle's board (`puzzles.board`, its position without the captures), each board once.
+const VERSION: i64 = 12;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -316,9 +317,12 @@ CREATE TABLE IF NOT EXISTS puzzles (
     plays      BIGINT NOT NULL DEFAULT 0,
     solved     BIGINT NOT NULL DEFAULT 0,
     source     TEXT NOT NULL,
-    game_id    BIGINT
+    game_id    BIGINT,
+    board      TEXT
 );
+ALTER TABLE puzzles ADD COLUMN IF NOT EXISTS board TEXT;
 CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles(variant, rating);
+CREATE UNIQUE INDEX IF NOT EXISTS puzzles_by_board ON puzzles(board);
 CREATE TABLE IF NOT EXISTS puzzle_ratings (
     account_id BIGINT NOT NULL,
     variant    TEXT NOT NULL,

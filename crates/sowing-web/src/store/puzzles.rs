@@ -15,7 +15,7 @@ use crate::ratings::{self, Rating};
 pub struct NewPuzzle {
     /// `hoyito-ii`, `hoyito-iii` or `ayoayo`.
     pub variant: String,
-    /// The position text (options included); a position is kept once.
+    /// The position text (options included); a board ([`board`]) is kept once.
     pub position: String,
     /// The solution line, moves by name separated by spaces.
     pub moves: String,
@@ -90,7 +90,19 @@ fn puzzle_row(r: &Record) -> StoreResult<PuzzleRow> {
     })
 }
 
-/// The puzzles of one batch, each kept unless its position is; the game they came from
+/// A puzzle's board: its position text without the captures (the third field), which do
+/// not change the value or the line. A board is kept once, whatever the captures beside it.
+fn board(position: &str) -> String {
+    position
+        .split(' ')
+        .enumerate()
+        .filter(|&(i, _)| i != 2)
+        .map(|(_, field)| field)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The puzzles of one batch, each kept unless its board is; the game they came from
 /// marked as mined. The answer is how many were new.
 struct Add {
     puzzles: Vec<NewPuzzle>,
@@ -105,9 +117,9 @@ impl Write for Add {
             // Themes are kept between spaces, so that a filter is one LIKE '% code %'.
             added += sql.execute(
                 "INSERT INTO puzzles (variant, position, moves, value, themes, rating,
-                     deviation, volatility, plays, solved, source, game_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, ?9, ?10)
-                 ON CONFLICT (position) DO NOTHING",
+                     deviation, volatility, plays, solved, source, game_id, board)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, ?9, ?10, ?11)
+                 ON CONFLICT DO NOTHING",
                 &values![
                     &p.variant,
                     &p.position,
@@ -118,7 +130,8 @@ impl Write for Add {
                     start.deviation,
                     start.volatility,
                     &p.source,
-                    p.game_id
+                    p.game_id,
+                    board(&p.position)
                 ],
             )?;
         }
@@ -296,7 +309,7 @@ pub const MAX_EXCLUDED: usize = 200;
 const NEAREST: usize = 12;
 
 impl Store {
-    /// Keeps `puzzles` (a position already kept is left as it is) and marks `mined_game`
+    /// Keeps `puzzles` (one whose board is kept already is left out) and marks `mined_game`
     /// as mined; how many were new.
     ///
     /// # Errors

@@ -32,8 +32,9 @@ use super::{Backend, ReadWork};
 /// `challenge_refusals`), created on start; 11 adds tournaments (`tournaments`,
 /// `tournament_players`, `tournament_games`), created on start; 12 adds puzzles (`puzzles`,
 /// `puzzle_ratings`, `puzzle_attempts`, `daily_puzzles`, `puzzle_mined_games`), created on
-/// start.
-const VERSION: i64 = 12;
+/// start; 13 keeps each puzzle's board (`puzzles.board`, its position without the captures),
+/// each board once.
+const VERSION: i64 = 13;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -283,9 +284,11 @@ CREATE TABLE IF NOT EXISTS puzzles (
     plays      INTEGER NOT NULL DEFAULT 0,
     solved     INTEGER NOT NULL DEFAULT 0,
     source     TEXT NOT NULL,
-    game_id    INTEGER
+    game_id    INTEGER,
+    board      TEXT
 );
 CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles(variant, rating);
+CREATE UNIQUE INDEX IF NOT EXISTS puzzles_by_board ON puzzles(board);
 CREATE TABLE IF NOT EXISTS puzzle_ratings (
     account_id INTEGER NOT NULL,
     variant    TEXT NOT NULL,
@@ -513,6 +516,20 @@ impl Sqlite {
                  ALTER TABLE live ADD COLUMN clock_per_move INTEGER NOT NULL DEFAULT 0;",
             )
             .map_err(db)?;
+        }
+        // Whether the puzzles of version 12 are there, without their boards (asked of the
+        // table itself: a database set back to an older version keeps its columns).
+        let lacks_boards: bool = tx
+            .query_row(
+                "SELECT count(*) = 1 FROM sqlite_master WHERE type = 'table' AND name = 'puzzles'
+                 AND NOT EXISTS (SELECT 1 FROM pragma_table_info('puzzles') WHERE name = 'board')",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        if lacks_boards {
+            tx.execute_batch("ALTER TABLE puzzles ADD COLUMN board TEXT")
+                .map_err(db)?;
         }
         tx.execute_batch(SCHEMA).map_err(db)?;
         tx.pragma_update(None, "user_version", VERSION)
