@@ -1,6 +1,6 @@
 // The engine's speed in WebAssembly, in headless Chromium, beside native `sow bench`: the
 // same seeded random games on each board (full rules, repetition included, one thread), each
-// side the median of REPEAT runs, native and WebAssembly taking turns board by board.
+// side the median of REPEAT runs, native and WebAssembly taking turns run by run.
 // A benchmark, not a test: it prints the figures and the ratio. Run by scripts/wasm-bench.sh.
 //   node scripts/browser/wasm-bench.mjs SOW_BINARY [GAMES] [REPEAT]
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const [sow, gamesArg = '100000', repeatArg = '3'] = process.argv.slice(2);
+const [sow, gamesArg = '100000', repeatArg = '5'] = process.argv.slice(2);
 if (!sow) throw new Error('usage: wasm-bench.mjs SOW_BINARY [GAMES] [REPEAT]');
 const games = Number(gamesArg);
 const repeat = Number(repeatArg);
@@ -46,24 +46,29 @@ await page.evaluate(async () => {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = [];
 for (const board of BOARDS) {
-  const native = JSON.parse(execFileSync(sow, ['bench', '--json', '--game', board.game, '--pits', String(board.pits),
-    '--games', String(board.games), '--repeat', String(repeat)], { encoding: 'utf8' }))[0];
-  const wasm = await page.evaluate(({ board, repeat }) => {
-    const position = window.engine.call({ op: 'start', game: board.game, pits_per_row: board.pits }).position;
-    const runs = [];
-    let moves = 0;
-    for (let i = 0; i < repeat; i++) {
+  // Native and WebAssembly take turns, one run each, REPEAT times: the machine's load drifts,
+  // and alternating lets both sides meet the same drift.
+  const nativeRates = [];
+  const wasmRates = [];
+  let moves = 0;
+  for (let i = 0; i < repeat; i++) {
+    const native = JSON.parse(execFileSync(sow, ['bench', '--json', '--game', board.game, '--pits', String(board.pits),
+      '--games', String(board.games), '--repeat', '1'], { encoding: 'utf8' }))[0];
+    nativeRates.push(native.moves_per_sec);
+    const wasm = await page.evaluate((board) => {
+      const position = window.engine.call({ op: 'start', game: board.game, pits_per_row: board.pits }).position;
       const t = performance.now();
-      moves = window.engine.call({ op: 'random_games', position, games: board.games, seed: 2026 }).moves;
-      runs.push((performance.now() - t) / 1000);
-    }
-    return { moves, runs };
-  }, { board, repeat });
-  const seconds = median(wasm.runs);
-  const wasmRate = Math.round(wasm.moves / seconds);
-  rows.push({ board: `${board.game} 2×${board.pits}`, games: board.games, moves: wasm.moves,
-    native_moves_per_sec: native.moves_per_sec, wasm_moves_per_sec: wasmRate,
-    ratio: +(wasmRate / native.moves_per_sec).toFixed(3) });
+      const { moves } = window.engine.call({ op: 'random_games', position, games: board.games, seed: 2026 });
+      return { moves, seconds: (performance.now() - t) / 1000 };
+    }, board);
+    moves = wasm.moves;
+    wasmRates.push(Math.round(wasm.moves / wasm.seconds));
+  }
+  const nativeRate = median(nativeRates);
+  const wasmRate = median(wasmRates);
+  rows.push({ board: `${board.game} 2×${board.pits}`, games: board.games, moves,
+    native_moves_per_sec: nativeRate, wasm_moves_per_sec: wasmRate,
+    ratio: +(wasmRate / nativeRate).toFixed(3), native_runs: nativeRates, wasm_runs: wasmRates });
 }
 await browser.close();
 for (const r of rows) {
