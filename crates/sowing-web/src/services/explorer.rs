@@ -8,17 +8,17 @@
 //! position taken without its history (as the tables and the solve value positions) unless
 //! the move itself repeats one of the line (C.3), which ends the game there.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use sowing::{Game, Move, Position};
 use sowing_engine::tables::{move_values, perfect_move, value};
-use sowing_engine::{levels, Engine, Limits, Score, SearchSettings, TableSet};
+use sowing_engine::{Engine, Limits, Score, TableSet};
 use sowing_tables::Tables;
-use tokio::sync::Semaphore;
 
 use crate::services::games::{blocking, GameError, Games};
 use crate::services::proofs::{Proofs, Source};
-use crate::services::solves::{QueueError, Settings as SolveSettings, Solves};
+use crate::services::school::School;
+use crate::services::solves::QueueError;
 use crate::store::{PlayedMove, MAX_PLAYED_LINE};
 use crate::views::games::Snapshot;
 use crate::views::school::{Explored, ExploredMove, Played, SolveProgress};
@@ -29,38 +29,6 @@ type GameResult<T> = Result<T, GameError>;
 pub const MAX_MOVES: usize = 600;
 /// Nodes the engine searches after each move it estimates (a few milliseconds).
 pub const ESTIMATE_NODES: u64 = 20_000;
-
-/// The table of the estimating engine, MiB.
-const ESTIMATE_HASH_MIB: usize = 4;
-
-/// The school's state on a server: the proofs, the solves and the estimating engines.
-pub struct School {
-    /// What is proven beyond the tables.
-    pub proofs: Arc<Proofs>,
-    /// Solves waiting or running.
-    pub solves: Solves,
-    /// Estimates run one request at a time, on engines kept between requests.
-    estimating: Semaphore,
-    engines: Mutex<Vec<Engine>>,
-}
-
-impl Default for School {
-    fn default() -> School {
-        School::new(SolveSettings::default())
-    }
-}
-
-impl School {
-    /// Nothing solved yet; solves run as `settings` say.
-    pub fn new(settings: SolveSettings) -> School {
-        School {
-            proofs: Arc::default(),
-            solves: Solves::new(settings),
-            estimating: Semaphore::new(1),
-            engines: Mutex::default(),
-        }
-    }
-}
 
 /// The game of `start` (a position text) after `moves` (names separated by spaces).
 ///
@@ -261,35 +229,6 @@ fn explored(
             budget_s: job.budget.as_secs(),
         }),
         moves,
-    }
-}
-
-impl School {
-    /// An engine for estimates (level 6's settings) with the server's tables `set`.
-    fn engine(&self, set: Option<&Arc<TableSet>>) -> Engine {
-        let mut engine = self
-            .engines
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop()
-            .unwrap_or_else(|| {
-                // 20,000 nodes fill little of a table: a small one, cleared before each move
-                // so that a move's estimate does not depend on the moves asked before it.
-                let settings = SearchSettings {
-                    hash_mib: ESTIMATE_HASH_MIB,
-                    ..levels::settings(6)
-                };
-                Engine::new(settings, 0)
-            });
-        engine.set_tables(set.cloned());
-        engine
-    }
-
-    fn give_back(&self, engine: Engine) {
-        let mut engines = self.engines.lock().unwrap_or_else(|e| e.into_inner());
-        if engines.is_empty() {
-            engines.push(engine);
-        }
     }
 }
 

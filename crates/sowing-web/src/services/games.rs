@@ -350,7 +350,7 @@ pub struct Games {
     /// logged: a takeover shows in the logs).
     pub(crate) directing: std::sync::Mutex<std::collections::HashMap<i64, i64>>,
     /// The opening explorer's proofs and solves, and the practice.
-    pub(crate) school: Arc<crate::services::explorer::School>,
+    pub(crate) school: Arc<crate::services::school::School>,
 }
 
 /// Runs store work off the async runtime.
@@ -524,7 +524,7 @@ impl Games {
 
     /// Runs the explorer's solves as `settings` say.
     pub fn with_solves(mut self, settings: crate::services::solves::Settings) -> Games {
-        self.school = Arc::new(crate::services::explorer::School::new(settings));
+        self.school = Arc::new(crate::services::school::School::new(settings));
         self
     }
 

@@ -20,6 +20,7 @@ pub(crate) mod pocket_tables;
 pub(crate) mod practice;
 pub(crate) mod proofs;
 pub(crate) mod puzzles;
+pub(crate) mod school;
 pub(crate) mod seekers;
 pub(crate) mod solves;
 pub(crate) mod table_values;
