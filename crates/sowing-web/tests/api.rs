@@ -595,6 +595,7 @@ const CHANGING_ROUTES: &[(&str, &str, bool)] = &[
     ("POST", "/api/account/recovery-codes", true),
     ("PUT", "/api/accounts/{name}", true),
     ("POST", "/api/puzzles/{id}/result", true),
+    ("POST", "/api/explorer/solve", true),
 ];
 
 /// The changing routes docs/api.md names (`POST /api/live/{id}/{act}` read as each act).
