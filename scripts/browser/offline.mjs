@@ -1,8 +1,8 @@
 // Installable and offline (issue 41), on a 390 px phone: the page meets Chromium's
 // installability criteria (the manifest, its icons, the service worker), and once visited it
-// opens with no connection — the shell from the service worker, and the engine in the
-// browser, whose WebAssembly module and tables are kept too, answering a level-4 search and
-// the tables' values. With SHOT=FILE, a screenshot as the installed app shows it
+// opens with no connection — the shell from the service worker, a notice of what needs the
+// server, and the engine in the browser, whose WebAssembly module and tables are kept too,
+// answering a level-4 search and the tables' values. With SHOT=FILE, a screenshot as the installed app shows it
 // (display-mode standalone). Run by scripts/browser-test.sh (SOW_URL).
 import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
 
@@ -36,6 +36,10 @@ await check('installable, and opens offline with the engine and its tables', asy
   await context.setOffline(true);
   await p.reload();
   await p.waitForFunction(() => document.querySelector('#btn-new') && document.querySelector('#btn-new').textContent.length > 0);
+  // The game's moves are the server's: the page says it cannot reach it, and what needs it.
+  await p.waitForSelector('#offline:not([hidden])');
+  assert(/Live games, accounts, the lobby and tournaments need the connection/.test(await p.textContent('#offline')),
+    `the offline notice: ${await p.textContent('#offline')}`);
   const offline = await p.evaluate(async (position) => {
     const { ask, withTables } = await import('/pocket.js');
     const kept = await withTables({ position });
