@@ -11,7 +11,9 @@ self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const list = await (await fetch('/offline-files.json', { cache: 'no-store' })).json();
     const cache = await caches.open(SHELL);
-    await cache.addAll(list.map((path) => new Request(path, { cache: 'no-store' })));
+    // Revalidated against the browser's own cache: the files the page has just loaded come
+    // back as 304s (their entity tags match), not a second download.
+    await cache.addAll(list.map((path) => new Request(path, { cache: 'no-cache' })));
     await self.skipWaiting();
   })());
 });
