@@ -59,7 +59,7 @@ async function fits(p) {
   assert(width <= screen, `the page is ${width} px wide on a ${screen} px screen`);
   const box = await p.$eval('#puzzles', (d) => { const r = d.getBoundingClientRect(); return [r.left, r.right]; });
   assert(box[0] >= 0 && box[1] <= screen, `the puzzles' dialog spans ${box} on a ${screen} px screen`);
-  const pits = await p.$$eval('#puzzle-board .puzzle-pit', (bs) => bs.map((b) => { const r = b.getBoundingClientRect(); return [r.left, r.right, r.width]; }));
+  const pits = await p.$$eval('#puzzle-board .small-pit', (bs) => bs.map((b) => { const r = b.getBoundingClientRect(); return [r.left, r.right, r.width]; }));
   assert(pits.length === 12 && pits.every(([l, r, w]) => l >= 0 && r <= screen && w >= 24), `pits off the screen or too small: ${JSON.stringify(pits)}`);
 }
 
@@ -70,7 +70,7 @@ async function solve(p, id, words) {
   for (let i = 0; i < puzzle.moves.length; i++) {
     if (puzzle.states[i].to_move !== puzzle.mover) continue;
     await settledAt(p, i);
-    await p.click(`#puzzle-board .puzzle-pit[data-name="${puzzle.moves[i]}"]`);
+    await p.click(`#puzzle-board .small-pit[data-name="${puzzle.moves[i]}"]`);
     if (i + 1 < puzzle.moves.length) {
       // Right is told at once, before the replies are played.
       await p.waitForFunction((w) => document.querySelector('#puzzle-status').textContent.includes(w), words.right);
@@ -85,13 +85,13 @@ async function solve(p, id, words) {
 async function miss(p, id, words) {
   const { puzzle } = await api('GET', `/puzzles/${id}`);
   const wrong = puzzle.states[0].legal.find((m) => m !== puzzle.moves[0]);
-  await p.click(`#puzzle-board .puzzle-pit[data-name="${wrong}"]`);
+  await p.click(`#puzzle-board .small-pit[data-name="${wrong}"]`);
   const told = await p.$eval('#puzzle-status', (s) => s.textContent);
   assert(told.includes(words.wrong) && told.includes(puzzle.moves[0]), `a miss is told at once with the right move: ${told}`);
-  await p.waitForSelector(`#puzzle-board .puzzle-pit.puzzle-right[data-name="${puzzle.moves[0]}"]`);
+  await p.waitForSelector(`#puzzle-board .small-pit.right-move[data-name="${puzzle.moves[0]}"]`);
   await p.waitForFunction(() => document.querySelector('#puzzles').dataset.result === 'missed');
   await settledAt(p, 1);
-  const pits = await p.$$eval('#puzzle-board .puzzle-pit', (bs) => bs.map((b) => Number(b.textContent)));
+  const pits = await p.$$eval('#puzzle-board .small-pit', (bs) => bs.map((b) => Number(b.textContent)));
   const after = puzzle.states[1].pits;
   const drawn = [...after.slice(6, 12).reverse(), ...after.slice(0, 6)];
   equal(pits, drawn, 'the board shows the right move played');

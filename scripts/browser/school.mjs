@@ -73,7 +73,7 @@ for (const lang of ['en', 'es']) {
       for (const game of ['hoyito-ii', 'hoyito-iii', 'ayoayo']) {
         await p.selectOption('#explorer .explorer-game', game);
         await p.waitForFunction((g) => document.querySelector('#explorer').dataset.ready === '1'
-          && document.querySelector('#explorer .explorer-board .school-pit') !== null
+          && document.querySelector('#explorer .explorer-board .small-pit') !== null
           && document.querySelectorAll('#explorer tbody tr').length === 6
           && document.querySelector('#explorer .explorer-game').value === g, game);
         const shown = await rows(p);
@@ -121,7 +121,7 @@ for (const lang of ['en', 'es']) {
         const worse = given === 0 && e.moves.find((m) => m.value < e.value && margin + m.value > 0);
         const move = worse || best;
         if (worse) given = e.value - worse.value;
-        const pit = `#practice .practice-board .school-pit.legal[data-name="${move.move}"]`;
+        const pit = `#practice .practice-board .small-pit.legal[data-name="${move.move}"]`;
         if (!await p.$(pit)) {
           const shown = await p.$eval('#practice', (b) => [b.dataset.start, b.dataset.line, b.querySelector('.practice-board').innerHTML]);
           throw new Error(`no legal pit ${move.move} on the page: ${JSON.stringify(shown)}; asked: ${JSON.stringify(e)}`);

@@ -491,9 +491,9 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/puzzles.js", JS, include_str!("../static/puzzles.js")),
     ("/glicko2.js", JS, include_str!("../static/glicko2.js")),
     (
-        "/puzzleboard.js",
+        "/smallboard.js",
         JS,
-        include_str!("../static/puzzleboard.js"),
+        include_str!("../static/smallboard.js"),
     ),
     ("/api.js", JS, include_str!("../static/api.js")),
     ("/rules.js", JS, include_str!("../static/rules.js")),
@@ -526,11 +526,6 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
     ("/account.js", JS, include_str!("../static/account.js")),
     ("/analysis.js", JS, include_str!("../static/analysis.js")),
     ("/school.js", JS, include_str!("../static/school.js")),
-    (
-        "/schoolboard.js",
-        JS,
-        include_str!("../static/schoolboard.js"),
-    ),
     ("/explorer.js", JS, include_str!("../static/explorer.js")),
     ("/practice.js", JS, include_str!("../static/practice.js")),
     // The engine in WebAssembly: its loader (the module is in BINARY_FILES), its worker and

@@ -5,7 +5,8 @@
 // position past what is known can be solved in the background.
 import { T } from './i18n.js';
 import { api } from './api.js';
-import { drawBoard, signed } from './schoolboard.js';
+import { drawSmallBoard, explorerPosition } from './smallboard.js';
+import { signed } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -51,7 +52,7 @@ function draw() {
   box.querySelector('.explorer-line').textContent = e.line.length ? T('explorer-line', { line: e.line.join(' ') }) : T('explorer-at-start');
   box.querySelector('.explorer-back').disabled = !e.line.length;
   box.querySelector('.explorer-value').textContent = e.value === null ? '' : T('explorer-value', { value: signed(e.value) });
-  drawBoard(box.querySelector('.explorer-board'), e, (name) => go([...X.line, name]));
+  drawSmallBoard(box.querySelector('.explorer-board'), explorerPosition(e), { onMove: (name) => go([...X.line, name]) });
   const rows = e.moves.map((m) => {
     const tr = document.createElement('tr');
     tr.dataset.move = m.move;

@@ -6,7 +6,8 @@
 import { T } from './i18n.js';
 import { api } from './api.js';
 import { S } from './state.js';
-import { drawBoard, sideName, signed } from './schoolboard.js';
+import { drawSmallBoard, explorerPosition } from './smallboard.js';
+import { sideName, signed } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,7 +25,7 @@ function draw() {
   const e = P.shown;
   if (!box || !e) return;
   const mine = !e.over && e.board.to_move === P.side;
-  drawBoard(box.querySelector('.practice-board'), e, mine ? play : null, P.side === 'north');
+  drawSmallBoard(box.querySelector('.practice-board'), explorerPosition(e), { onMove: mine ? play : null, flipped: P.side === 'north' });
   const rows = P.told.map((t) => {
     const li = document.createElement('li');
     li.dataset.lost = String(t.lost);

@@ -8,7 +8,7 @@ import { I18N, T, translatePage } from './i18n.js';
 import { api } from './api.js';
 import { S } from './state.js';
 import { whenAccountChanges } from './account.js';
-import { drawPuzzleBoard } from './puzzleboard.js';
+import { drawSmallBoard } from './smallboard.js';
 import { NEW_PLAYER, rate } from './glicko2.js';
 
 const $ = (id) => document.getElementById(id);
@@ -118,7 +118,7 @@ function draw() {
   if (!dialog || !p) return;
   const state = p.states[P.at];
   const mine = !P.done && !P.busy && state.to_move === p.mover && P.at < p.moves.length;
-  drawPuzzleBoard($('puzzle-board'), state, mine ? play : null, P.missed ? P.right : null);
+  drawSmallBoard($('puzzle-board'), state, { onMove: mine ? play : null, marked: P.missed ? P.right : null });
   const themes = P.done ? p.themes.map(themeWords).join(', ') : '';
   $('puzzle-info').textContent = [
     p.daily ? T('puzzles-daily-of', { day: p.daily }) : '',

@@ -139,9 +139,11 @@ function hintWords(move, score, mover) {
 }
 
 // The number shown in the bar: whole seeds, with a real minus sign.
+// A value for people, its sign always written: "+8", "−4", "0", "+2.5".
+const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0');
 const barNumber = (s) => (Math.round(s) === 0 ? '0' : `${s > 0 ? '+' : '−'}${Math.abs(Math.round(s))}`);
 
 export {
   playerArgs, upperFirst, moveName, sideName, escapeHtml, isComputer, touchScreen, playerName, letter, nameToPit,
-  endWords, liveEnd, resultText, movesAndTurns, listed, describeMove, scoreWords, hintWords, barNumber,
+  endWords, liveEnd, resultText, movesAndTurns, listed, describeMove, scoreWords, hintWords, barNumber, signed,
 };

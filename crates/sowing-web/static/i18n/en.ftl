@@ -1118,13 +1118,6 @@ school-practice = Endgame practice
 school-close = Close
 school-explore-here = Explore this position
 school-practise-game = Practise this game's endgame
-school-captured = Captured: South { $south }, North { $north }
-school-over = The game is over.
-school-south-moves = South to move
-school-north-moves = North to move
-school-south = South
-school-pass = Pass
-school-north = North
 explorer-game = Game
 explorer-back = One move back
 explorer-restart = Start
@@ -1212,7 +1205,12 @@ puzzles-streak-solved = Solved! Streak: { $count }. The next one is harder.
 puzzles-streak-over = The streak ends at { $count } (best: { $best }).
 puzzles-none = No puzzle of this kind yet: the server mines them once it has endgame tables.
 puzzles-close = Close
-puzzles-captured = Captured: South { $south }, North { $north }
-puzzles-over = The game is over.
-puzzles-south-moves = South to move
-puzzles-north-moves = North to move
+
+# The dialogs' small board (smallboard.js: puzzles, explorer, practice).
+small-board-captured = Captured: South { $south }, North { $north }
+small-board-over = The game is over.
+small-board-to-move = { $side ->
+        [south] South
+       *[north] North
+    } to move
+small-board-pass = Pass

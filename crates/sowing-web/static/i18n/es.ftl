@@ -1127,13 +1127,6 @@ school-practice = Práctica de finales
 school-close = Cerrar
 school-explore-here = Explorar esta posición
 school-practise-game = Practicar el final de esta partida
-school-captured = Capturadas: Sur { $south }, Norte { $north }
-school-over = La partida ha terminado.
-school-south-moves = Juega Sur
-school-north-moves = Juega Norte
-school-south = Sur
-school-pass = Pasar
-school-north = Norte
 explorer-game = Juego
 explorer-back = Una jugada atrás
 explorer-restart = Inicio
@@ -1221,7 +1214,12 @@ puzzles-streak-solved = ¡Resuelto! Racha: { $count }. El siguiente es más dif�
 puzzles-streak-over = La racha termina en { $count } (mejor: { $best }).
 puzzles-none = Todavía no hay problemas de este tipo: el servidor los busca en cuanto tiene tablas de finales.
 puzzles-close = Cerrar
-puzzles-captured = Capturadas: Sur { $south }, Norte { $north }
-puzzles-over = La partida ha terminado.
-puzzles-south-moves = Juega Sur
-puzzles-north-moves = Juega Norte
+
+# El tablero pequeño de los diálogos (smallboard.js: problemas, explorador, práctica).
+small-board-captured = Capturadas: Sur { $south }, Norte { $north }
+small-board-over = La partida terminó.
+small-board-to-move = Juega { $side ->
+        [south] Sur
+       *[north] Norte
+    }
+small-board-pass = Pasar
