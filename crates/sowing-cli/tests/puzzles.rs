@@ -3,36 +3,12 @@
 //! threshold every other move misses by, each reply being a best defence, and the line
 //! stopping where the mover's best stops being the only one.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 use sowing::{Game, Move, Position, Record, Rules};
 use sowing_tables::Tables;
 
 mod common;
-use common::{assert_ok, assert_refused, sow, stderr};
-
-/// A fresh directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("sow-puzzles-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{assert_ok, assert_refused, sow, stderr, TempDir};
 
 /// The seeds every other move must lose by: written here, not taken from the miner.
 fn threshold(position: &Position) -> i32 {
@@ -163,7 +139,7 @@ fn check(tables: &Tables, rules: Rules, puzzle: &Value) -> usize {
 const MAX_MOVER_MOVES: usize = 8;
 #[test]
 fn every_mined_puzzle_is_proven_by_the_tables() {
-    let dir = TempDir::new("mined");
+    let dir = TempDir::new("puzzles-mined");
     let tables = dir.path("tables");
     for (game, seeds, extra) in [
         ("hoyito-ii", "12", None),
@@ -220,7 +196,7 @@ fn every_mined_puzzle_is_proven_by_the_tables() {
 
 #[test]
 fn games_from_records_are_mined_and_bad_input_refused() {
-    let dir = TempDir::new("records");
+    let dir = TempDir::new("puzzles-records");
     let tables = dir.path("tables");
     assert_ok(&sow(&[
         "tables",
@@ -295,7 +271,7 @@ fn games_from_records_are_mined_and_bad_input_refused() {
 
 #[test]
 fn the_finished_games_of_a_database_are_mined() {
-    let dir = TempDir::new("db");
+    let dir = TempDir::new("puzzles-db");
     let tables = dir.path("tables");
     assert_ok(&sow(&[
         "tables",

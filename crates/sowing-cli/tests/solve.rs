@@ -5,29 +5,7 @@ use std::path::PathBuf;
 use std::process::Output;
 
 mod common;
-use common::{assert_ok, assert_refused, sow, stderr, stdout};
-
-/// A fresh directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("sow-solve-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{assert_ok, assert_refused, sow, stderr, stdout, TempDir};
 
 /// 10 seeds on the board, solved with tables to 6 and checked against tables to 10.
 const POSITION: &str = "hoyito-ii 0,2,1,0,0,1/0,3,0,1,0,2 20-18 S -";
@@ -40,7 +18,7 @@ fn json_line(output: &Output) -> serde_json::Value {
 
 #[test]
 fn solve_prints_json_last_and_its_certificate_verifies() {
-    let dir = TempDir::new("end-to-end");
+    let dir = TempDir::new("solve-end-to-end");
     let tables = dir.path("tables");
     for seeds in ["6", "10"] {
         let small = if seeds == "6" {
@@ -170,7 +148,7 @@ fn solve_prints_json_last_and_its_certificate_verifies() {
 
 #[test]
 fn solve_refuses_bad_input() {
-    let dir = TempDir::new("refusals");
+    let dir = TempDir::new("solve-refusals");
     let tables = dir.path("tables");
     assert_refused(
         &sow(&["solve", "nonsense", "--tables", &tables]),

@@ -3,6 +3,7 @@
 // Each test binary uses only some of them.
 #![allow(dead_code)]
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 mod http;
@@ -37,4 +38,27 @@ pub fn assert_refused(output: &Output, says: &str) {
     assert_eq!(output.status.code(), Some(2), "stderr: {}", stderr(output));
     assert!(output.stdout.is_empty(), "stdout: {}", stdout(output));
     assert!(stderr(output).contains(says), "stderr: {}", stderr(output));
+}
+
+/// A fresh directory under the system's temporary one (`sow-{name}-{pid}`), removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("sow-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// The path of `name` inside it.
+    pub fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
