@@ -4,6 +4,7 @@
 //! past what is proven are estimated with their depth; the site's finished games are counted
 //! by move and result; a queued solve proves bounds that hold the tables' values; a
 //! practice position is converted against the tables' defence; every bad request is a 4xx.
+//! The new-game dialog's proven values of the starts are the certificates' too.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -178,6 +179,52 @@ async fn the_first_moves_at_each_solved_start_are_the_values_of_docs_solve_md() 
             .collect();
         assert_eq!(served, expected, "{row}");
         assert_eq!(body["value"], json!(start_value), "{row}");
+    }
+}
+
+/// The new-game dialog's proven values of the start (`solved` in static/newgame.js): each
+/// (game, its options' words, the value for South).
+fn in_the_dialog() -> Vec<(String, String, i32)> {
+    let text = std::fs::read_to_string(repo("crates/sowing-web/static/newgame.js")).unwrap();
+    let mut found = Vec::new();
+    let mut game = String::new();
+    for line in text.lines().map(str::trim) {
+        // A game's entry opens its line ("'hoyito-ii': {", "ayoayo: {") in ABOUT.
+        if let Some(name) = line.strip_suffix(": {") {
+            game = name.trim_matches('\'').to_owned();
+        }
+        let Some(at) = line.find("options: {") else {
+            continue;
+        };
+        let options = &line[at + "options: {".len()..line[at..].find('}').unwrap() + at];
+        let value = line.split("value: ").nth(1).unwrap();
+        let value: i32 = value[..value.find(' ').unwrap()].parse().unwrap();
+        found.push((game.clone(), options.trim().to_owned(), value));
+    }
+    found
+}
+
+#[test]
+fn the_new_game_dialogs_solved_values_are_the_certificates() {
+    let rows = in_the_dialog();
+    assert_eq!(rows.len(), 5, "{rows:?}");
+    for (game, options, value) in rows {
+        // The same rows as docs/solve.md's, named as start_of knows them.
+        let row = match (game.as_str(), options.as_str()) {
+            ("hoyito-ii", "casa_rows: 'any'") => "Hoyito II, casa-rows=any".to_owned(),
+            ("hoyito-iii", o) => {
+                format!("Hoyito III, final-four={}", o.rsplit('\'').nth(1).unwrap())
+            }
+            ("ayoayo", "leftover: 'last-mover'") => "Ayoayo".to_owned(),
+            other => panic!("a solved entry this test does not know: {other:?}"),
+        };
+        let (start, file) = start_of(&row);
+        let best = certified(&start, file).into_iter().max();
+        assert_eq!(
+            best,
+            Some(value),
+            "{game} {{{options}}}: the dialog says {value}"
+        );
     }
 }
 
