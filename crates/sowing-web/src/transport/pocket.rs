@@ -3,6 +3,7 @@
 //! `GET /api/tables/{family}/{seeds}` sends one as a compressed layer file. Reading only,
 //! rated per address like the explorer (the first request of a layer compresses it).
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -10,6 +11,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use sowing_engine::TableSet;
 
 use crate::services::games::Games;
 use crate::services::pocket_tables::{self, Listing, POCKET_SEEDS};
@@ -43,19 +45,26 @@ fn limited() -> ApiError {
     )
 }
 
+/// The server's tables, for a request from `address` about `family`: refused when the
+/// address asks too often, the server has no tables or the name is too long to be one.
+fn tables_for(games: &Games, address: IpAddr, family: &str) -> ApiResult<Arc<TableSet>> {
+    if !games.limiter.may_act(address) {
+        return Err(limited());
+    }
+    let set = games.table_set().ok_or_else(|| none(family))?;
+    if family.len() > MAX_NAME {
+        return Err(none(family));
+    }
+    Ok(set)
+}
+
 /// `GET /api/tables/{family}`: the layers to 12 seeds, with their sizes.
 async fn list(
     State(games): Shared,
     ClientAddr(address): ClientAddr,
     PathParams(family): PathParams<String>,
 ) -> ApiResult<Json<Listing>> {
-    if !games.limiter.may_act(address) {
-        return Err(limited());
-    }
-    let set = games.table_set().ok_or_else(|| none(&family))?;
-    if family.len() > MAX_NAME {
-        return Err(none(&family));
-    }
+    let set = tables_for(&games, address, &family)?;
     let name = family.clone();
     let listing = tokio::task::spawn_blocking(move || pocket_tables::listing(&set, &name))
         .await
@@ -70,13 +79,7 @@ async fn layer(
     ClientAddr(address): ClientAddr,
     PathParams((family, seeds)): PathParams<(String, usize)>,
 ) -> ApiResult<Response> {
-    if !games.limiter.may_act(address) {
-        return Err(limited());
-    }
-    let set = games.table_set().ok_or_else(|| none(&family))?;
-    if family.len() > MAX_NAME {
-        return Err(none(&family));
-    }
+    let set = tables_for(&games, address, &family)?;
     let name = family.clone();
     let file = tokio::task::spawn_blocking(move || pocket_tables::layer_file(&set, &name, seeds))
         .await
