@@ -48,7 +48,7 @@ const ATTACK: [(&str, &str); 3] = [
 ];
 
 #[tokio::test]
-async fn a_page_on_another_site_cannot_move_undo_delete_or_create() {
+async fn a_page_on_another_site_cannot_move_undo_delete_create_rate_or_solve() {
     let router = app();
     let id = create(&router).await;
     let json = [&ATTACK[..], &[("content-type", "application/json")]].concat();
@@ -68,6 +68,17 @@ async fn a_page_on_another_site_cannot_move_undo_delete_or_create() {
         (
             Method::POST,
             "/api/live".to_owned(),
+            r#"{"game":"hoyito-ii"}"#,
+        ),
+        // The school's: a puzzle's result and a solve queued from the explorer.
+        (
+            Method::POST,
+            "/api/puzzles/1/result".to_owned(),
+            r#"{"solved":true}"#,
+        ),
+        (
+            Method::POST,
+            "/api/explorer/solve".to_owned(),
             r#"{"game":"hoyito-ii"}"#,
         ),
     ] {
