@@ -2,7 +2,8 @@
 // a hundred turns, whose graph points are too narrow for a finger) is reviewed on a 390 px
 // phone, in English and in Spanish, by the stepping bar at the foot of the screen: the next
 // mistake, a turn back and on, the slider. At every step the board stays on the screen,
-// above the bar, and the evaluation bar shows the reviewed position's value. On a desktop the
+// above the bar, and the evaluation bar shows the reviewed position's value. A live game
+// between two 32-character names is reviewed by those names on a Spanish phone. On a desktop the
 // same bar steps the review under the graph. SHOTS=DIR saves the phone's review at the first
 // mistake there. Run by scripts/browser-test.sh (SOW_URL).
 import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
@@ -130,6 +131,36 @@ for (const [locale, words] of [['en-US', { next: 'Next mistake', turn: 'Turn' }]
     await p.context().close();
   });
 }
+
+await check('es-ES: a resigned live game between two 32-character names is reviewed by their names on a phone', async () => {
+  const names = { south: 'Guillermina Altagracia Encarnaci', north: 'Bartolomé Encarnación Rodríguezz' };
+  equal([...names.south].length + [...names.north].length, 64, 'two names of the longest, 32 characters');
+  const seated = await api('POST', '/live', { game: 'hoyito-ii', name: names.south, seat: 'south', lobby: true });
+  const id = seated.live.id;
+  const taken = await api('POST', `/live/${id}/accept`, { name: names.north });
+  let game = seated.game;
+  for (let ply = 0; ply < 6 && !game.state.over; ply += 1) {
+    const token = game.state.to_move === 'south' ? seated.token : taken.token;
+    game = (await api('POST', `/live/${id}/moves`, { move: game.state.legal[0], ply }, token)).game;
+  }
+  await api('POST', `/live/${id}/resign`, {}, seated.token);
+  const p = await page({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'es-ES' });
+  await p.goto(`${BASE}/#game=${game.id}&analysis`);
+  await reviewed(p);
+  equal(await p.$$eval('#review .review-player .name', (e) => e.map((x) => x.textContent)), [names.south, names.north], 'the names, not the sides');
+  await p.tap('#review .review-next');
+  await p.waitForFunction(() => Number(document.body.dataset.reviewPoint) >= 0);
+  const l = await look(p);
+  assert(l.where.includes(names.south) || l.where.includes(names.north), `the bar names the mover: ${l.where}`);
+  inView(l, 'long names');
+  const fit = await p.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    cards: [...document.querySelectorAll('#review .review-player')].map((c) => c.getBoundingClientRect().right),
+  }));
+  assert(fit.page <= 390, `the page is ${fit.page} px wide`);
+  for (const right of fit.cards) assert(right <= 390, `a player's card ends at ${right} px`);
+  await p.context().close();
+});
 
 await check('desktop: the stepping bar sits under the graph and the evaluation bar follows the review', async () => {
   const p = await page({ viewport: { width: 1280, height: 1000 } });
