@@ -5,6 +5,7 @@
 use sowing::Game;
 
 use super::error::{StoreError, StoreResult};
+use super::ratings::rating_in;
 use super::sql::{limit, values, Record, Sql, Value};
 use super::write::{Applied, Write};
 use super::Store;
@@ -233,13 +234,7 @@ fn read_account_rating(sql: &mut dyn Sql, account: i64, variant: &str) -> StoreR
              WHERE account_id = ?1 AND variant = ?2",
             &values![account, variant],
         )?
-        .map(|r| {
-            Ok::<_, StoreError>(Rating {
-                rating: r.real(0)?,
-                deviation: r.real(1)?,
-                volatility: r.real(2)?,
-            })
-        })
+        .map(|r| rating_in(&r))
         .transpose()?
         .unwrap_or_default())
 }

@@ -1,7 +1,7 @@
 //! Ratings, per account, game and speed, and every rated game's before and after
 //! (`rated_games`), written in the transaction that ended the game ([`settle_rating`]).
 
-use super::error::{StoreError, StoreResult};
+use super::error::StoreResult;
 use super::sql::{limit, values, Record, Sql, Value};
 use super::Store;
 use crate::ratings::{self, Rating, Speed};
@@ -65,15 +65,18 @@ fn read_rating(sql: &mut dyn Sql, account: i64, variant: &str, speed: &str) -> S
              WHERE account_id = ?1 AND variant = ?2 AND speed = ?3",
             &values![account, variant, speed],
         )?
-        .map(|r| {
-            Ok::<_, StoreError>(Rating {
-                rating: r.real(0)?,
-                deviation: r.real(1)?,
-                volatility: r.real(2)?,
-            })
-        })
+        .map(|r| rating_in(&r))
         .transpose()?
         .unwrap_or_default())
+}
+
+/// The Glicko-2 rating in a row's first three columns: rating, deviation, volatility.
+pub(super) fn rating_in(row: &Record) -> StoreResult<Rating> {
+    Ok(Rating {
+        rating: row.real(0)?,
+        deviation: row.real(1)?,
+        volatility: row.real(2)?,
+    })
 }
 
 /// Rates the live game `game_id` if its write just ended it: a rated game between two
