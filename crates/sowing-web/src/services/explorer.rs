@@ -148,6 +148,17 @@ fn explored(
     played: &[PlayedMove],
 ) -> Explored {
     let position = *game.position();
+    // The solve under way, read before the values: a solve ends by keeping its proofs, then
+    // leaving the queue, so a page told no solve runs sees every proof it made.
+    let solve = school.solves.job(&position).map(|job| SolveProgress {
+        status: if job.running.load(std::sync::atomic::Ordering::Relaxed) {
+            "running"
+        } else {
+            "waiting"
+        },
+        nodes: job.nodes.load(std::sync::atomic::Ordering::Relaxed),
+        budget_s: job.budget.as_secs(),
+    });
     let n = game.rules().pits_per_row();
     let inside = tables.and_then(|t| move_values(t, game));
     let mut engine = None;
@@ -219,15 +230,7 @@ fn explored(
         best,
         tables: tables.map(|t| t.max_seeds()),
         solvable,
-        solve: school.solves.job(&position).map(|job| SolveProgress {
-            status: if job.running.load(std::sync::atomic::Ordering::Relaxed) {
-                "running"
-            } else {
-                "waiting"
-            },
-            nodes: job.nodes.load(std::sync::atomic::Ordering::Relaxed),
-            budget_s: job.budget.as_secs(),
-        }),
+        solve,
         moves,
     }
 }

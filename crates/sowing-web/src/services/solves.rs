@@ -128,14 +128,21 @@ impl Solves {
                 return;
             };
             work.running.store(true, Ordering::Relaxed);
+            let started = std::time::Instant::now();
+            let counted = work.clone();
             let done = tokio::task::spawn_blocking(move || {
-                run(&position, &tables, &proofs, settings, &work.nodes)
+                run(&position, &tables, &proofs, settings, &counted.nodes)
             })
             .await;
             match done {
-                Ok(Ok((lower, upper))) => {
-                    tracing::info!(position = %text, lower, upper, "solve done")
-                }
+                Ok(Ok((lower, upper))) => tracing::info!(
+                    position = %text,
+                    lower,
+                    upper,
+                    nodes = work.nodes.load(Ordering::Relaxed),
+                    seconds = started.elapsed().as_secs_f64(),
+                    "solve done"
+                ),
                 Ok(Err(e)) => tracing::warn!(position = %text, error = %e, "solve refused"),
                 Err(e) => tracing::error!(position = %text, error = %e, "solve failed"),
             }
