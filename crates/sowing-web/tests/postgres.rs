@@ -16,7 +16,9 @@ use axum::http::{Method, StatusCode};
 use serde_json::json;
 use sowing::{Game, Rules, Variant};
 use sowing_web::clock::LiveClock;
-use sowing_web::store::{Change, LiveRow, NewGame, Notice, Offers, RecoveryCode, Step, Store};
+use sowing_web::store::{
+    Change, LiveRow, NewGame, Notice, Offers, RecoveryCode, Step, Store, StoreError,
+};
 use sowing_web::{router, App};
 
 /// A fresh database on the server of `SOWING_TEST_POSTGRES`: its URL.
@@ -271,7 +273,7 @@ fn a_live_writes_notice_brings_a_copy_at_the_version_before_to_the_stored_game()
 
 #[test]
 #[ignore = "needs PostgreSQL: set SOWING_TEST_POSTGRES (scripts/test runs it)"]
-fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts() {
+fn a_version_1_database_gains_the_live_table_owners_the_id_counter_accounts_and_client_ids() {
     let url = fresh_db();
     let game = Game::new(Rules::new(Variant::Ayoayo));
     let id = {
@@ -287,6 +289,7 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
         client
             .batch_execute(
                 "DROP TABLE live; DROP TABLE game_ids; ALTER TABLE games DROP COLUMN owner;
+                 ALTER TABLE games DROP COLUMN client_id;
                  DROP TABLE recovery_codes; DROP TABLE rated_games; DROP TABLE ratings;
                  DROP TABLE sessions; DROP TABLE accounts;
                  UPDATE sowing_schema SET version = 1",
@@ -321,7 +324,7 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
     })
     .join()
     .unwrap();
-    assert_eq!(version, 12);
+    assert_eq!(version, 13);
     // Accounts, their recovery codes, and the live rows' accounts, are there.
     let ana = store.sign_up("Ana", "h", [1; 32], None, 0, &[]).unwrap();
     assert_eq!(
@@ -339,6 +342,19 @@ fn a_version_1_database_gains_the_live_table_owners_the_id_counter_and_accounts(
     assert_eq!(
         store.live_row(live).unwrap().unwrap().accounts,
         [None, None]
+    );
+    // The names of uploaded games, one game per owner and name (version 13).
+    let named = NewGame::new(&game, "human", "human")
+        .owned_by(Some([3; 32]))
+        .synced_as(Some("offline-1"));
+    let synced = store.create_game(&named).unwrap();
+    assert!(matches!(
+        store.create_game(&named),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(
+        store.game_by_client([3; 32], "offline-1").unwrap(),
+        Some(synced)
     );
 }
 

@@ -430,6 +430,17 @@ pub struct RecordFile {
     pub text: String,
 }
 
+/// What an upload of a record did ([`Games::import`]).
+#[derive(Debug)]
+pub struct Imported {
+    /// The game's view.
+    pub view: View,
+    /// Whether this upload stored it: `false` when the owner had a game of the same
+    /// `client_id` already (from an earlier upload or one at the same time), whose view
+    /// this is.
+    pub created: bool,
+}
+
 /// Saves a new game and reads back the row the store made for it.
 pub(crate) fn created_row(store: &Store, new: &NewGame<'_>) -> StoreResult<GameRow> {
     let id = store.create_game(new)?;
@@ -827,6 +838,11 @@ impl Games {
             }
             Err(e) => return Err(e),
         };
+        self.keep_new(loaded).await
+    }
+
+    /// A game just stored, kept in memory: its view.
+    async fn keep_new(&self, loaded: Loaded) -> GameResult<View> {
         let view = self.view_of(&loaded).await?;
         let id = loaded.row.id;
         let slot = self.cache().slot(id);
@@ -879,6 +895,12 @@ impl Games {
 
     /// A new game from a record's game, to replay or continue.
     ///
+    /// With `client_id` (the name the page gave a game it played offline), an owner's
+    /// uploads of one name store one game: when `owner` has a game of that name already,
+    /// made by an earlier upload or one under way, nothing is stored and the answer is that
+    /// game's view. The database decides (a unique index on owner and name), so two
+    /// uploads at once cannot both store.
+    ///
     /// # Errors
     /// When the store fails.
     pub async fn import(
@@ -887,8 +909,50 @@ impl Games {
         south: String,
         north: String,
         owner: [u8; 32],
-    ) -> GameResult<View> {
-        self.save_new(game, south, north, None, Some(owner)).await
+        client_id: Option<String>,
+    ) -> GameResult<Imported> {
+        let Some(client_id) = client_id else {
+            let view = self.save_new(game, south, north, None, Some(owner)).await?;
+            return Ok(Imported {
+                view,
+                created: true,
+            });
+        };
+        let store = self.store.clone();
+        // No look before the write: the index refuses the second game, and the game that
+        // took the name is read after the refusal, so that a repeat and a race are one path.
+        let stored = blocking(move || {
+            let new = NewGame::new(&game, &south, &north)
+                .owned_by(Some(owner))
+                .synced_as(Some(&client_id));
+            match created_row(&store, &new) {
+                Ok(row) => Ok(Ok(Loaded {
+                    row,
+                    game,
+                    live: None,
+                })),
+                // This owner's earlier (or concurrent) upload of the name stored it: that game.
+                Err(StoreError::Conflict(why)) => store
+                    .game_by_client(owner, &client_id)?
+                    .map(Err)
+                    .ok_or(StoreError::Conflict(why)),
+                Err(e) => Err(e),
+            }
+        })
+        .await?;
+        match stored {
+            Ok(loaded) => {
+                crate::ops::game_created("plain");
+                Ok(Imported {
+                    view: self.keep_new(loaded).await?,
+                    created: true,
+                })
+            }
+            Err(id) => Ok(Imported {
+                view: self.view(&id.to_string()).await?,
+                created: false,
+            }),
+        }
     }
 
     /// The `limit` most recently changed games of the player key or account whose SHA-256 is

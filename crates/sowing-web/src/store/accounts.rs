@@ -131,9 +131,18 @@ fn replace_codes(sql: &mut dyn Sql, account: i64, codes: &[RecoveryCode]) -> Sto
 }
 
 /// Moves the games of the player key whose hash is `key` into `account`: they carry its
-/// owner hash from now on (and a new version, so other servers read them again).
+/// owner hash from now on (and a new version, so other servers read them again). A moved
+/// game uploaded under a `client_id` the account has a game of already loses that name
+/// (the account's game keeps answering its uploads), rather than stop the move.
 fn move_games(sql: &mut dyn Sql, account: i64, key: Option<[u8; 32]>) -> StoreResult<usize> {
     let Some(key) = key else { return Ok(0) };
+    sql.execute(
+        "UPDATE games SET client_id = NULL
+         WHERE owner = ?2 AND client_id IN (
+             SELECT client_id FROM games
+             WHERE owner = (SELECT owner FROM accounts WHERE id = ?1) AND client_id IS NOT NULL)",
+        &values![account, key],
+    )?;
     sql.execute(
         "UPDATE games SET owner = (SELECT owner FROM accounts WHERE id = ?1),
                           version = version + 1

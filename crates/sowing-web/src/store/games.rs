@@ -89,6 +89,9 @@ pub struct NewGame<'a> {
     pub live: Option<&'a LiveRow>,
     /// SHA-256 of its owner's player key.
     pub owner: Option<[u8; 32]>,
+    /// The name the page gave a game it played offline and uploads
+    /// ([`Store::game_by_client`]): unique per owner, so that uploading it again finds it.
+    pub client_id: Option<&'a str>,
 }
 
 impl<'a> NewGame<'a> {
@@ -101,6 +104,7 @@ impl<'a> NewGame<'a> {
             match_round: None,
             live: None,
             owner: None,
+            client_id: None,
         }
     }
 
@@ -115,6 +119,12 @@ impl<'a> NewGame<'a> {
     /// The same game, owned by the player key whose SHA-256 is `owner`.
     pub fn owned_by(self, owner: Option<[u8; 32]>) -> NewGame<'a> {
         NewGame { owner, ..self }
+    }
+
+    /// The same game, named `client_id` by the page that played it offline (unique per
+    /// owner).
+    pub fn synced_as(self, client_id: Option<&'a str>) -> NewGame<'a> {
+        NewGame { client_id, ..self }
     }
 
     /// The same game as round `match_round` of a match (or in none).
@@ -280,6 +290,7 @@ pub(super) struct Create {
     summary: Summary,
     live: Option<LiveRow>,
     owner: Option<[u8; 32]>,
+    client_id: Option<String>,
 }
 
 impl Create {
@@ -303,6 +314,7 @@ impl Create {
             summary: Summary::of(new.game),
             live: new.live.cloned(),
             owner: new.owner,
+            client_id: new.client_id.map(str::to_owned),
         }
     }
 }
@@ -318,8 +330,9 @@ impl Write for Create {
             .int(0)?;
         sql.execute(
             "INSERT INTO games (id, variant, pits, start, south, north, match_id, round,
-                                plies, result, end_reason, end_to, created, updated, owner)
-             VALUES (?13, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?14)",
+                                plies, result, end_reason, end_to, created, updated, owner,
+                                client_id)
+             VALUES (?13, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?14, ?15)",
             &values![
                 self.variant,
                 self.pits,
@@ -335,6 +348,7 @@ impl Write for Create {
                 now,
                 id,
                 self.owner,
+                self.client_id.as_deref(),
             ],
         )?;
         for (ply, mv) in self.moves.iter().enumerate() {
@@ -402,11 +416,28 @@ impl Store {
     ///
     /// # Errors
     /// On a database failure, or [`StoreError::Conflict`] when that round of the match is
-    /// already stored; nothing is then saved.
+    /// already stored, or its owner has a game of that `client_id` already (unique index
+    /// `games_by_client`); nothing is then saved.
     pub fn create_game(&self, new: &NewGame<'_>) -> StoreResult<i64> {
         self.backend
             .write(Box::new(Create::of(new)))
             .map(|a| a.answer)
+    }
+
+    /// The game that `owner` (the SHA-256 of a player key, or an account's owner hash)
+    /// uploaded under `client_id` ([`NewGame::synced_as`]), if any.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub fn game_by_client(&self, owner: [u8; 32], client_id: &str) -> StoreResult<Option<i64>> {
+        self.backend
+            .read_statement(
+                "SELECT id FROM games WHERE owner = ?1 AND client_id = ?2",
+                &values![owner, client_id],
+            )?
+            .first()
+            .map(|r| r.int(0))
+            .transpose()
     }
 
     /// Deletes a game, its moves and its live row, in one transaction.

@@ -55,8 +55,10 @@ pub const LISTENER_NAME: &str = "sow-listen";
 /// created on start; 10 adds tournaments (`tournaments`, `tournament_players`,
 /// `tournament_games`), created on start; 11 adds puzzles (`puzzles`, `puzzle_ratings`,
 /// `puzzle_attempts`, `daily_puzzles`, `puzzle_mined_games`), created on start; 12 keeps each
-/// puzzle's board (`puzzles.board`, its position without the captures), each board once.
-const VERSION: i64 = 12;
+/// puzzle's board (`puzzles.board`, its position without the captures), each board once; 13
+/// keeps the name a page gave a game it played offline and uploaded (`games.client_id`),
+/// unique per owner (`games_by_client`), added on start.
+const VERSION: i64 = 13;
 
 /// Connections per server: writes are short, and PostgreSQL itself commits concurrent
 /// transactions together.
@@ -90,9 +92,11 @@ CREATE TABLE IF NOT EXISTS games (
     version     BIGINT NOT NULL DEFAULT 0,
     created     TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
     updated     TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
-    owner       BYTEA
+    owner       BYTEA,
+    client_id   TEXT
 );
 ALTER TABLE games ADD COLUMN IF NOT EXISTS owner BYTEA;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS client_id TEXT;
 CREATE TABLE IF NOT EXISTS game_ids (last BIGINT NOT NULL);
 INSERT INTO game_ids (last)
     SELECT COALESCE(MAX(id), 0) FROM games WHERE NOT EXISTS (SELECT 1 FROM game_ids);
@@ -105,6 +109,8 @@ CREATE TABLE IF NOT EXISTS moves (
 CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
 CREATE INDEX IF NOT EXISTS games_by_owner ON games(owner, updated);
 CREATE UNIQUE INDEX IF NOT EXISTS games_by_match ON games(match_id, round);
+CREATE UNIQUE INDEX IF NOT EXISTS games_by_client ON games(owner, client_id)
+    WHERE client_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS live (
     game_id        BIGINT PRIMARY KEY REFERENCES games(id),
     south_hash     BYTEA,

@@ -33,8 +33,10 @@ use super::{Backend, ReadWork};
 /// `tournament_players`, `tournament_games`), created on start; 12 adds puzzles (`puzzles`,
 /// `puzzle_ratings`, `puzzle_attempts`, `daily_puzzles`, `puzzle_mined_games`), created on
 /// start; 13 keeps each puzzle's board (`puzzles.board`, its position without the captures),
-/// each board once.
-const VERSION: i64 = 13;
+/// each board once; 14 keeps the name a page gave a game it played offline and uploaded
+/// (`games.client_id`), unique per owner (`games_by_client`), so that an upload made twice
+/// stores one game.
+const VERSION: i64 = 14;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
@@ -58,7 +60,8 @@ CREATE TABLE IF NOT EXISTS games (
     created     TEXT NOT NULL DEFAULT (datetime('now')),
     updated     TEXT NOT NULL DEFAULT (datetime('now')),
     version     INTEGER NOT NULL DEFAULT 0,
-    owner       BLOB
+    owner       BLOB,
+    client_id   TEXT
 );
 CREATE TABLE IF NOT EXISTS game_ids (last INTEGER NOT NULL);
 INSERT INTO game_ids (last)
@@ -72,6 +75,8 @@ CREATE TABLE IF NOT EXISTS moves (
 CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
 CREATE INDEX IF NOT EXISTS games_by_owner ON games(owner, updated);
 CREATE UNIQUE INDEX IF NOT EXISTS games_by_match ON games(match_id, round);
+CREATE UNIQUE INDEX IF NOT EXISTS games_by_client ON games(owner, client_id)
+    WHERE client_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS live (
     game_id        INTEGER PRIMARY KEY REFERENCES games(id),
     south_hash     BLOB,
@@ -531,6 +536,20 @@ impl Sqlite {
             tx.execute_batch("ALTER TABLE puzzles ADD COLUMN board TEXT")
                 .map_err(db)?;
         }
+        // Whether the games lack the names of uploads of version 14 (asked of the table, as
+        // the boards above).
+        let lacks_client_ids: bool = tx
+            .query_row(
+                "SELECT count(*) = 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'
+                 AND NOT EXISTS (SELECT 1 FROM pragma_table_info('games') WHERE name = 'client_id')",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        if lacks_client_ids {
+            tx.execute_batch("ALTER TABLE games ADD COLUMN client_id TEXT")
+                .map_err(db)?;
+        }
         tx.execute_batch(SCHEMA).map_err(db)?;
         tx.pragma_update(None, "user_version", VERSION)
             .map_err(db)?;
@@ -847,7 +866,7 @@ mod tests {
             .next()
             .unwrap()
             .replace(
-                ",\n    version     INTEGER NOT NULL DEFAULT 0,\n    owner       BLOB",
+                ",\n    version     INTEGER NOT NULL DEFAULT 0,\n    owner       BLOB,\n    client_id   TEXT",
                 "",
             )
             .split_inclusive(';')
@@ -918,6 +937,41 @@ mod tests {
             ana.id
         );
         assert_eq!(user_version(&path), VERSION);
+    }
+
+    #[test]
+    fn a_version_13_database_gains_client_ids_unique_per_owner_and_keeps_its_games() {
+        let path = temp_file("version-13");
+        let game = Game::new(Rules::new(Variant::HoyitoII));
+        let old = Store::open(&path)
+            .unwrap()
+            .create_game(&NewGame::new(&game, "human", "human").owned_by(Some([1; 32])))
+            .unwrap();
+        // Back to version 13: no names of uploaded games.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP INDEX games_by_client; ALTER TABLE games DROP COLUMN client_id;
+             PRAGMA user_version = 13;",
+        )
+        .unwrap();
+        drop(conn);
+        let store = Store::open(&path).unwrap();
+        assert_eq!(user_version(&path), VERSION);
+        assert_eq!(store.game_row(old).unwrap().unwrap().owner, Some([1; 32]));
+        let named = NewGame::new(&game, "human", "human")
+            .owned_by(Some([1; 32]))
+            .synced_as(Some("offline-1"));
+        let id = store.create_game(&named).unwrap();
+        assert!(matches!(
+            store.create_game(&named),
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(
+            store.game_by_client([1; 32], "offline-1").unwrap(),
+            Some(id)
+        );
+        let elsewhere = named.owned_by(Some([2; 32]));
+        assert_ne!(store.create_game(&elsewhere).unwrap(), id);
     }
 
     #[test]

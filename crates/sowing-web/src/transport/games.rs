@@ -15,7 +15,7 @@ use sowing::Record;
 use sowing_engine::PlayerSpec;
 
 use crate::owners::{Caller, NewOwner, PlayerKey};
-use crate::services::games::{EngineRequest, Games, HUMAN};
+use crate::services::games::{shorten, EngineRequest, Games, HUMAN};
 use crate::transport::error::{ApiError, ApiResult};
 use crate::transport::extract::{ClientAddr, JsonBody, NoBody, PathParams, QueryParams, Session};
 use crate::transport::new_game::new_game_rules;
@@ -318,6 +318,54 @@ pub struct RecordBody {
     record: String,
     south: Option<String>,
     north: Option<String>,
+    /// The name the page gave a game it played offline ([`check_client_id`]); read as any
+    /// JSON, so that a value of the wrong type is refused in the same words as a bad one.
+    client_id: Option<serde_json::Value>,
+}
+
+/// The longest `client_id`.
+const CLIENT_ID_MAX: usize = 64;
+
+/// A `client_id` as the page may send it: 1 to [`CLIENT_ID_MAX`] characters of `A`–`Z`,
+/// `a`–`z`, `0`–`9`, `_` and `-`; anything else is a 400 that says what is wrong and where.
+fn check_client_id(value: Option<serde_json::Value>) -> ApiResult<Option<String>> {
+    const RULE: &str = "1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'";
+    let bad = |why: String| ApiError::new(StatusCode::BAD_REQUEST, format!("client_id: {why}"));
+    let text = match value {
+        None | Some(serde_json::Value::Null) => return Ok(None),
+        Some(serde_json::Value::String(text)) => text,
+        Some(other) => {
+            let kind = match other {
+                serde_json::Value::Bool(_) => "a boolean",
+                serde_json::Value::Number(_) => "a number",
+                serde_json::Value::Array(_) => "an array",
+                _ => "an object",
+            };
+            return Err(bad(format!("expected a string of {RULE}, not {kind}")));
+        }
+    };
+    let count = text.chars().count();
+    if count == 0 {
+        return Err(bad(format!("empty; expected {RULE}")));
+    }
+    if count > CLIENT_ID_MAX {
+        return Err(bad(format!(
+            "{} is {count} characters long; at most {CLIENT_ID_MAX}",
+            shorten(&text)
+        )));
+    }
+    if let Some((at, c)) = text
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
+    {
+        return Err(bad(format!(
+            "{} has {c:?} at character {}; expected {RULE}",
+            shorten(&text),
+            at + 1
+        )));
+    }
+    Ok(Some(text))
 }
 
 async fn import_record(
@@ -337,10 +385,20 @@ async fn import_record(
     })?;
     let south = check_player(body.south)?;
     let north = check_player(body.north)?;
+    let client_id = check_client_id(body.client_id)?;
     let owner = owner_of(&key, &session);
-    let mut view = games.import(record.game, south, north, owner.hash).await?;
+    let imported = games
+        .import(record.game, south, north, owner.hash, client_id)
+        .await?;
+    let mut view = imported.view;
     view.player_key = owner.made;
-    Ok((StatusCode::CREATED, Json(view)))
+    // The same game uploaded again (a page syncing twice): the game it made, not a new one.
+    let status = if imported.created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(view)))
 }
 
 async fn next_round(
