@@ -23,17 +23,17 @@ root=target/wasm-root/trixie
 packages="rustc cargo libstd-rust-dev-wasm32 lld clang binaryen ca-certificates"
 mode=${1:-build}
 
-# The sources that go into the .wasm: the four crates' manifests, code and data (not their
+# The sources that go into the .wasm: the five crates' manifests, code and data (not their
 # tests, examples or benchmarks), the release profile, and every package of Cargo.lock
 # the build uses, with its version and features.
 sources_digest() {
   {
-    find crates/sowing crates/sowing-engine crates/sowing-tables crates/sowing-wasm \
+    find crates/sowing crates/sowing-engine crates/sowing-tables crates/sowing-views crates/sowing-wasm \
       \( -name tests -o -name examples -o -name benches -o -name target \) -prune -o \
       -type f \( -name '*.rs' -o -path '*/data/*' \) -print |
       LC_ALL=C sort | xargs sha256sum
     # The manifests without what only tests, examples and benchmarks use.
-    for manifest in crates/sowing{,-engine,-tables,-wasm}/Cargo.toml; do
+    for manifest in crates/sowing{,-engine,-tables,-views,-wasm}/Cargo.toml; do
       echo "$manifest"
       awk '/^\[/ { skip = ($0 ~ /^\[(dev-dependencies|\[test\]|\[bench\]|\[example\])/) } !skip' "$manifest"
     done
@@ -89,6 +89,9 @@ fi
 mkdir -p "$root/build/src"
 tar -cf - --exclude=target --exclude=node_modules --exclude='*.so' Cargo.toml Cargo.lock crates |
   tar -C "$root/build/src" -xf -
+# The project's own crates are always compiled again (some twenty seconds): an mtime kept
+# by the copy can be older than a build that read an earlier version of the file.
+rm -rf "$root/build/target/wasm32-unknown-unknown/release/.fingerprint/sowing"*
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 cp "${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}" "$root/build/certs.pem"
 chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/build CARGO_HOME=/build/cargo \

@@ -44,13 +44,14 @@
 //! ```
 
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use sowing::{Game, Move, Side};
 use sowing_tables::Tables;
 
 use crate::tables::move_values;
-use crate::{Engine, Limits, Score};
+use crate::{levels, Engine, Limits, Score, TableSet};
 
 /// The loss, in hundredths of a seed, from which a move is an inaccuracy.
 pub const INACCURACY: i32 = 50;
@@ -341,6 +342,38 @@ pub fn look(
         }
     }
     Some(looks)
+}
+
+/// The engine of the analysis after the game that the server and the page's engine run.
+pub const ENGINE: &str = "level:6";
+/// The nodes it searches in each position by default (a few seconds a game on one core).
+pub const DEFAULT_NODES: u64 = 100_000;
+
+/// The analysis after the game that the server and the page's engine both give: [`ENGINE`]
+/// searching `nodes` in each position of `game`, exact where `tables` reach, `progress`
+/// told (positions looked at, of all).
+pub fn analyse_game(
+    game: &Game,
+    nodes: u64,
+    tables: Option<Arc<TableSet>>,
+    progress: &mut dyn FnMut((usize, usize)),
+) -> Analysis {
+    let mut engine = Engine::new(levels::settings(6), 0);
+    engine.set_tables(tables);
+    let exact = engine.tables_for(game.rules());
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    analyse(
+        game,
+        &mut engine,
+        ENGINE,
+        &limits,
+        exact.as_deref(),
+        progress,
+    )
+    .expect("no stop flag was given")
 }
 
 /// Analyses every move of `full` (from its start) with `engine`, named `engine_name`,

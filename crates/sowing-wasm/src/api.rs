@@ -3,6 +3,10 @@
 //! `table_values` have the shapes of the server's `POST /api/games/{id}/engine` and
 //! `GET /api/games/{id}/tables` (docs/api.md), so the page reads either.
 //!
+//! `record` reads a game record or writes one (docs/notation.md); `view`, `replay` and
+//! `analyse` answer as the server's game view, `GET
+//! /api/games/{id}/moves/{ply}` and analysis do, for the games the page plays offline.
+//!
 //! A game is a start position (`position`, position text) and the moves played from it
 //! (`moves`, move names), so the repetition rule (C.3) sees the whole history.
 
@@ -12,10 +16,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use sowing::{Game, Position, Rules, Side, State, Variant};
+use sowing::{Game, Position, Record, Rules, Side, State, Variant};
 use sowing_engine::random::{self, Rng};
-use sowing_engine::{tables, Engine, Info, Limits, PlayerSpec, Score, TableSet};
+use sowing_engine::{analysis, tables, Engine, Info, Limits, PlayerSpec, Score, TableSet};
 use sowing_tables::{compressed, file, Family, Tables, Values, MAX_LAYER_SEEDS};
+use sowing_views::{history, EndView, MoveReplay, RulesView, Snapshot};
 
 /// The engine and the tables of one page, kept between requests.
 pub struct Session {
@@ -68,6 +73,10 @@ impl Session {
             "table_values" => self.table_values(request),
             "family" => family(request),
             "random_games" => random_games(request),
+            "view" => view(request),
+            "replay" => replay(request),
+            "record" => record(request),
+            "analyse" => self.analyse(request),
             op => Err(format!(
                 "unknown op {op:?} (expected start, state, perft, search, tables, \
                  table_values, family or random_games)"
@@ -183,6 +192,18 @@ impl Session {
         Ok(reply)
     }
 
+    /// `analyse`: the analysis after the game (`nodes` a position, at most a million) as the
+    /// server's `GET /api/games/{id}/analysis` gives it done, with the tables the page loaded.
+    fn analyse(&self, request: &Value) -> Result<Value, Refusal> {
+        let game = game(request)?;
+        let nodes = optional_number(request, "nodes")?.unwrap_or(analysis::DEFAULT_NODES);
+        if !(1..=1_000_000).contains(&nodes) {
+            return Err("nodes: from 1 to 1000000".into());
+        }
+        let analysis = analysis::analyse_game(&game, nodes, self.set.clone(), &mut |_| {});
+        serde_json::to_value(analysis).map_err(|e| format!("{e}"))
+    }
+
     /// `table_values`: the exact value of each legal move, as the server's
     /// `GET /api/games/{id}/tables` answers (`building` is always false here).
     fn table_values(&self, request: &Value) -> Result<Value, Refusal> {
@@ -272,6 +293,46 @@ fn state(request: &Value) -> Result<Value, Refusal> {
         "position": game.position().to_string(),
         "end": end.map(|e| e.code()),
         "end_side": end.and_then(|e| e.side()).map(Side::name),
+    }))
+}
+
+/// `view`: the parts of the server's game view (docs/api.md) that the moves make: the
+/// state, rules, start, history and end, and `ply`.
+fn view(request: &Value) -> Result<Value, Refusal> {
+    let game = game(request)?;
+    Ok(json!({
+        "state": State::of(&game),
+        "rules": RulesView::of(game.rules()),
+        "ply": game.moves().len(),
+        "start": Snapshot::of(game.start()),
+        "history": history(&game),
+        "end": game.end().map(EndView::of),
+    }))
+}
+
+/// `replay`: move `ply` (from 1) with its trace, as `GET /api/games/{id}/moves/{ply}`.
+fn replay(request: &Value) -> Result<Value, Refusal> {
+    let game = game(request)?;
+    let ply = number(request, "ply")? as usize;
+    match MoveReplay::of(&game, ply).map_err(|e| format!("{e}"))? {
+        Some(replay) => serde_json::to_value(replay).map_err(|e| format!("{e}")),
+        None => Err(format!("ply: the game has no move {ply}")),
+    }
+}
+
+/// `record`: with `record` (a record's text), its game as a start `position` and `moves`;
+/// else the record of the game (`position` and `moves`), with its result.
+fn record(request: &Value) -> Result<Value, Refusal> {
+    let Some(text) = optional_text(request, "record")? else {
+        return Ok(json!({ "record": Record::new(game(request)?).to_string() }));
+    };
+    let game = Record::parse(text)
+        .map_err(|e| format!("record: {e}"))?
+        .game;
+    let n = game.rules().pits_per_row();
+    Ok(json!({
+        "position": game.start().to_string(),
+        "moves": game.moves().iter().map(|m| m.name(n).to_string()).collect::<Vec<_>>(),
     }))
 }
 

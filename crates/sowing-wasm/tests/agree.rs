@@ -2,7 +2,8 @@
 //! Node by `wasm-run.mjs`, gives the answers of the native build: perft of each game, the
 //! legal moves and results of random games, the engine's move, value, depth, nodes and line
 //! at fixed nodes (levels 1–6), and the endgame tables' values (loaded into the module as
-//! compressed and raw files, read natively from disk). `scripts/wasm-build.sh --check` (run
+//! compressed and raw files, read natively from disk), and a game played offline: its view,
+//! each move's trace, its record both ways and its analysis. `scripts/wasm-build.sh --check` (run
 //! by scripts/test) ties the committed module to these sources.
 
 use std::path::{Path, PathBuf};
@@ -10,10 +11,11 @@ use std::process::Command;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use sowing::{Game, Position, Rules, Side, State, Variant};
+use sowing::{Game, Position, Record, Rules, Side, State, Variant};
 use sowing_engine::random::{self, Rng};
 use sowing_engine::{levels, tables, Engine, Info, Limits, PlayerSpec, Score, TableSet};
 use sowing_tables::{build, compressed, file, Family, Tables};
+use sowing_views::{history, EndView, MoveReplay, RulesView, Snapshot};
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -134,6 +136,60 @@ fn native_search(
         "nodes": info.nodes,
         "pv": names(&game, &info.pv),
     })
+}
+
+#[test]
+fn a_game_played_offline_answers_as_the_server_does() {
+    let work = tempfile::tempdir().unwrap();
+    let mut cases = Vec::new();
+    let mut expected = Vec::new();
+    for (b, rules) in boards().into_iter().enumerate() {
+        let start = Position::start(rules);
+        let mut game = Game::from_position(start);
+        random::play_game(&mut game, start, &mut Rng::new(77 + b as u64));
+        let moves = names(&game, game.moves());
+        let request = json!({"position": start.to_string(), "moves": moves});
+        let with = |op: &str, extra: Value| {
+            let mut r = request.clone();
+            r["op"] = json!(op);
+            for (k, v) in extra.as_object().unwrap() {
+                r[k] = v.clone();
+            }
+            call(r)
+        };
+        cases.push(with("view", json!({})));
+        expected.push(json!({
+            "state": State::of(&game),
+            "rules": RulesView::of(rules),
+            "ply": game.moves().len(),
+            "start": Snapshot::of(&start),
+            "history": history(&game),
+            "end": game.end().map(EndView::of),
+        }));
+        for ply in [1, game.moves().len() / 2, game.moves().len()] {
+            cases.push(with("replay", json!({ "ply": ply })));
+            expected.push(json!(MoveReplay::of(&game, ply).unwrap().unwrap()));
+        }
+        let record = Record::new(game.clone()).to_string();
+        cases.push(with("record", json!({})));
+        expected.push(json!({ "record": record }));
+        cases.push(call(json!({"op": "record", "record": record})));
+        expected.push(request.clone());
+        // Short games' analyses: a few hundred nodes a position, no tables.
+        if game.moves().len() <= 80 {
+            cases.push(with("analyse", json!({ "nodes": 300 })));
+            let analysis = sowing_engine::analysis::analyse_game(&game, 300, None, &mut |_| {});
+            expected.push(json!(analysis));
+        }
+    }
+    let results = run_wasm(&cases, work.path());
+    for ((case, got), want) in cases.iter().zip(&results).zip(&expected) {
+        assert_agrees(case, got, want);
+    }
+    assert!(
+        cases.iter().any(|c| c["request"]["op"] == "analyse"),
+        "an analysis compared"
+    );
 }
 
 #[test]

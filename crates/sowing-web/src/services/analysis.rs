@@ -12,16 +12,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use sowing::Game;
-use sowing_engine::analysis::analyse;
-use sowing_engine::{levels, Engine, Limits, TableSet};
+use sowing_engine::analysis::analyse_game;
+use sowing_engine::TableSet;
 use tokio::sync::Semaphore;
 
 use crate::store::Store;
 
-/// The engine of the analyses.
-pub const ANALYSIS_ENGINE: &str = "level:6";
-/// The nodes searched in each position by default (a few seconds a game on one core).
-pub const DEFAULT_NODES: u64 = 100_000;
+pub use sowing_engine::analysis::DEFAULT_NODES;
 /// The most analyses waiting or running at once on a server; more are refused (429).
 pub const MAX_JOBS: usize = 32;
 
@@ -166,21 +163,8 @@ impl Analyses {
 /// The analysis of `game` as JSON, searching `nodes` in each position with the analysis
 /// engine and `tables`, counting the positions done in `done`.
 pub fn run(game: &Game, nodes: u64, tables: Option<Arc<TableSet>>, done: &AtomicUsize) -> String {
-    let mut engine = Engine::new(levels::settings(6), 0);
-    engine.set_tables(tables);
-    let exact = engine.tables_for(game.rules());
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let analysis = analyse(
-        game,
-        &mut engine,
-        ANALYSIS_ENGINE,
-        &limits,
-        exact.as_deref(),
-        &mut |(looked, _)| done.store(looked, Ordering::Relaxed),
-    )
-    .expect("no stop flag was given");
+    let analysis = analyse_game(game, nodes, tables, &mut |(looked, _)| {
+        done.store(looked, Ordering::Relaxed)
+    });
     serde_json::to_string(&analysis).expect("an analysis is plain data")
 }

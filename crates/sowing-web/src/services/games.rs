@@ -22,7 +22,7 @@ use crate::store::{
 use crate::views::analysis::{AnalysisView, Progress};
 use crate::views::games::{
     Brief, EndView, EngineReply, GameSummary, MatchView, MoveAnswer, MoveReplay, Names, Played,
-    Snapshot, TraceEvent, View,
+    TraceEvent, View,
 };
 
 /// A player that is a person at the screen rather than an engine.
@@ -1397,22 +1397,9 @@ pub(crate) fn move_replay(
     ply: usize,
     missing: impl Fn() -> GameError,
 ) -> GameResult<MoveReplay> {
-    let mv = *game.moves().get(ply.wrapping_sub(1)).ok_or_else(&missing)?;
-    let before = *game.position_at(ply - 1).ok_or_else(&missing)?;
-    let mut position = before;
-    let mut trace = Vec::new();
-    position
-        .play_traced(mv, &mut trace)
-        .map_err(|e| GameError::Internal(format!("a move in memory does not replay: {e}")))?;
-    let n = game.rules().pits_per_row();
-    Ok(MoveReplay {
-        ply,
-        mv: mv.name(n).to_string(),
-        side: before.to_move().name(),
-        before: Snapshot::of(&before),
-        after: Snapshot::of(game.position_at(ply).ok_or_else(&missing)?),
-        trace: TraceEvent::all(&trace, n),
-    })
+    MoveReplay::of(game, ply)
+        .map_err(|e| GameError::Internal(format!("a move in memory does not replay: {e}")))?
+        .ok_or_else(missing)
 }
 
 #[cfg(test)]
