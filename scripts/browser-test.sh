@@ -69,6 +69,11 @@ echo "browser-test: server at $url, database $db"
 # It may be used more than once: it waits for one more start than the log had.
 restart="n=\$(grep -c 'sow serve: open' '$log'); kill -9 \$(cat '$pidfile'); sleep \${SOW_DOWN:-0.3}; '$SOW_BIN' serve --addr '$addr' --db '$db' --tables '$tables' >>'$log' 2>&1 & echo \$! >'$pidfile'; for i in \$(seq 1 100); do [ \$(grep -c 'sow serve: open' '$log') -gt \$n ] && break; sleep 0.1; done"
 
+# The server stopped (hard) and started again on the same address and database, as two
+# commands, for a test that works while it is away.
+down="kill -9 \$(cat '$pidfile')"
+up="n=\$(grep -c 'sow serve: open' '$log'); '$SOW_BIN' serve --addr '$addr' --db '$db' --tables '$tables' >>'$log' 2>&1 & echo \$! >'$pidfile'; for i in \$(seq 1 100); do [ \$(grep -c 'sow serve: open' '$log') -gt \$n ] && break; sleep 0.1; done"
+
 status=0
 SOW_URL="$url" SOW_RESTART="$restart" SHOT="${SHOT:+$root/${SHOT#"$root"/}}" \
   node scripts/browser/test.mjs || status=$?
@@ -87,9 +92,11 @@ SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
 # The engine in the browser on a phone: a whole game against level 4, a hint and the bar,
 # the server's engine never asked (and asked when the browser is told to).
 SOW_URL="$url" node scripts/browser/pocket.mjs || status=$?
-# Installable and offline: the manifest and service worker pass Chromium's check, and the
-# page reloads with the network cut, its engine and kept tables answering.
-SOW_URL="$url" node scripts/browser/offline.mjs || status=$?
+# Installable and offline: the manifest and service worker pass Chromium's check, the page
+# reloads with the network cut, its engine and kept tables answering; with the server
+# stopped, a whole game against level 4 played and reviewed, Learn opened, and the game
+# synced once (two tabs) when the server is back.
+SOW_URL="$url" SOW_DOWN_CMD="$down" SOW_UP_CMD="$up" node scripts/browser/offline.mjs || status=$?
 # The page in Spanish, and the switch to English and back.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?
 # The analysis after the game: a short game finished, reviewed, shared, on a phone.

@@ -536,6 +536,7 @@ const PAGE_FILES: &[(&str, &str, &str)] = &[
         include_str!("../static/engine/worker.js"),
     ),
     ("/pocket.js", JS, include_str!("../static/pocket.js")),
+    ("/local.js", JS, include_str!("../static/local.js")),
     // Installable and offline: the manifest, the service worker and its registration.
     (
         "/manifest.webmanifest",

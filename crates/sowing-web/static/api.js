@@ -3,6 +3,7 @@
 // into the reader's words by its code.
 import { T } from './i18n.js';
 import { listed, moveName } from './words.js';
+import { createLocal, importLocal, isLocalPath, localApi } from './local.js';
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,7 +30,10 @@ function apiHeaders() {
 
 // `once`: give up at the first failure to reach the server instead of waiting for it (a
 // list someone opened should say the server is down, not load for ever).
+// A game kept in this browser (local.js) is answered here; a one-screen game or a record
+// posted while the server cannot be reached becomes one.
 async function api(method, path, body, headers = {}, { once = false } = {}) {
+  if (isLocalPath(path)) return localApi(method, path, body);
   const init = { method, headers: { ...apiHeaders(), ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -45,6 +49,10 @@ async function api(method, path, body, headers = {}, { once = false } = {}) {
       // the ply it expects (the server refuses it if it was done meanwhile), are safe to
       // send again: wait and retry by ourselves.
       const safe = method === 'GET' || (body && body.ply !== undefined);
+      if (!once && method === 'POST' && (path === '/games' || path === '/records')) {
+        offline(true);
+        return path === '/games' ? createLocal(body) : importLocal(body);
+      }
       if (!safe || once) throw new Error(T('error-unreachable'));
       offline(true);
       await sleep(Math.min(8000, 1000 * 2 ** Math.min(attempt, 3)));

@@ -424,7 +424,7 @@ async function load(id) {
   $('commentary').textContent = '';
   // A new entry in the browser's history, so that Back returns to the game before.
   // (The review's address, #game=ID&analysis, stays as it is.)
-  const shown = /^#game=(\d+)/.exec(location.hash);
+  const shown = /^#game=(-?\d+)/.exec(location.hash);
   if (!shown || Number(shown[1]) !== v.id) history.pushState(null, '', `#game=${v.id}`);
   localStorage.setItem('sowing.game', String(id));
   $('summary').hidden = true;

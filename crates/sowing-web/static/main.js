@@ -23,6 +23,8 @@ import { fromAddress as reviewFromAddress } from './analysis.js';
 import { startPuzzles } from './puzzles.js';
 import { startSchool } from './school.js';
 import { startOffline } from './offline.js';
+import { api } from './api.js';
+import { localSummaries, sentAs, syncLocal } from './local.js';
 import { S } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -59,7 +61,7 @@ function onKey(e) {
 function followAddress() {
   if (tournamentsFromAddress()) return;
   if (liveFromAddress()) return;
-  const m = /#game=(\d+)/.exec(location.hash);
+  const m = /#game=(-?\d+)/.exec(location.hash);
   if (m && S.view && S.view.id === Number(m[1]) ) reviewFromAddress();
   if (!m || (S.view && S.view.id === Number(m[1]))) return;
   if (S.busy) { setTimeout(followAddress, 100); return; }
@@ -69,6 +71,27 @@ function followAddress() {
     renderEmpty();
     setStatus(T('game-not-opened', { id: m[1], error: e.message }), true);
   });
+}
+
+// Games played here with no server go to it when it answers (local.js), each once; the
+// one on the board waits until it is over, then opens as the server's game (in every tab).
+let syncing = false;
+async function syncKept() {
+  if (syncing || (!localSummaries().length && !(S.view && S.view.local))) return;
+  syncing = true;
+  try {
+    const v = S.view;
+    await syncLocal(api, { keepId: v && v.local && !v.state.over ? v.id : null });
+    const moved = S.view && S.view.local && sentAs(S.view.id);
+    if (moved) {
+      while (S.busy) await new Promise((resolve) => setTimeout(resolve, 100));
+      await load(moved);
+    }
+  } catch (_) {
+    // The server is still away: the next try sends them.
+  } finally {
+    syncing = false;
+  }
 }
 
 // ---------------------------------------------------------------- start
@@ -119,10 +142,13 @@ async function init() {
   window.addEventListener('popstate', followAddress);
   NARROW.addEventListener('change', () => { forgetBoard(); render(); seatLabels(); });
   renderEmpty();
+  window.addEventListener('online', syncKept);
+  setInterval(syncKept, 10000);
 
   if (liveFromAddress() || tournamentsFromAddress()) return;
-  const fromHash = /#game=(\d+)/.exec(location.hash);
-  const id = fromHash ? fromHash[1] : localStorage.getItem('sowing.game');
+  const fromHash = /#game=(-?\d+)/.exec(location.hash);
+  const named = fromHash ? fromHash[1] : localStorage.getItem('sowing.game');
+  const id = (named && sentAs(named)) || named;
   if (id) {
     load(id).catch((e) => {
       localStorage.removeItem('sowing.game');

@@ -133,7 +133,7 @@ export async function inBrowser(v, { engine, timeMs }) {
     await withTables(game);
     const player = v.players[v.state.to_move];
     const spec = engine || (player && player !== 'human' ? player : 'level:6');
-    const seed = v.id * 1000003 + v.ply;
+    const seed = Math.abs(v.id) * 1000003 + v.ply; // a game kept here has a negative id
     const reply = await ask({ op: 'search', ...game, engine: spec, seed: Number.isSafeInteger(seed) ? seed : 0, time_ms: timeMs });
     return { engine: reply };
   } catch (_) {

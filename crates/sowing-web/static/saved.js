@@ -6,6 +6,7 @@ import { escapeHtml, playerName, liveEnd } from './words.js';
 import { gameTitle } from './rules.js';
 import { render, renderEmpty, setStatus, lookAt, load } from './game.js';
 import { S, parts } from './state.js';
+import { localSummaries } from './local.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,17 +20,20 @@ async function openSaved() {
   $('key-mine').value = playerKey();
   $('key-said').textContent = '';
   if (!d.open) d.showModal();
+  // The games played here with no server (local.js) are listed even when it is away.
+  const kept = localSummaries();
   try {
     const { games } = await api('GET', '/games?limit=200', undefined, {}, { once: true });
     const seats = liveSeatsHere();
     const listed = new Set(games.map((g) => g.id));
     const elsewhere = await Promise.all([...seats.keys()].filter((id) => !listed.has(id)).slice(0, 50)
       .map((id) => api('GET', `/live/${id}`, undefined, {}, { once: true }).then(liveSummary, () => null)));
-    const all = [...games, ...elsewhere.filter(Boolean)].sort((a, b) => (a.updated < b.updated ? 1 : -1));
+    const all = [...kept, ...games, ...elsewhere.filter(Boolean)].sort((a, b) => (a.updated < b.updated ? 1 : -1));
     tbody.innerHTML = all.length ? '' : `<tr><td colspan="8">${escapeHtml(T('no-games'))}</td></tr>`;
     for (const g of all) tbody.appendChild(savedRow(g, seats.get(g.id), d));
   } catch (e) {
     tbody.innerHTML = `<tr><td colspan="8" class="error">${escapeHtml(e.message)}</td></tr>`;
+    for (const g of kept) tbody.appendChild(savedRow(g, null, d));
   }
 }
 
