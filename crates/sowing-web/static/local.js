@@ -4,6 +4,7 @@
 // plays, replays and reviews it as any other. Its id is negative. When the server answers
 // again, each is sent once (`POST /api/records` with its `client_id`, which the server
 // keeps unique per owner) and goes on as the server's game.
+import { T } from './i18n.js';
 import { ask, withTables } from './pocket.js';
 
 const KEY = 'sowing.local-games';
@@ -83,7 +84,7 @@ async function created(position, moves, players) {
 
 /** A one-screen game made here as `POST /api/games` would make it (`body` its request). */
 export async function createLocal(body) {
-  if (body.rounds || body.live) throw refused('matches and live games need the connection');
+  if (body.rounds) throw refused(T('offline-needs-server'), 503);
   const options = {};
   for (const [key, value] of Object.entries(body)) {
     if (!['game', 'south', 'north', 'pits'].includes(key)) options[key.replace('_', '-')] = value;
