@@ -172,6 +172,14 @@ await check('the server stopped: a whole game against level 4, reviewed, then sy
     equal(same, [synced[0]], "the games of the browser's key with the offline game's moves");
     const v = await api('GET', `/games/${synced[0]}`);
     equal([v.players.north, v.state.over], ['level:4', true], 'kept as played: against level 4, over');
+    // A game kept here later never takes the id of one sent (its links lead to the server's).
+    const next = await p.evaluate(async () => {
+      const local = await import('/local.js');
+      const made = await local.createLocal({ game: 'ayoayo', south: 'human', north: 'level:1' });
+      await local.localApi('DELETE', `/games/${made.id}`);
+      return made.id;
+    });
+    assert(next < id, `a new id after the sync: ${next}, the sent game's ${id}`);
   } finally {
     if (!up) execSync(process.env.SOW_UP_CMD, { stdio: 'inherit' });
   }

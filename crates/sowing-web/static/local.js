@@ -11,11 +11,8 @@ const KEY = 'sowing.local-games';
 // The games sent, local id to the server's, so that every tab and link follows them there
 // (the last 100).
 const SENT = 'sowing.local-sent';
-
-/** Whether `id` names a game kept in this browser. */
-export function isLocalId(id) {
-  return Number(id) < 0;
-}
+// The last id given.
+const LAST = 'sowing.local-last';
 
 /** Whether an API path is about a game kept in this browser. */
 export function isLocalPath(path) {
@@ -73,8 +70,10 @@ async function view(g) {
 }
 
 async function created(position, moves, players) {
-  const games = all();
-  const id = Math.min(0, ...Object.keys(games).map(Number)) - 1;
+  // Never an id given before, here or in another tab, kept or sent.
+  const used = [...Object.keys(all()), ...Object.keys(sentMap()), localStorage.getItem(LAST) || 0];
+  const id = Math.min(0, ...used.map(Number)) - 1;
+  localStorage.setItem(LAST, String(id));
   const client = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
   const g = { id, client_id: client, position, moves, redo: [], players, created: now(), analysis: null };
   await reply({ op: 'view', position, moves }); // refused before it is kept
