@@ -522,33 +522,22 @@ impl Sqlite {
             )
             .map_err(db)?;
         }
-        // Whether the puzzles of version 12 are there, without their boards (asked of the
-        // table itself: a database set back to an older version keeps its columns).
-        let lacks_boards: bool = tx
-            .query_row(
-                "SELECT count(*) = 1 FROM sqlite_master WHERE type = 'table' AND name = 'puzzles'
-                 AND NOT EXISTS (SELECT 1 FROM pragma_table_info('puzzles') WHERE name = 'board')",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(db)?;
-        if lacks_boards {
-            tx.execute_batch("ALTER TABLE puzzles ADD COLUMN board TEXT")
+        // Columns added to tables that may be there without them (asked of the table itself:
+        // a database set back to an older version keeps its columns): the puzzles' boards of
+        // version 13, the games' client ids of version 14.
+        for (table, column) in [("puzzles", "board"), ("games", "client_id")] {
+            let lacks: bool = tx
+                .query_row(
+                    "SELECT count(*) = 1 FROM sqlite_master WHERE type = 'table' AND name = ?1
+                     AND NOT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)",
+                    [table, column],
+                    |r| r.get(0),
+                )
                 .map_err(db)?;
-        }
-        // Whether the games lack the names of uploads of version 14 (asked of the table, as
-        // the boards above).
-        let lacks_client_ids: bool = tx
-            .query_row(
-                "SELECT count(*) = 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'
-                 AND NOT EXISTS (SELECT 1 FROM pragma_table_info('games') WHERE name = 'client_id')",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(db)?;
-        if lacks_client_ids {
-            tx.execute_batch("ALTER TABLE games ADD COLUMN client_id TEXT")
-                .map_err(db)?;
+            if lacks {
+                tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} TEXT"))
+                    .map_err(db)?;
+            }
         }
         tx.execute_batch(SCHEMA).map_err(db)?;
         tx.pragma_update(None, "user_version", VERSION)
