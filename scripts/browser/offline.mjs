@@ -66,9 +66,10 @@ await check('installable, and opens offline with the engine and its tables', asy
   await context.close();
 });
 
-await check('the server stopped: a whole game against level 4, reviewed, then synced once from two tabs', async () => {
+await check('the server stopped, in Spanish: a whole game against level 4, reviewed, then synced once from two tabs', async () => {
   for (const name of ['SOW_DOWN_CMD', 'SOW_UP_CMD']) if (!process.env[name]) throw new Error(`${name} is not set`);
   const context = await browser.newContext({
+    locale: 'es-DO',
     viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
   });
   await context.addInitScript(() => { localStorage.setItem('sowing.speed', '10'); localStorage.setItem('sowing.tables', '1'); });
@@ -94,6 +95,8 @@ await check('the server stopped: a whole game against level 4, reviewed, then sy
   try {
     await p.reload();
     await p.waitForFunction(() => document.querySelector('#btn-new') && document.querySelector('#btn-new').textContent.length > 0);
+    // The page speaks Spanish offline: its catalogue came from the service worker.
+    equal(await p.evaluate(() => document.documentElement.lang), 'es', 'the page\'s language');
     if (!(await p.locator('#new-game').evaluate((d) => d.open))) await p.click('#btn-new');
     await p.selectOption('#f-game', 'hoyito-ii:6');
     await p.selectOption('#f-south', 'human');
