@@ -25,7 +25,7 @@ hoyito-iii-four-south|--game hoyito-iii --final-four south|16|
 hoyito-iii-four-north|--game hoyito-iii --final-four north|16|
 hoyito-iii-opponent-four-south|--game hoyito-iii --casa-rows opponent --final-four south|16|--from-ends
 hoyito-iii-opponent-four-north|--game hoyito-iii --casa-rows opponent --final-four north|16|--from-ends
-ayoayo-holder|--game ayoayo --leftover holder|20|--from-ends
+ayoayo-holder|--game ayoayo --leftover holder|24|--from-ends
 "
 
 # SOW: a `sow` to run (a copy, so that a build meanwhile does not change it under the run).

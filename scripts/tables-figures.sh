@@ -8,8 +8,9 @@
 #
 #   scripts/tables-figures.sh DIR [THREADS] [BUILD …]
 #
-# BUILD is one of hoyito-ii-24, hoyito-iii-24, ayoayo-last-mover-20, ayoayo-holder-20,
-# hoyito-ii-2x12-12 (default: all of them, in that order). Hoyito builds only the layers play
+# BUILD is hoyito-ii-S, hoyito-iii-S, ayoayo-last-mover-S or ayoayo-holder-S (S: the seeds, e.g.
+# hoyito-iii-28), or hoyito-ii-2x12-12 (default: hoyito-ii-24 hoyito-iii-24 ayoayo-last-mover-20
+# ayoayo-holder-20 hoyito-ii-2x12-12, in that order). Hoyito builds only the layers play
 # from the start reaches (4, 8, …: docs/tables.md); BUILD-all (e.g. hoyito-iii-24-all) builds
 # every layer; BUILD-disk (e.g. hoyito-iii-24-disk) solves every layer on disk (`--on-disk`, as
 # a layer too large for memory always is). The builder's own lines (per layer: positions, moves inside, rounds, times)
@@ -41,13 +42,11 @@ for build in "${builds[@]}"; do
   case $build in *-disk) all=(--on-disk); build=${build%-disk} ;; esac
   case $build in *-all) all+=(--layers all); build=${build%-all} ;; esac
   case $build in
-    hoyito-ii-24) args=(--game hoyito-ii --max-seeds 24) ;;
-    hoyito-iii-24) args=(--game hoyito-iii --max-seeds 24) ;;
-    hoyito-ii-28) args=(--game hoyito-ii --max-seeds 28) ;;
-    hoyito-iii-28) args=(--game hoyito-iii --max-seeds 28) ;;
-    ayoayo-last-mover-20) args=(--game ayoayo --leftover last-mover --max-seeds 20) ;;
-    ayoayo-holder-20) args=(--game ayoayo --leftover holder --max-seeds 20) ;;
     hoyito-ii-2x12-12) args=(--game hoyito-ii --pits 12 --max-seeds 12) ;;
+    hoyito-ii-[0-9]*) args=(--game hoyito-ii --max-seeds "${build##*-}") ;;
+    hoyito-iii-[0-9]*) args=(--game hoyito-iii --max-seeds "${build##*-}") ;;
+    ayoayo-last-mover-[0-9]*) args=(--game ayoayo --leftover last-mover --max-seeds "${build##*-}") ;;
+    ayoayo-holder-[0-9]*) args=(--game ayoayo --leftover holder --max-seeds "${build##*-}") ;;
     *) echo "tables-figures: unknown build $build" >&2; exit 2 ;;
   esac
   report=$(mktemp)

@@ -161,6 +161,13 @@ await check('the new-game dialog says the options in words and which seat is har
   assert(/store/.test(await page.textContent('#about-text')), 'the summary follows the game chosen');
   assert(/North’s is the harder/.test(await page.textContent('#about-seat')), `Ayoayo's harder seat: ${await page.textContent('#about-seat')}`);
   assert(/solved: with best play South wins by 8 seeds/.test(await page.textContent('#about-seat')), `Ayoayo's proven result: ${await page.textContent('#about-seat')}`);
+  await page.selectOption('#f-option-leftover', 'holder');
+  assert(/solved: with best play South wins by 6 seeds/.test(await proven()), `Ayoayo, the seeds left to each row's owner: ${await proven()}`);
+  await page.selectOption('#f-option-leftover', 'last-mover');
+  await page.selectOption('#f-game', 'hoyito-iii');
+  await page.selectOption('#f-option-casa_rows', 'opponent');
+  assert(!/solved/.test(await proven()), `Hoyito III with casas on the opponent's row only is not solved: ${await proven()}`);
+  await page.selectOption('#f-option-casa_rows', 'any');
 });
 
 await check('the dialog says where each seat is on the board as this screen shows it', async () => {

@@ -40,7 +40,10 @@ const ABOUT = {
   ayoayo: {
     text: () => T('about-ayoayo'),
     seat: () => T('about-ayoayo-seat', { seeds: 7 }),
-    solved: [{ options: { leftover: 'last-mover' }, value: 8 }],
+    solved: [
+      { options: { leftover: 'last-mover' }, value: 8 },
+      { options: { leftover: 'holder' }, value: 6 },
+    ],
     easier: 'south',
   },
 };

@@ -97,6 +97,11 @@ fn start_of(row: &str) -> (Position, &'static str) {
             rules(Variant::HoyitoIII, Some(("final-four", "north"))),
             "hoyito-iii-four-north.cert",
         )
+    } else if row.contains("leftover=holder") {
+        (
+            rules(Variant::Ayoayo, Some(("leftover", "holder"))),
+            "ayoayo-holder.cert",
+        )
     } else if row == "Ayoayo" {
         (rules(Variant::Ayoayo, None), "ayoayo.cert")
     } else {
@@ -153,7 +158,7 @@ fn encode(text: &str) -> String {
 async fn the_first_moves_at_each_solved_start_are_the_values_of_docs_solve_md() {
     let router = router(Arc::new(App::new(Store::in_memory().unwrap(), 2)));
     let rows = documented();
-    assert_eq!(rows.len(), 5, "{rows:?}");
+    assert_eq!(rows.len(), 6, "{rows:?}");
     for (row, start_value, openings) in rows {
         let (start, file) = start_of(&row);
         assert_eq!(certified(&start, file), openings, "{row}");
@@ -207,7 +212,7 @@ fn in_the_dialog() -> Vec<(String, String, i32)> {
 #[test]
 fn the_new_game_dialogs_solved_values_are_the_certificates() {
     let rows = in_the_dialog();
-    assert_eq!(rows.len(), 5, "{rows:?}");
+    assert_eq!(rows.len(), 6, "{rows:?}");
     for (game, options, value) in rows {
         // The same rows as docs/solve.md's, named as start_of knows them.
         let row = match (game.as_str(), options.as_str()) {
@@ -216,6 +221,7 @@ fn the_new_game_dialogs_solved_values_are_the_certificates() {
                 format!("Hoyito III, final-four={}", o.rsplit('\'').nth(1).unwrap())
             }
             ("ayoayo", "leftover: 'last-mover'") => "Ayoayo".to_owned(),
+            ("ayoayo", "leftover: 'holder'") => "Ayoayo, `leftover=holder`".to_owned(),
             other => panic!("a solved entry this test does not know: {other:?}"),
         };
         let (start, file) = start_of(&row);
@@ -231,14 +237,14 @@ fn the_new_game_dialogs_solved_values_are_the_certificates() {
 #[tokio::test]
 async fn a_line_past_the_proofs_is_estimated_with_its_depth() {
     let router = router(Arc::new(App::new(Store::in_memory().unwrap(), 2)));
-    // Ayoayo with leftover=holder: its start only bounded, a line of first moves known to
-    // nobody.
-    let holder = Position::start({
-        let mut rules = Rules::new(Variant::Ayoayo);
-        rules.set_option("leftover", "holder").unwrap();
+    // Hoyito II with casa-rows=opponent: its start not solved (docs/solve.md), a line of
+    // first moves known to nobody.
+    let unsolved = Position::start({
+        let mut rules = Rules::new(Variant::HoyitoII);
+        rules.set_option("casa-rows", "opponent").unwrap();
         rules
     });
-    let mut game = Game::from_position(holder);
+    let mut game = Game::from_position(unsolved);
     let mut line = Vec::new();
     for _ in 0..6 {
         let mv = game.legal_moves()[0];
@@ -249,7 +255,7 @@ async fn a_line_past_the_proofs_is_estimated_with_its_depth() {
         &router,
         &format!(
             "start={}&moves={}",
-            encode(&holder.to_string()),
+            encode(&unsolved.to_string()),
             line.join("+")
         ),
     )
@@ -272,9 +278,8 @@ async fn a_line_past_the_proofs_is_estimated_with_its_depth() {
         }
     }
     assert!(estimated > 0, "{body}");
-    // The bounded start of Ayoayo with leftover=holder: its moves are not all proven, so
-    // no value for the position.
-    let body = explore(&router, &format!("start={}", encode(&holder.to_string()))).await;
+    // The unsolved start: its moves are not all proven, so no value for the position.
+    let body = explore(&router, &format!("start={}", encode(&unsolved.to_string()))).await;
     assert!(body["value"].is_null(), "{body}");
 }
 
