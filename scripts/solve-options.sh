@@ -19,12 +19,12 @@ mkdir -p "$tables" "$logs"
 # name | the rules' flags | seeds of the tables | the solver's own flags (`--from-ends` where
 # the test in the middle of [-48, 48] did not close within 15 minutes: bounds come sooner)
 SETS="
-hoyito-ii-opponent|--game hoyito-ii --casa-rows opponent|16|--from-ends
-hoyito-iii-opponent|--game hoyito-iii --casa-rows opponent|16|--from-ends
+hoyito-ii-opponent|--game hoyito-ii --casa-rows opponent|24|--from-ends
+hoyito-iii-opponent|--game hoyito-iii --casa-rows opponent|24|--from-ends
 hoyito-iii-four-south|--game hoyito-iii --final-four south|16|
 hoyito-iii-four-north|--game hoyito-iii --final-four north|16|
-hoyito-iii-opponent-four-south|--game hoyito-iii --casa-rows opponent --final-four south|16|--from-ends
-hoyito-iii-opponent-four-north|--game hoyito-iii --casa-rows opponent --final-four north|16|--from-ends
+hoyito-iii-opponent-four-south|--game hoyito-iii --casa-rows opponent --final-four south|24|--from-ends
+hoyito-iii-opponent-four-north|--game hoyito-iii --casa-rows opponent --final-four north|24|--from-ends
 ayoayo-holder|--game ayoayo --leftover holder|24|--from-ends
 "
 
