@@ -8,11 +8,13 @@
 #   scripts/solve-options.sh                     # every set, tables in target/solve-tables
 #   scripts/solve-options.sh ayoayo-holder       # some sets, by name
 #   TABLES=/work/tables SECONDS_EACH=7200 SOW=/tmp/sow scripts/solve-options.sh
+#   MEMORY=9 scripts/solve-options.sh hoyito-ii-opponent   # the solver's store, GiB (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 tables="${TABLES:-$root/target/solve-tables}"
 seconds="${SECONDS_EACH:-3600}"
+memory="${MEMORY:-3}"
 logs="$root/target/solve-logs"
 mkdir -p "$tables" "$logs"
 
@@ -46,7 +48,7 @@ while IFS='|' read -r name rules seeds extra; do
     --quiet 2> "$logs/$name.tables.time"
   echo "== $name: solve"
   # shellcheck disable=SC2086
-  /usr/bin/time -v nice -n 19 "$sow" solve $rules --tables "$tables" --memory 3 \
+  /usr/bin/time -v nice -n 19 "$sow" solve $rules --tables "$tables" --memory "$memory" \
     --certificate "docs/solve/$name.cert" --max-seconds "$seconds" --progress 30 $extra \
     > "$logs/$name.out" 2> "$logs/$name.err" || true
   tail -1 "$logs/$name.out"

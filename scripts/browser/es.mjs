@@ -43,6 +43,9 @@ await check('a Spanish browser gets the page in Spanish', async () => {
   assert(/resuelto: con el mejor juego, Norte gana por 32 semillas/.test(await text('#about-seat')), `a proven result of an option set: ${await text('#about-seat')}`);
   await page.selectOption('#f-option-final_four', 'capturer');
   await page.selectOption('#f-game', 'hoyito-ii:6');
+  await page.selectOption('#f-option-casa_rows', 'opponent');
+  assert(/aún sin resolver, pero demostrado: con el mejor juego, Norte gana, por 4 a 32 semillas/.test(await text('#about-seat')), `the proven bounds of an open option set: ${await text('#about-seat')}`);
+  await page.selectOption('#f-option-casa_rows', 'any');
 });
 
 await check('a game against the computer, each move told in a Spanish sentence', async () => {

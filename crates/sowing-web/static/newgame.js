@@ -17,14 +17,16 @@ const PLAYERS = ['human', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5',
 // `go nodes 20000000`, depth 14). `easier`: the seat a newcomer is given by default.
 // `solved`: the proven values of the start for South, the first mover (docs/solve.md: `sow
 // solve`, each certificate checked by `sow solve verify`), on the 2×6 board, each with the
-// options it was solved under; other options, boards and matches show the estimate. The
-// words are the catalogue's.
+// options it was solved under. `bounded`: option sets not solved yet, with the bounds on
+// that value their certificates prove.
+// Other options, boards and matches show the estimate. The words are the catalogue's.
 const ABOUT = {
   'hoyito-ii': {
     text: () => T('about-hoyito-ii'),
     seat: () => T('about-hoyito-ii-seat', { seeds: 25 }),
     seat12: () => T('about-hoyito-ii-seat12', { seeds: 55, positions: 20000000 }),
     solved: [{ options: { casa_rows: 'any' }, value: -28 }],
+    bounded: [{ options: { casa_rows: 'opponent' }, lower: -32, upper: -4 }],
     easier: 'north',
   },
   'hoyito-iii': {
@@ -34,6 +36,11 @@ const ABOUT = {
       { options: { casa_rows: 'any', final_four: 'capturer' }, value: -36 },
       { options: { casa_rows: 'any', final_four: 'south' }, value: -32 },
       { options: { casa_rows: 'any', final_four: 'north' }, value: -40 },
+    ],
+    bounded: [
+      { options: { casa_rows: 'opponent', final_four: 'capturer' }, lower: -40, upper: -4 },
+      { options: { casa_rows: 'opponent', final_four: 'south' }, lower: -40, upper: 40 },
+      { options: { casa_rows: 'opponent', final_four: 'north' }, lower: -40, upper: 40 },
     ],
     easier: 'north',
   },
@@ -54,6 +61,13 @@ function solvedWords(value) {
   if (value < 0) return T('about-solved-north', { seeds: -value });
   if (value > 0) return T('about-solved-south', { seeds: value });
   return T('about-solved-draw');
+}
+
+// Proven bounds on that value, lower ≤ V ≤ upper, in words: who wins, when the bounds say.
+function boundedWords({ lower, upper }) {
+  if (upper < 0) return T('about-bounded-north', { least: -upper, most: -lower });
+  if (lower > 0) return T('about-bounded-south', { least: lower, most: upper });
+  return T('about-bounded', { north: -lower, south: upper });
 }
 
 function fillPlayers() {
@@ -165,9 +179,12 @@ function showFormFields() {
     $('about-text').textContent = about.text();
     // The proven result only for the rules it was proven under.
     const { pits } = chosenGame();
-    const solved = !match && (pits || info.pits[0]) === 6 && about.solved.find((s) =>
+    const chosen = (sets) => !match && (pits || info.pits[0]) === 6 && (sets || []).find((s) =>
       Object.entries(s.options).every(([field, value]) => $(`f-option-${field}`).value === value));
-    $('about-seat').textContent = solved ? solvedWords(solved.value) : ((pits === 12 && about.seat12) || about.seat)();
+    const solved = chosen(about.solved), bounded = chosen(about.bounded);
+    $('about-seat').textContent = solved ? solvedWords(solved.value)
+      : bounded ? boundedWords(bounded)
+        : ((pits === 12 && about.seat12) || about.seat)();
     seatNewcomer(about.easier);
 
   }

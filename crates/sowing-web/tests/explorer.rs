@@ -187,9 +187,16 @@ async fn the_first_moves_at_each_solved_start_are_the_values_of_docs_solve_md() 
     }
 }
 
-/// The new-game dialog's proven values of the start (`solved` in static/newgame.js): each
-/// (game, its options' words, the value for South).
-fn in_the_dialog() -> Vec<(String, String, i32)> {
+/// What the new-game dialog states of a start (static/newgame.js): its value for South
+/// (`solved`), or the bounds proven on it (`bounded`).
+#[derive(Debug)]
+enum Stated {
+    Value(i32),
+    Bounds(i32, i32),
+}
+
+/// The dialog's statements: each (game, its options' words, what it states).
+fn in_the_dialog() -> Vec<(String, String, Stated)> {
     let text = std::fs::read_to_string(repo("crates/sowing-web/static/newgame.js")).unwrap();
     let mut found = Vec::new();
     let mut game = String::new();
@@ -202,18 +209,90 @@ fn in_the_dialog() -> Vec<(String, String, i32)> {
             continue;
         };
         let options = &line[at + "options: {".len()..line[at..].find('}').unwrap() + at];
-        let value = line.split("value: ").nth(1).unwrap();
-        let value: i32 = value[..value.find(' ').unwrap()].parse().unwrap();
-        found.push((game.clone(), options.trim().to_owned(), value));
+        let number = |key: &str| {
+            let after = line.split(key).nth(1)?;
+            let end = after.find([',', ' ']).unwrap();
+            Some(after[..end].parse::<i32>().unwrap())
+        };
+        let stated = match (number("value: "), number("lower: "), number("upper: ")) {
+            (Some(value), None, None) => Stated::Value(value),
+            (None, Some(lower), Some(upper)) => Stated::Bounds(lower, upper),
+            other => panic!("an entry this test cannot read: {line} {other:?}"),
+        };
+        found.push((game.clone(), options.trim().to_owned(), stated));
     }
     found
 }
 
+/// The start and certificate of an option set the dialog states bounds for (the names
+/// of scripts/solve-options.sh).
+fn bounded_start(game: &str, options: &str) -> (Position, String) {
+    let variant = match game {
+        "hoyito-ii" => Variant::HoyitoII,
+        "hoyito-iii" => Variant::HoyitoIII,
+        other => panic!("no bounded starts of {other}"),
+    };
+    let mut rules = Rules::new(variant);
+    let mut name = game.to_owned();
+    for pair in options.split(',') {
+        let (field, value) = pair.split_once(':').unwrap();
+        let (field, value) = (
+            field.trim().replace('_', "-"),
+            value.trim().trim_matches('\''),
+        );
+        rules.set_option(&field, value).unwrap();
+        match (field.as_str(), value) {
+            ("casa-rows", "opponent") => name.push_str("-opponent"),
+            ("final-four", "south" | "north") => name.push_str(&format!("-four-{value}")),
+            ("final-four", "capturer") => {}
+            other => panic!("a bounded option set this test does not know: {other:?}"),
+        }
+    }
+    (Position::start(rules), format!("{name}.cert"))
+}
+
 #[test]
-fn the_new_game_dialogs_solved_values_are_the_certificates() {
+fn the_new_game_dialogs_statements_are_the_certificates() {
     let rows = in_the_dialog();
-    assert_eq!(rows.len(), 6, "{rows:?}");
-    for (game, options, value) in rows {
+    let solved = rows
+        .iter()
+        .filter(|r| matches!(r.2, Stated::Value(_)))
+        .count();
+    assert_eq!(solved, 6, "{rows:?}");
+    assert!(rows.len() > solved, "no bounded set: {rows:?}");
+    for (game, options, stated) in rows {
+        let value = match stated {
+            Stated::Value(value) => value,
+            Stated::Bounds(lower, upper) => {
+                let (start, file) = bounded_start(&game, &options);
+                let certificate = Certificate::read(&repo(&format!("docs/solve/{file}"))).unwrap();
+                assert_eq!(certificate.rules, start.rules(), "{file}");
+                let root = |kind| {
+                    let root = certificate
+                        .roots
+                        .iter()
+                        .find(|r| r.label == "start" && r.kind == kind);
+                    let root =
+                        root.unwrap_or_else(|| panic!("{file}: no {kind:?} bound on the start"));
+                    assert_eq!(root.position, start, "{file}");
+                    root.bound
+                };
+                // Hoyito captures in fours, so its values are multiples of 4: V ≥ −33 is
+                // V ≥ −32.
+                let (proven_lower, proven_upper) = (root(Kind::Lower), root(Kind::Upper));
+                let fours = (
+                    -(-proven_lower).div_euclid(4) * 4,
+                    proven_upper.div_euclid(4) * 4,
+                );
+                assert_eq!(
+                    (lower, upper),
+                    fours,
+                    "{game} {{{options}}}: the dialog says [{lower}, {upper}], \
+                     {file} proves [{proven_lower}, {proven_upper}]"
+                );
+                continue;
+            }
+        };
         // The same rows as docs/solve.md's, named as start_of knows them.
         let row = match (game.as_str(), options.as_str()) {
             ("hoyito-ii", "casa_rows: 'any'") => "Hoyito II, casa-rows=any".to_owned(),

@@ -42,6 +42,23 @@ pub const CERTIFICATES: &[(&str, &[u8])] = &[
         "ayoayo-holder.cert",
         include_bytes!("../../../../docs/solve/ayoayo-holder.cert"),
     ),
+    // The starts not solved yet: bounds only.
+    (
+        "hoyito-ii-opponent.cert",
+        include_bytes!("../../../../docs/solve/hoyito-ii-opponent.cert"),
+    ),
+    (
+        "hoyito-iii-opponent.cert",
+        include_bytes!("../../../../docs/solve/hoyito-iii-opponent.cert"),
+    ),
+    (
+        "hoyito-iii-opponent-four-south.cert",
+        include_bytes!("../../../../docs/solve/hoyito-iii-opponent-four-south.cert"),
+    ),
+    (
+        "hoyito-iii-opponent-four-north.cert",
+        include_bytes!("../../../../docs/solve/hoyito-iii-opponent-four-north.cert"),
+    ),
 ];
 
 /// Proven bounds on a position's value for its mover.

@@ -105,6 +105,9 @@ about-ayoayo = Two rows of pits and a store for each player. Sow from one of you
 about-ayoayo-seat = South moves first, and that is the easier seat: North’s is the harder. A deep search from the start position values it at about { $seeds } seeds to South.
 about-solved-south = South moves first, and that is the easier seat: North’s is the harder — solved: with best play South wins by { $seeds } seeds.
 about-solved-draw = South moves first, and neither seat is the harder — solved: with best play the game is drawn.
+about-bounded = South moves first. Not solved yet, but proven: with best play North wins by at most { $north } seeds, and South by at most { $south }.
+about-bounded-north = South moves first, and that is the harder seat — not solved yet, but proven: with best play North wins, by { $least } to { $most } seeds.
+about-bounded-south = South moves first, and that is the easier seat: North’s is the harder — not solved yet, but proven: with best play South wins, by { $least } to { $most } seeds.
 
 # The rule options (GET /api/rules): the name, `.about`, and one attribute per value.
 option-casa-rows = Casas

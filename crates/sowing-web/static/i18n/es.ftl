@@ -107,6 +107,9 @@ about-ayoayo = Dos filas de hoyos y un almacén para cada jugador. Siembra desde
 about-ayoayo-seat = Sur mueve primero, y ese es el puesto fácil: el de Norte es el difícil. Una búsqueda profunda desde la salida la valora en unas { $seeds } semillas para Sur.
 about-solved-south = Sur mueve primero, y ese es el puesto fácil: el de Norte es el difícil — resuelto: con el mejor juego, Sur gana por { $seeds } semillas.
 about-solved-draw = Sur mueve primero, y ningún puesto es más difícil — resuelto: con el mejor juego, la partida termina en tablas.
+about-bounded = Sur mueve primero. Aún sin resolver, pero demostrado: con el mejor juego, Norte gana por { $north } semillas como mucho, y Sur por { $south } como mucho.
+about-bounded-north = Sur mueve primero, y ese es el puesto difícil — aún sin resolver, pero demostrado: con el mejor juego, Norte gana, por { $least } a { $most } semillas.
+about-bounded-south = Sur mueve primero, y ese es el puesto fácil: el de Norte es el difícil — aún sin resolver, pero demostrado: con el mejor juego, Sur gana, por { $least } a { $most } semillas.
 
 # Las opciones de reglas (GET /api/rules): el nombre, `.about`, y un atributo por valor.
 option-casa-rows = Casas
