@@ -39,8 +39,8 @@ const ABOUT = {
     ],
     bounded: [
       { options: { casa_rows: 'opponent', final_four: 'capturer' }, lower: -40, upper: -4 },
-      { options: { casa_rows: 'opponent', final_four: 'south' }, lower: -40, upper: 40 },
-      { options: { casa_rows: 'opponent', final_four: 'north' }, lower: -40, upper: 40 },
+      { options: { casa_rows: 'opponent', final_four: 'south' }, lower: -40, upper: -4 },
+      { options: { casa_rows: 'opponent', final_four: 'north' }, lower: -40, upper: -4 },
     ],
     easier: 'north',
   },
