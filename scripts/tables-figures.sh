@@ -13,7 +13,8 @@
 # ayoayo-holder-20 hoyito-ii-2x12-12, in that order). Hoyito builds only the layers play
 # from the start reaches (4, 8, …: docs/tables.md); BUILD-all (e.g. hoyito-iii-24-all) builds
 # every layer; BUILD-disk (e.g. hoyito-iii-24-disk) solves every layer on disk (`--on-disk`, as
-# a layer too large for memory always is). The builder's own lines (per layer: positions, moves inside, rounds, times)
+# a layer too large for memory always is); BUILD-memG (e.g. ayoayo-last-mover-24-mem16) sends to
+# disk each layer whose in-memory solve would pass G GiB (`--memory G`). The builder's own lines (per layer: positions, moves inside, rounds, times)
 # are kept in DIR/BUILD.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +40,8 @@ held() {
 for build in "${builds[@]}"; do
   all=()
   name=$build
-  case $build in *-disk) all=(--on-disk); build=${build%-disk} ;; esac
+  case $build in *-mem[0-9]*) all=(--memory "${build##*-mem}"); build=${build%-mem*} ;; esac
+  case $build in *-disk) all+=(--on-disk); build=${build%-disk} ;; esac
   case $build in *-all) all+=(--layers all); build=${build%-all} ;; esac
   case $build in
     hoyito-ii-2x12-12) args=(--game hoyito-ii --pits 12 --max-seeds 12) ;;

@@ -70,6 +70,11 @@ struct BuildArgs {
     /// is): resumable after a kill at any point.
     #[arg(long)]
     on_disk: bool,
+    /// The most memory, in GiB, a layer solved in memory may take (about 26 bytes a
+    /// position); a larger layer is solved on disk. Without it a layer whose moves fit the
+    /// machine's memory is solved in memory.
+    #[arg(long, value_name = "GIB")]
+    memory: Option<f64>,
     /// On disk: the least time between two checkpoints of a layer's solve.
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
     checkpoint_secs: u64,
@@ -212,6 +217,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
         },
         extra: args.layer.clone(),
         on_disk: args.on_disk,
+        memory: args.memory.map(|gib| (gib * (1u64 << 30) as f64) as u64),
         disk: OnDisk {
             range: args.range_positions.max(1),
             bucket_moves: args.bucket_moves.max(1),
@@ -219,6 +225,9 @@ fn run_build(args: BuildArgs) -> Result<()> {
         },
         compressed: args.compressed.then(Default::default),
     };
+    if let Some(gib) = args.memory.filter(|gib| !gib.is_finite() || *gib <= 0.0) {
+        bail!("--memory {gib}: must be a positive number of GiB");
+    }
     if let Some(zero) = args.layer.iter().find(|&&n| n == 0) {
         bail!("--layer {zero}: an empty board has no layer (layers start at 1)");
     }
@@ -240,6 +249,9 @@ fn run_build(args: BuildArgs) -> Result<()> {
     let report = build::build(&dir, rules, max_seeds, &options)?;
     for (seeds, why) in &report.replaced {
         eprintln!("sow: layer {seeds} was refused and built again: {why}");
+    }
+    if !report.on_disk.is_empty() {
+        eprintln!("solved on disk: layers {}", short_list(&report.on_disk));
     }
     let seconds = report.elapsed.as_secs_f64();
     eprintln!(

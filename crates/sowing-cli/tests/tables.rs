@@ -106,6 +106,18 @@ fn by_default_only_the_layers_play_reaches_are_built_and_others_on_request() {
     assert_refused(&reachable(&["--max-seeds", "3"]), "no layer to build");
     // Layer 32 of 2×6 has more positions than 32-bit indices reach: refused before any work.
     assert_refused(&reachable(&["--max-seeds", "32"]), "layer 32");
+    // A memory cap must be a positive number of GiB; under a tiny one a layer goes on disk.
+    for cap in ["0", "-1", "NaN", "inf"] {
+        let memory = format!("--memory={cap}");
+        assert_refused(&reachable(&["--max-seeds", "12", &memory]), "--memory");
+    }
+    let capped = reachable(&["--max-seeds", "12", "--memory", "0.000001"]);
+    assert_ok(&capped);
+    assert!(
+        stderr(&capped).contains("solved on disk: layers 12"),
+        "{}",
+        stderr(&capped)
+    );
 }
 
 fn probe(dir: &TempDir, position: &str) -> Output {

@@ -68,6 +68,11 @@ pub struct Options {
     pub extra: Vec<usize>,
     /// Solve every layer on disk ([`on_disk`]), not only those too large for memory.
     pub on_disk: bool,
+    /// The most memory, in bytes, a layer solved in memory may take at its peak (about 6
+    /// bytes a move inside and 8 a position, [`in_memory_peak`]); a larger layer is solved
+    /// on disk. Without it a layer goes to memory when its expansion fits the system's
+    /// memory, and the reversal falls back to a scratch file when short.
+    pub memory: Option<u64>,
     /// How a layer is solved on disk.
     pub disk: OnDisk,
     /// Write each layer built compressed ([`compressed`], `layer-NNN.sowz`) instead of raw.
@@ -110,6 +115,8 @@ pub struct BuildReport {
     pub positions: u64,
     /// Time spent computing (not checking reused layers).
     pub elapsed: Duration,
+    /// The layers of `built` solved on disk.
+    pub on_disk: Vec<usize>,
 }
 
 /// The moves of the positions of one rank range of a layer.
@@ -708,14 +715,28 @@ pub fn check_plan(family: &Family, plan: &[usize]) -> Result<(), TablesError> {
     Ok(())
 }
 
-/// Whether layer `seeds` can be solved in memory: its expansion (4 bytes a move inside and 2
-/// a position) fits in the system's memory and its moves are counted by 32-bit offsets;
-/// else it is solved on disk ([`on_disk`]).
-fn fits_in_memory(family: &Family, seeds: usize) -> bool {
+/// Whether layer `seeds` can be solved in memory: its moves are counted by 32-bit offsets,
+/// and either its peak in memory ([`in_memory_peak`]) is within `cap` or, without a cap, its
+/// expansion (4 bytes a move inside and 2 a position) fits in the system's memory; else it
+/// is solved on disk ([`on_disk`]).
+fn fits_in_memory(family: &Family, seeds: usize, cap: Option<u64>) -> bool {
     let positions = family.layer_len(seeds);
     let moves = positions * MOVES_INSIDE_ESTIMATE;
-    let held = 4 * moves + 2 * positions;
-    moves < u64::from(u32::MAX) && meminfo("MemTotal:").is_none_or(|total| held <= total)
+    let fits = match cap {
+        Some(cap) => in_memory_peak(family, seeds) <= cap,
+        None => meminfo("MemTotal:").is_none_or(|total| 4 * moves + 2 * positions <= total),
+    };
+    moves < u64::from(u32::MAX) && fits
+}
+
+/// About the most memory the in-memory solve of layer `seeds` takes, in bytes: the reversal
+/// holds 6 bytes a move inside and 8 a position at its peak (see
+/// [`reversal_needs_more_than_available`]), with [`MOVES_INSIDE_ESTIMATE`] moves a position.
+/// Ayoayo's layer 22 of `last-mover` (580,610,160 positions, 2.4 moves each) is estimated
+/// at 14.1 GiB and took 13.2 GiB.
+pub fn in_memory_peak(family: &Family, seeds: usize) -> u64 {
+    let positions = family.layer_len(seeds);
+    6 * positions * MOVES_INSIDE_ESTIMATE + 8 * positions
 }
 
 /// Moves inside a layer a position, about (the 2×6 Hoyito layers 20 and 24 have 3.0–3.1),
@@ -779,6 +800,9 @@ pub fn build(
         report.elapsed += started.elapsed();
         report.positions += values.len() as u64;
         report.built.push(seeds);
+        if solves_on_disk(&family, seeds, options) {
+            report.on_disk.push(seeds);
+        }
         layers = lower.into_layers();
         layers.resize_with(seeds - 1, || None);
         if options.compressed.is_some() {
@@ -794,6 +818,11 @@ pub fn build(
         )?));
     }
     Ok(report)
+}
+
+/// Whether `options` send layer `seeds` to the on-disk solve.
+fn solves_on_disk(family: &Family, seeds: usize, options: &Options) -> bool {
+    options.on_disk || !fits_in_memory(family, seeds, options.memory)
 }
 
 /// Expands a whole layer in parallel and solves it.
@@ -818,7 +847,7 @@ fn build_layer(
     } else {
         ProgressBar::hidden()
     };
-    if options.on_disk || !fits_in_memory(family, seeds) {
+    if solves_on_disk(family, seeds, options) {
         let (values, disk) = on_disk::solve_layer(dir, family, seeds, lower, &options.disk, &bar)?;
         bar.finish_and_clear();
         if options.progress {

@@ -34,6 +34,15 @@ fn same_files(name: &str, rules: Rules, seeds: usize, layers: Layers) {
     };
     let again = build::build(&disk.0, rules, seeds, &on_disk).unwrap();
     assert_eq!(report.built, again.built);
+    assert_eq!(
+        report.on_disk,
+        Vec::<usize>::new(),
+        "small layers fit in memory"
+    );
+    assert_eq!(
+        again.on_disk, again.built,
+        "--on-disk sends every layer to disk"
+    );
     let family = Family::of(rules);
     for &layer in &report.built {
         assert!(
@@ -70,4 +79,31 @@ fn ayoayo_on_disk_equals_in_memory() {
     same_files("ayoayo", rules, 6, Layers::All);
     rules.leftover = Leftover::Holder;
     same_files("ayoayo-holder", rules, 6, Layers::All);
+}
+
+/// `--memory`: the layers whose in-memory peak passes the cap go to disk, the others stay in
+/// memory, and the files are the same as a build in memory.
+#[test]
+fn a_memory_cap_sends_the_larger_layers_to_disk() {
+    let rules = Rules::new(Variant::HoyitoII);
+    let family = Family::of(rules);
+    let (memory, capped) = (
+        Scratch::new("on-disk-cap-memory"),
+        Scratch::new("on-disk-cap"),
+    );
+    let report = build::build(&memory.0, rules, 12, &Options::quiet()).unwrap();
+    let cap = Options {
+        memory: Some(build::in_memory_peak(&family, 8)),
+        ..Options::quiet()
+    };
+    let again = build::build(&capped.0, rules, 12, &cap).unwrap();
+    assert_eq!(again.built, vec![4, 8, 12]);
+    assert_eq!(again.on_disk, vec![12]);
+    for layer in again.built {
+        assert!(
+            bytes(&memory.0, &family, layer) == bytes(&capped.0, &family, layer),
+            "{family}, layer {layer}: the files differ"
+        );
+    }
+    assert_eq!(report.on_disk, Vec::<usize>::new());
 }
