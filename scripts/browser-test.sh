@@ -94,8 +94,8 @@ SOW_URL="$url" node scripts/browser/phone.mjs || status=$?
 SOW_URL="$url" node scripts/browser/pocket.mjs || status=$?
 # Installable and offline: the manifest and service worker pass Chromium's check, the page
 # reloads with the network cut, its engine and kept tables answering; with the server
-# stopped, a whole game against level 4 played and reviewed, Learn opened, and the game
-# synced once (two tabs) when the server is back.
+# stopped, a whole game against level 4 played and reviewed, Learn opened (and a tab closed
+# mid-lesson, its game not sent), and the game synced once (two tabs) when the server is back.
 SOW_URL="$url" SOW_DOWN_CMD="$down" SOW_UP_CMD="$up" node scripts/browser/offline.mjs || status=$?
 # The page in Spanish, and the switch to English and back.
 SOW_URL="$url" SHOTS="${SHOTS:-}" node scripts/browser/es.mjs || status=$?

@@ -5,8 +5,9 @@
 // answering a level-4 search and the tables' values. With SHOT=FILE, a screenshot as the installed app shows it
 // (display-mode standalone). Then, with the server stopped, a page visited before plays a
 // whole game against level 4 through its own engine, with a hint, the bar and the tables'
-// values, opens Learn, and reviews the game; when the server is back, two tabs send the game
-// and the server keeps it once. Run by scripts/browser-test.sh (SOW_URL, and SOW_DOWN_CMD and
+// values, opens Learn, and reviews the game, and a tab closed in the middle of a lesson leaves
+// no lesson's game behind; when the server is back, two tabs send the game and the server
+// keeps it once, and nothing else. Run by scripts/browser-test.sh (SOW_URL, and SOW_DOWN_CMD and
 // SOW_UP_CMD, which stop and start the server).
 import { execSync } from 'node:child_process';
 import { BASE, api, assert, check, equal, finish, launch } from './common.mjs';
@@ -143,6 +144,16 @@ await check('the server stopped, in Spanish: a whole game against level 4, revie
     await p.waitForFunction(() => Number(document.body.dataset.game) < 0 && document.querySelectorAll('#board .pit').length > 0);
     await p.click('#lesson-close');
     await p.waitForFunction((g) => Number(document.body.dataset.game) === g, id);
+    // A tab closed in the middle of a lesson takes the lesson's game with it: none is sent.
+    const lesson = await context.newPage();
+    lesson.on('pageerror', (e) => errors.push(e.message));
+    await lesson.goto(`${BASE}/#game=${id}`);
+    await lesson.waitForFunction((g) => Number(document.body.dataset.game) === g && document.body.dataset.busy === '0', id);
+    await lesson.click('#btn-learn');
+    await lesson.waitForFunction(() => document.body.dataset.lesson && document.body.dataset.busy === '0' && Number(document.body.dataset.game) < 0);
+    const lessonId = Number(await lesson.evaluate(() => document.body.dataset.game));
+    await lesson.close({ runBeforeUnload: true });
+    await p.waitForFunction((g) => !(String(g) in JSON.parse(localStorage.getItem('sowing.local-games') || '{}')), lessonId);
     // A second tab of the same browser, open when the server comes back.
     const second = await context.newPage();
     second.on('pageerror', (e) => errors.push(e.message));
@@ -173,6 +184,7 @@ await check('the server stopped, in Spanish: a whole game against level 4, revie
       if (v.history.map((h) => h.move).join(' ') === moves) same.push(g.id);
     }
     equal(same, [synced[0]], "the games of the browser's key with the offline game's moves");
+    equal(games.map((g) => g.id), [synced[0]], "the games sent: the one played, no lesson's");
     const v = await api('GET', `/games/${synced[0]}`);
     equal([v.players.north, v.state.over], ['level:4', true], 'kept as played: against level 4, over');
     // A game kept here later never takes the id of one sent (its links lead to the server's).

@@ -264,7 +264,9 @@ function leaveLearn() {
 }
 
 // A lesson's game is scaffolding, not a saved game: deleted when the lesson ends, when the
-// tab closes (a request that outlives the page), or, failing both, at the next visit.
+// tab closes (a request that outlives the page; a lesson kept in this browser, played
+// offline, at once, before another tab sends it as a game), or, failing both, at the next
+// visit.
 const LESSON_GAME = 'sowing.lesson';
 
 async function dropLessonGame(id) {
@@ -273,7 +275,9 @@ async function dropLessonGame(id) {
 }
 
 window.addEventListener('pagehide', () => {
-  if (L.game) fetch(`/api/games/${L.game}`, { method: 'DELETE', keepalive: true, headers: apiHeaders() });
+  if (!L.game) return;
+  if (L.game < 0) dropLessonGame(L.game); // local.js deletes it before its first await
+  else fetch(`/api/games/${L.game}`, { method: 'DELETE', keepalive: true, headers: apiHeaders() });
 });
 
 function closeLearn() {
