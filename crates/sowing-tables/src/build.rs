@@ -785,7 +785,8 @@ pub fn build(
         }
         let started = Instant::now();
         let lower = Tables::from_layers(dir, family, std::mem::take(&mut layers));
-        let values = pool.install(|| build_layer(dir, &family, seeds, &lower, options))?;
+        let on_disk = options.on_disk || !fits_in_memory(&family, seeds, options.memory);
+        let values = pool.install(|| build_layer(dir, &family, seeds, &lower, on_disk, options))?;
         match options.compressed {
             Some(settings) => {
                 let bytes =
@@ -800,7 +801,7 @@ pub fn build(
         report.elapsed += started.elapsed();
         report.positions += values.len() as u64;
         report.built.push(seeds);
-        if solves_on_disk(&family, seeds, options) {
+        if on_disk {
             report.on_disk.push(seeds);
         }
         layers = lower.into_layers();
@@ -820,17 +821,13 @@ pub fn build(
     Ok(report)
 }
 
-/// Whether `options` send layer `seeds` to the on-disk solve.
-fn solves_on_disk(family: &Family, seeds: usize, options: &Options) -> bool {
-    options.on_disk || !fits_in_memory(family, seeds, options.memory)
-}
-
-/// Expands a whole layer in parallel and solves it.
+/// Expands a whole layer in parallel and solves it, in memory or (`on_disk`) on disk.
 fn build_layer(
     dir: &Path,
     family: &Family,
     seeds: usize,
     lower: &Tables,
+    on_disk: bool,
     options: &Options,
 ) -> Result<Vec<u8>, TablesError> {
     let count = family.layer_len(seeds);
@@ -847,7 +844,7 @@ fn build_layer(
     } else {
         ProgressBar::hidden()
     };
-    if solves_on_disk(family, seeds, options) {
+    if on_disk {
         let (values, disk) = on_disk::solve_layer(dir, family, seeds, lower, &options.disk, &bar)?;
         bar.finish_and_clear();
         if options.progress {
